@@ -1,0 +1,116 @@
+// The one place every built-in default lives. docs/configuration.md documents each key with its range.
+
+export const DEFAULT_EXCLUDE_DIRS = [
+  '.obsidian',
+  '.git',
+  'node_modules',
+  'target',
+  '.vscode',
+  '.idea',
+] as const;
+/** Directories skipped whatever `exclude_dirs` says. */
+export const ALWAYS_EXCLUDED_DIRS = ['.git', '.svn', 'node_modules'] as const;
+
+export const MIB = 1024 * 1024;
+
+export const DEFAULTS = {
+  /** Embedding model id from the registry, or `none` for a lexical-only index. */
+  model: 'multilingual-e5-small',
+  /** Cross-encoder id, or `none`. */
+  reranker: 'none',
+  /** Rerank every search when a reranker is configured (the call can still opt out). */
+  rerankByDefault: true,
+  /** Never touch the network (also `--offline` / `GROOVE_OFFLINE=1`). */
+  offline: false,
+  excludeDirs: [...DEFAULT_EXCLUDE_DIRS] as string[],
+  /** Sections whose heading contains any of these substrings are dropped. */
+  excludeHeadings: [] as string[],
+  index: {
+    /** Files larger than this many bytes are skipped with a warning. 1 B – 1 GiB. */
+    maxFileBytes: 50 * MIB,
+    /** Exit 1 after a run in which some frontmatter could not be parsed. */
+    failOnFrontmatterError: false,
+  },
+  chunking: {
+    /** Headings of level 1..maxHeadingLevel start a new chunk. 1–6. */
+    maxHeadingLevel: 3,
+    /** Sections longer than this many UTF-8 bytes are split at paragraph boundaries. 256 – 1 MiB. */
+    maxChunkBytes: 4000,
+    /** Sections shorter than this are merged into their predecessor. 0 – 4096. */
+    minChunkBytes: 50,
+  },
+  parsers: {
+    /** Enabled parser ids: `md`, `txt`. */
+    enabled: ['md'] as string[],
+  },
+  qualityFilter: {
+    enabled: true,
+    /** Chunks scoring below this are hidden unless `include_low_quality`. 0–1. */
+    threshold: 0.3,
+  },
+  watch: {
+    enabled: true,
+    /** 0 – 60000 ms. */
+    debounceMs: 500,
+  },
+  transport: {
+    kind: 'stdio' as 'stdio' | 'http',
+    http: {
+      bind: '127.0.0.1',
+      port: 3100,
+      allowedHosts: [] as string[],
+      allowedOrigins: [] as string[],
+      /** 1 – 10000. */
+      maxSessions: 256,
+      token: null as string | null,
+      healthzPublic: true,
+    },
+  },
+  search: {
+    /** Default result count. 1–1000. */
+    limit: 5,
+    /** low_confidence when top1 / mean < ratio. 0 disables. Finite, ≥ 0. */
+    minConfidenceRatio: 1.5,
+    mmr: { enabled: false, lambda: 0.7, sameDocPenalty: 0.0 },
+    parentRetriever: { enabled: false, wholeDocThresholdTokens: 100, maxExpandedTokens: 2000 },
+    fusion: {
+      /** RRF constant. Finite, 1 – 1e6. */
+      rrfK: 60.0,
+      bm25HeadingWeight: 2.0,
+      bm25ContextWeight: 1.0,
+      bm25ContentWeight: 1.0,
+    },
+  },
+  contextual: {
+    /** Prefix the breadcrumb to embedding and reranker input (the FTS context column always has it). */
+    enabled: false,
+  },
+  embedding: {
+    /** `transformers` (local ONNX), `openai-compatible`, `ollama`, or `none`. */
+    provider: 'transformers' as 'transformers' | 'openai-compatible' | 'ollama' | 'none',
+    endpoint: null as string | null,
+    /** Model name sent to an HTTP endpoint. */
+    model: null as string | null,
+    dimension: null as number | null,
+    apiKey: null as string | null,
+    /** 1 – 600 s. */
+    timeoutSeconds: 60,
+    /** 0 – 10. */
+    maxRetries: 3,
+    /** Texts per request or inference batch. 1 – 1024. */
+    batchSize: 32,
+    /** Inputs longer than this many characters are truncated before embedding. */
+    maxInputChars: 8000,
+  },
+  eval: {
+    /** Default `<kb>/.groove-eval.yml`. */
+    golden: null as string | null,
+    historySize: 10,
+    kValues: [1, 5, 10] as number[],
+    regressionThreshold: 0.05,
+    maxGoldenAgeDays: 30,
+    goldenDriftWarn: 0.05,
+  },
+} as const;
+
+export type Defaults = typeof DEFAULTS;

@@ -1,0 +1,63 @@
+// The one error class groove throws, with a catalog of codes. Messages say what failed, why, and how to fix it.
+
+/** Every error code groove can raise. Keep this list sorted by area; docs/errors.md documents each. */
+export const ERROR_CODES = [
+  'CONFIG_NOT_FOUND',
+  'CONFIG_INVALID',
+  'KB_PATH_MISSING',
+  'KB_NOT_FOUND',
+  'DB_CORRUPT',
+  'DB_OPEN_FAILED',
+  'INDEX_NOT_FOUND',
+  'INDEX_MISMATCH',
+  'INDEX_BUSY',
+  'INVALID_ARGUMENT',
+  'QUERY_INVALID',
+  'FILE_REFUSED',
+  'MODEL_UNKNOWN',
+  'MODEL_UNAVAILABLE',
+  'MODEL_CORRUPT',
+  'EMBEDDING_FAILED',
+  'ENDPOINT_FAILED',
+  'RERANK_FAILED',
+  'GOLDEN_INVALID',
+  'HISTORY_INVALID',
+  'COMPONENT_DOWN',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface GrooveErrorOptions {
+  /** How the user can fix it: a command, a flag or a config key. */
+  hint?: string;
+  cause?: unknown;
+}
+
+export class GrooveError extends Error {
+  readonly code: ErrorCode;
+  readonly hint: string | undefined;
+
+  constructor(code: ErrorCode, message: string, options: GrooveErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'GrooveError';
+    this.code = code;
+    this.hint = options.hint;
+  }
+
+  /** One line for a terminal: the message, then the hint when there is one. */
+  toLine(): string {
+    return this.hint ? `${this.message} (${this.hint})` : this.message;
+  }
+}
+
+export function isGrooveError(value: unknown): value is GrooveError {
+  return value instanceof GrooveError;
+}
+
+/** Describe any thrown value in one line without a stack trace. */
+export function describeError(value: unknown): string {
+  if (value instanceof GrooveError) return value.toLine();
+  if (value instanceof Error) return value.message;
+  return String(value);
+}

@@ -1,0 +1,73 @@
+// Domain types shared by every layer: parsed documents, chunks, search hits and the ports adapters implement.
+
+/** Frontmatter as groove understands it; every other top-level key is kept in `extra`. */
+export interface DocumentMetadata {
+  title: string | null;
+  date: string | null;
+  topic: string | null;
+  tags: string[];
+  extra: Record<string, unknown>;
+}
+
+/** One chunk as the chunker produces it, before it has a database id. */
+export interface ChunkDraft {
+  /** 0-based position within its document. */
+  index: number;
+  heading: string | null;
+  /** Heading level 1–6, or null for text before the first heading. */
+  level: number | null;
+  /** `title > ancestor headings > heading`, at most 200 characters. */
+  breadcrumb: string;
+  content: string;
+  /** UTF-8 byte offsets of the section (heading line included) in the file's text. */
+  byteStart: number;
+  byteEnd: number;
+  /** Content bytes / 4, rounded up. */
+  tokenCount: number;
+  /** 0–1; see core/quality-score.ts. */
+  qualityScore: number;
+}
+
+/** A file turned into metadata and chunks by a parser. */
+export interface ParsedDocument {
+  /** Path relative to the KB root, with `/` separators. */
+  path: string;
+  /** Frontmatter title, or the file-name-derived title. */
+  title: string;
+  metadata: DocumentMetadata;
+  /** First path segment when the path has at least two segments. */
+  category: string | null;
+  /** Frontmatter topic, else the second path segment when the path has at least three. */
+  topic: string | null;
+  /** Set when the frontmatter could not be parsed; the body is still chunked. */
+  frontmatterError: string | null;
+  chunks: ChunkDraft[];
+}
+
+/** The embedding port: anything that turns text into unit vectors. */
+export interface Embedder {
+  /** Identity recorded in the index, e.g. `transformers:multilingual-e5-small`. */
+  readonly id: string;
+  readonly provider: string;
+  readonly dimension: number;
+  /** Embed passages for the index (applies the model's passage prefix). */
+  embedDocuments(texts: string[]): Promise<Float32Array[]>;
+  /** Embed a search query (applies the model's query prefix). */
+  embedQuery(text: string): Promise<Float32Array>;
+  close(): Promise<void>;
+}
+
+/** The reranker port: a cross-encoder that scores (query, passage) pairs; higher is more relevant. */
+export interface Reranker {
+  readonly id: string;
+  score(query: string, passages: string[]): Promise<number[]>;
+  close(): Promise<void>;
+}
+
+/** The model identity an index records and every command checks. */
+export interface ModelIdentity {
+  /** `none` for a lexical-only index. */
+  model: string;
+  provider: string;
+  dimension: number;
+}
