@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { SEGMENT_PIECE_MAX_CHARS, segmentForIndex, segmentQueryWords } from '../../src/core/segment-words.js';
+
+describe('segmentForIndex', () => {
+  it('splits Japanese into words separated by single spaces', () => {
+    expect(segmentForIndex('東京都の売上報告書とパスワード再設定の手順')).toBe(
+      '東京 都 の 売上 報告書 と パスワード 再 設定 の 手順',
+    );
+  });
+
+  it('drops punctuation and whitespace and keeps Latin words as they are', () => {
+    expect(segmentForIndex('Hello,  world!\n\tCafé — naïve.')).toBe('Hello world Café naïve');
+  });
+
+  it('returns an empty string for text without words', () => {
+    expect(segmentForIndex('')).toBe('');
+    expect(segmentForIndex(' 。、!?—\n')).toBe('');
+  });
+
+  it('keeps every word of text longer than one segmenter piece, without merging across cuts', () => {
+    const sentence = 'alpha beta gamma delta ';
+    const text = sentence.repeat(Math.ceil((SEGMENT_PIECE_MAX_CHARS * 3) / sentence.length));
+    const words = segmentForIndex(text).split(' ');
+    expect(words.length).toBe(text.trim().split(/\s+/).length);
+    expect(new Set(words)).toEqual(new Set(['alpha', 'beta', 'gamma', 'delta']));
+  });
+
+  it('cuts long unspaced Japanese at punctuation and keeps the words intact', () => {
+    const sentence = '日本で梅雨がないのは北海道です。';
+    const text = sentence.repeat(Math.ceil((SEGMENT_PIECE_MAX_CHARS * 2.5) / sentence.length));
+    const words = segmentForIndex(text).split(' ');
+    const once = segmentForIndex(sentence).split(' ');
+    expect(words.length).toBe(once.length * (text.length / sentence.length));
+  });
+
+  it('never splits a surrogate pair at a hard cut', () => {
+    const text = '𠮷'.repeat(SEGMENT_PIECE_MAX_CHARS * 2);
+    const joined = segmentForIndex(text).replaceAll(' ', '');
+    expect(joined).toBe(text);
+  });
+});
+
+describe('segmentQueryWords', () => {
+  it('returns word-like segments in order', () => {
+    expect(segmentQueryWords('日本で梅雨がないのは北海道とどこか。')).toEqual([
+      '日本',
+      'で',
+      '梅雨',
+      'が',
+      'ない',
+      'の',
+      'は',
+      '北海道',
+      'と',
+      'どこか',
+    ]);
+    expect(segmentQueryWords('What is sqlite-vec?')).toEqual(['What', 'is', 'sqlite', 'vec']);
+  });
+});
