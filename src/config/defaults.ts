@@ -13,6 +13,7 @@ export const ALWAYS_EXCLUDED_DIRS = ['.git', '.svn', 'node_modules'] as const;
 
 export const MIB = 1024 * 1024;
 
+/** Built-in settings; resolve-config.ts deep-copies them before merging the file and the CLI on top. */
 export const DEFAULTS = {
   /** Embedding model id from the registry, or `none` for a lexical-only index. */
   model: 'multilingual-e5-small',
@@ -111,6 +112,6 @@ export const DEFAULTS = {
     maxGoldenAgeDays: 30,
     goldenDriftWarn: 0.05,
   },
-} as const;
+};
 
 export type Defaults = typeof DEFAULTS;

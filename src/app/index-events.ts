@@ -1,0 +1,30 @@
+// What an index run reports while it works and when it ends; the CLI renders these, the server logs them.
+
+export type IndexAction = 'indexed' | 'updated' | 'renamed';
+
+export type IndexEvent =
+  | { kind: 'start'; totalFiles: number; model: string }
+  | { kind: 'file'; path: string; action: IndexAction; chunks: number; from?: string }
+  | { kind: 'unchanged'; path: string }
+  | { kind: 'deleted'; path: string }
+  | { kind: 'skipped'; path: string; message: string }
+  | { kind: 'warning'; message: string };
+
+export interface IndexSummary {
+  indexed: number;
+  updated: number;
+  renamed: number;
+  deleted: number;
+  skipped: number;
+  unchanged: number;
+  /** Documents and chunks in the index after the run. */
+  documents: number;
+  chunks: number;
+  /** Chunks embedded in this run (0 for a lexical-only index). */
+  embeddedChunks: number;
+  frontmatterErrors: number;
+  durationMs: number;
+  model: string;
+}
+
+export type IndexEventSink = (event: IndexEvent) => void;

@@ -1,0 +1,62 @@
+// Binds the file-system adapter, the parsers and the word segmenter to one KB and config (composition root).
+import { createHash } from 'node:crypto';
+import type { ResolvedConfig } from '../config/resolve-config.js';
+import { parseDocument } from '../core/parse-document.js';
+import { segmentForIndex } from '../core/segment-words.js';
+import { decodeUtf8Text, describeSkipReason, readCheckedFile } from '../fs/checked-read.js';
+import { walkKnowledgeBase } from '../fs/walk-kb.js';
+import type { IndexerPorts } from './indexer.js';
+
+export function buildIndexerPorts(kbPath: string, config: ResolvedConfig): IndexerPorts {
+  const extensions = config.parsers.enabled;
+  return {
+    walk() {
+      const result = walkKnowledgeBase({ root: kbPath, extensions, excludeDirs: config.excludeDirs });
+      return {
+        files: result.files,
+        skipped: result.skipped.map((s) => ({
+          relPath: s.relPath,
+          message: describeSkipReason(s.relPath, s),
+        })),
+        warnings: result.warnings,
+        unreadableDirs: result.unreadableDirs,
+      };
+    },
+    readFile(file) {
+      const read = readCheckedFile(file.absPath, { maxBytes: config.index.maxFileBytes });
+      if (!read.ok) {
+        return {
+          ok: false,
+          vanished: read.reason === 'vanished',
+          message: describeSkipReason(file.relPath, read),
+        };
+      }
+      const decoded = decodeUtf8Text(read.bytes);
+      if (!decoded.ok)
+        return { ok: false, vanished: false, message: describeSkipReason(file.relPath, decoded) };
+      return {
+        ok: true,
+        // Keep the BOM in the text so chunk byte offsets stay offsets into the file.
+        text: decoded.hadBom ? `\uFEFF${decoded.text}` : decoded.text,
+        contentHash: createHash('sha256').update(read.bytes).digest('hex'),
+        sizeBytes: read.sizeBytes,
+        mtimeMs: read.mtimeMs,
+      };
+    },
+    parse(relPath, text) {
+      const format = relPath.toLowerCase().endsWith('.txt') ? 'txt' : 'md';
+      return parseDocument({
+        path: relPath,
+        text,
+        format,
+        options: {
+          maxHeadingLevel: config.chunking.maxHeadingLevel,
+          maxChunkBytes: config.chunking.maxChunkBytes,
+          minChunkBytes: config.chunking.minChunkBytes,
+          excludeHeadings: config.excludeHeadings,
+        },
+      });
+    },
+    segment: segmentForIndex,
+  };
+}

@@ -1,0 +1,267 @@
+// The index use case: walk → stat/hash decisions → parse → embed (outside any transaction) → one write per file.
+import { createHash } from 'node:crypto';
+import { isUnchangedByStat, planRenames, type StoredFileState } from '../core/plan-index-changes.js';
+import type { ChunkRowInput, DocumentStore } from '../store/document-store.js';
+import type { Embedder, ParsedDocument } from '../types.js';
+import type { IndexEventSink, IndexSummary } from './index-events.js';
+
+export interface WalkedEntry {
+  relPath: string;
+  absPath: string;
+  sizeBytes: number;
+  mtimeMs: number;
+}
+
+export type FileReadResult =
+  | { ok: true; text: string; contentHash: string; sizeBytes: number; mtimeMs: number }
+  | { ok: false; vanished: boolean; message: string };
+
+/** The I/O and parsing the indexer needs; the composition root binds them to the KB and the config. */
+export interface IndexerPorts {
+  walk(): {
+    files: WalkedEntry[];
+    skipped: { relPath: string; message: string }[];
+    warnings: string[];
+    unreadableDirs: string[];
+  };
+  readFile(file: WalkedEntry): FileReadResult;
+  parse(relPath: string, text: string): ParsedDocument;
+  segment(text: string): string;
+}
+
+export interface RunIndexOptions {
+  store: DocumentStore;
+  ports: IndexerPorts;
+  embedder: Embedder | null;
+  /** Re-read and re-parse every file (chunking policy changed); vectors are still reused where text matches. */
+  reparseAll: boolean;
+  /** Prefix breadcrumbs to the embedding input (`[contextual] enabled`). */
+  contextual: boolean;
+  maxInputChars: number;
+  /** Chunks per embedding call. */
+  batchSize: number;
+  onEvent: IndexEventSink;
+  countRows(): { documents: number; chunks: number };
+}
+
+interface PendingFile {
+  entry: WalkedEntry;
+  read: Extract<FileReadResult, { ok: true }>;
+  stored: StoredFileState | undefined;
+  renamedFrom: string | undefined;
+  /** Stored document whose vectors may be reused: the same path, or the rename source. */
+  sourceDocumentId: number | undefined;
+}
+
+interface PreparedFile extends PendingFile {
+  parsed: ParsedDocument;
+  rows: ChunkRowInput[];
+  /** Indices into `rows` that still need a vector. */
+  missing: number[];
+}
+
+/** Files parsed ahead while the previous group is being embedded. */
+const FILES_PER_GROUP = 64;
+
+/**
+ * Stages: walk → classify by stat (no read) → read + hash the rest → pair renames → parse + segment →
+ * reuse vectors by embedding-input hash → embed the remainder in batches → write each file in its own
+ * transaction → sweep vanished files. A crash at any point leaves every file either fully old or fully new.
+ */
+export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> {
+  const startedAt = performance.now();
+  const { store, ports, onEvent } = options;
+  const summary = emptySummary(options.embedder?.id ?? 'none');
+  const walk = ports.walk();
+  onEvent({ kind: 'start', totalFiles: walk.files.length, model: summary.model });
+  for (const warning of walk.warnings) onEvent({ kind: 'warning', message: warning });
+  for (const skip of walk.skipped) reportSkip(skip.relPath, skip.message);
+
+  const storedStates = store.readDocumentStates();
+  const keep = new Set<string>();
+  const pending: PendingFile[] = [];
+  const newFiles: { path: string; contentHash: string }[] = [];
+  for (const entry of walk.files) {
+    const stored = storedStates.get(entry.relPath);
+    if (!options.reparseAll && isUnchangedByStat({ path: entry.relPath, ...entry }, stored)) {
+      keep.add(entry.relPath);
+      summary.unchanged++;
+      onEvent({ kind: 'unchanged', path: entry.relPath });
+      continue;
+    }
+    const read = ports.readFile(entry);
+    if (!read.ok) {
+      if (!read.vanished) keep.add(entry.relPath); // still on disk: keep what was indexed before
+      reportSkip(entry.relPath, read.message);
+      continue;
+    }
+    keep.add(entry.relPath);
+    if (!options.reparseAll && stored && stored.contentHash === read.contentHash) {
+      store.touchDocument(entry.relPath, read.sizeBytes, read.mtimeMs);
+      summary.unchanged++;
+      onEvent({ kind: 'unchanged', path: entry.relPath });
+      continue;
+    }
+    if (!stored) newFiles.push({ path: entry.relPath, contentHash: read.contentHash });
+    pending.push({ entry, read, stored, renamedFrom: undefined, sourceDocumentId: stored?.id });
+  }
+  for (const skip of walk.skipped) keep.add(skip.relPath);
+
+  const vanished = [...storedStates.values()].filter(
+    (s) => !keep.has(s.path) && !walk.unreadableDirs.some((dir) => s.path.startsWith(`${dir}/`)),
+  );
+  const plan = planRenames({ newFiles, vanished });
+  for (const file of pending) {
+    file.renamedFrom = plan.renames.get(file.entry.relPath);
+    if (file.renamedFrom !== undefined) file.sourceDocumentId = storedStates.get(file.renamedFrom)?.id;
+  }
+
+  await processInGroups(pending, options, summary);
+
+  const deleted = store.deleteDocuments(plan.deletions);
+  for (const path of plan.deletions) onEvent({ kind: 'deleted', path });
+  summary.deleted = deleted;
+  const counts = options.countRows();
+  summary.documents = counts.documents;
+  summary.chunks = counts.chunks;
+  summary.durationMs = Math.round(performance.now() - startedAt);
+  return summary;
+
+  function reportSkip(path: string, message: string): void {
+    summary.skipped++;
+    onEvent({ kind: 'skipped', path, message });
+  }
+}
+
+/** Parse group n+1 while group n is embedding; write each group once its vectors are in. */
+async function processInGroups(pending: PendingFile[], options: RunIndexOptions, summary: IndexSummary) {
+  let inFlight: Promise<PreparedFile[]> | null = null;
+  for (let start = 0; start < pending.length; start += FILES_PER_GROUP) {
+    const prepared = pending.slice(start, start + FILES_PER_GROUP).map((file) => prepareFile(file, options));
+    const previous = inFlight;
+    inFlight = embedMissing(prepared, options);
+    if (previous) writeGroup(await previous, options, summary);
+  }
+  if (inFlight) writeGroup(await inFlight, options, summary);
+}
+
+function prepareFile(file: PendingFile, options: RunIndexOptions): PreparedFile {
+  const { ports, store } = options;
+  const parsed = ports.parse(file.entry.relPath, file.read.text);
+  const sourceId = file.sourceDocumentId;
+  const reusable: Map<string, Float32Array> =
+    options.embedder && sourceId !== undefined ? store.readReusableVectors(sourceId) : new Map();
+  const rows: ChunkRowInput[] = [];
+  const missing: number[] = [];
+  for (const chunk of parsed.chunks) {
+    const embedInput = options.embedder ? toEmbeddingInput(chunk.breadcrumb, chunk.content, options) : null;
+    const embedKey = embedInput === null ? null : hashText(embedInput);
+    const vector = embedKey === null ? null : (reusable.get(embedKey) ?? null);
+    if (embedKey !== null && vector === null) missing.push(rows.length);
+    rows.push({
+      index: chunk.index,
+      heading: chunk.heading,
+      level: chunk.level,
+      context: chunk.breadcrumb,
+      content: chunk.content,
+      byteStart: chunk.byteStart,
+      byteEnd: chunk.byteEnd,
+      tokenCount: chunk.tokenCount,
+      qualityScore: chunk.qualityScore,
+      embedKey,
+      vector,
+      words: {
+        heading: ports.segment(chunk.heading ?? ''),
+        context: ports.segment(chunk.breadcrumb),
+        content: ports.segment(chunk.content),
+      },
+    });
+  }
+  return { ...file, parsed, rows, missing };
+}
+
+async function embedMissing(files: PreparedFile[], options: RunIndexOptions): Promise<PreparedFile[]> {
+  const embedder = options.embedder;
+  if (!embedder) return files;
+  const targets: { row: ChunkRowInput; text: string }[] = [];
+  for (const file of files) {
+    for (const i of file.missing) {
+      const row = file.rows[i]!;
+      targets.push({ row, text: toEmbeddingInput(row.context, row.content, options) });
+    }
+  }
+  for (let start = 0; start < targets.length; start += options.batchSize) {
+    const batch = targets.slice(start, start + options.batchSize);
+    const vectors = await embedder.embedDocuments(batch.map((t) => t.text));
+    batch.forEach((target, i) => {
+      target.row.vector = vectors[i]!;
+    });
+  }
+  return files;
+}
+
+function writeGroup(files: PreparedFile[], options: RunIndexOptions, summary: IndexSummary): void {
+  for (const file of files) {
+    const { parsed, read } = file;
+    options.store.writeDocument(
+      {
+        path: parsed.path,
+        title: parsed.title,
+        topic: parsed.topic,
+        category: parsed.category,
+        date: parsed.metadata.date,
+        tags: parsed.metadata.tags,
+        metadata: parsed.metadata.extra,
+        frontmatterError: parsed.frontmatterError,
+        contentHash: read.contentHash,
+        sizeBytes: read.sizeBytes,
+        mtimeMs: read.mtimeMs,
+      },
+      file.rows,
+      file.renamedFrom,
+    );
+    summary.embeddedChunks += file.missing.length;
+    if (parsed.frontmatterError) {
+      summary.frontmatterErrors++;
+      options.onEvent({
+        kind: 'warning',
+        message: `${parsed.path}: frontmatter not parsed (${parsed.frontmatterError}); body indexed`,
+      });
+    }
+    const action = file.renamedFrom ? 'renamed' : file.stored ? 'updated' : 'indexed';
+    summary[action]++;
+    options.onEvent({
+      kind: 'file',
+      path: parsed.path,
+      action,
+      chunks: file.rows.length,
+      from: file.renamedFrom,
+    });
+  }
+}
+
+function toEmbeddingInput(context: string, content: string, options: RunIndexOptions): string {
+  const text = options.contextual && context ? `${context}\n\n${content}` : content;
+  return text.length > options.maxInputChars ? text.slice(0, options.maxInputChars) : text;
+}
+
+function hashText(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
+function emptySummary(model: string): IndexSummary {
+  return {
+    indexed: 0,
+    updated: 0,
+    renamed: 0,
+    deleted: 0,
+    skipped: 0,
+    unchanged: 0,
+    documents: 0,
+    chunks: 0,
+    embeddedChunks: 0,
+    frontmatterErrors: 0,
+    durationMs: 0,
+    model,
+  };
+}

@@ -1,0 +1,50 @@
+// The CLI entry: builds the command tree, runs one command, and turns errors into exit codes and one-line messages.
+import { Command, CommanderError } from 'commander';
+import { describeError, isGrooveError } from '../errors.js';
+import { type CliIo, EXIT } from './cli-io.js';
+import { indexCommand } from './cmd-index.js';
+import { statusCommand } from './cmd-status.js';
+
+export const VERSION = '0.1.0';
+
+/** Run `groove <argv…>` in-process; returns the exit code. Never calls process.exit. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const setExit = (code: number) => {
+    exitCode = code;
+  };
+  const program = new Command('groove')
+    .description('Local-first knowledge-base search: hybrid retrieval over MCP and a CLI, measured honestly.')
+    .version(VERSION)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  for (const command of [indexCommand(io, setExit), statusCommand(io, setExit)]) {
+    program.addCommand(
+      command.exitOverride().configureOutput({
+        writeOut: (s) => io.stdout.write(s),
+        writeErr: (s) => io.stderr.write(s),
+      }),
+    );
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    return reportError(error, io);
+  }
+}
+
+function reportError(error: unknown, io: CliIo): number {
+  if (error instanceof CommanderError) {
+    // --help and --version end with a CommanderError too, successfully.
+    if (error.exitCode === 0) return EXIT.ok;
+    return EXIT.usage;
+  }
+  io.stderr.write(`groove: error: ${describeError(error)}\n`);
+  if (!isGrooveError(error) && io.env.GROOVE_DEBUG && error instanceof Error)
+    io.stderr.write(`${error.stack}\n`);
+  if (isGrooveError(error) && error.code === 'INVALID_ARGUMENT') return EXIT.usage;
+  if (isGrooveError(error) && error.code === 'COMPONENT_DOWN') return EXIT.componentDown;
+  return EXIT.failure;
+}

@@ -1,0 +1,103 @@
+// Pure renderers for `groove index` and `groove status` output.
+import type { IndexEvent, IndexSummary } from '../app/index-events.js';
+import type { StatusReport } from '../app/knowledge-base.js';
+
+/** The per-file stderr line for the default (non-quiet, non-progress) mode, or null for events it omits. */
+export function renderIndexEvent(event: IndexEvent): string | null {
+  switch (event.kind) {
+    case 'start':
+      return `groove: indexing ${event.totalFiles} files (${describeModel(event.model)})`;
+    case 'file':
+      return event.action === 'renamed'
+        ? `  renamed: ${event.from} -> ${event.path}`
+        : `  ${event.action}: ${event.path} (${event.chunks} chunks)`;
+    case 'deleted':
+      return `  deleted: ${event.path}`;
+    case 'skipped':
+      return `  warning: ${event.message}`;
+    case 'warning':
+      return `  warning: ${event.message}`;
+    case 'unchanged':
+      return null;
+  }
+}
+
+export function describeModel(model: string): string {
+  return model === 'none' ? 'lexical-only: no embedding model, keyword search only' : `model ${model}`;
+}
+
+export function renderIndexSummary(summary: IndexSummary): string {
+  const seconds = (summary.durationMs / 1000).toFixed(2);
+  const lines = [
+    `Indexed ${summary.indexed}, updated ${summary.updated}, renamed ${summary.renamed}, deleted ${summary.deleted}, ` +
+      `skipped ${summary.skipped}, unchanged ${summary.unchanged} in ${seconds}s`,
+    `Index: ${summary.documents} documents, ${summary.chunks} chunks (${describeModel(summary.model)})`,
+  ];
+  if (summary.frontmatterErrors > 0) {
+    lines.push(`Frontmatter not parsed in ${summary.frontmatterErrors} files (bodies indexed; see warnings)`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function indexSummaryJson(summary: IndexSummary): Record<string, unknown> {
+  return {
+    indexed: summary.indexed,
+    updated: summary.updated,
+    renamed: summary.renamed,
+    deleted: summary.deleted,
+    skipped: summary.skipped,
+    unchanged: summary.unchanged,
+    documents: summary.documents,
+    chunks: summary.chunks,
+    embedded_chunks: summary.embeddedChunks,
+    frontmatter_errors: summary.frontmatterErrors,
+    model: summary.model,
+    lexical_only: summary.model === 'none',
+    duration_ms: summary.durationMs,
+  };
+}
+
+export function renderStatus(report: StatusReport): string {
+  const lines = [
+    `KB:            ${report.kbPath}`,
+    `Index:         ${report.dbPath} (${formatBytes(report.dbSizeBytes)})`,
+    `Documents:     ${report.documents}`,
+    `Chunks:        ${report.chunks}`,
+    `Model:         ${report.model === 'none' ? 'none (lexical-only)' : report.model}`,
+    `Dimension:     ${report.dimension}`,
+    `Context mode:  ${report.contextMode}`,
+    `Last indexed:  ${report.lastIndexedAt ?? 'never'}`,
+  ];
+  if (report.frontmatterErrors > 0) lines.push(`Frontmatter errors: ${report.frontmatterErrors}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function statusJson(report: StatusReport): Record<string, unknown> {
+  return {
+    kb_path: report.kbPath,
+    db_path: report.dbPath,
+    db_size_bytes: report.dbSizeBytes,
+    documents: report.documents,
+    chunks: report.chunks,
+    vectors: report.vectors,
+    model: report.model,
+    provider: report.provider,
+    dimension: report.dimension,
+    context_mode: report.contextMode,
+    last_indexed_at: report.lastIndexedAt,
+    frontmatter_errors: report.frontmatterErrors,
+    schema_version: report.schemaVersion,
+  };
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** A one-line progress text: `Progress: 120/7425 (1%)`. */
+export function renderProgress(done: number, total: number): string {
+  const percent = total === 0 ? 100 : Math.floor((done / total) * 100);
+  return `Progress: ${done}/${total} (${percent}%)`;
+}

@@ -1,0 +1,282 @@
+// Finds groove.toml, validates it, and merges CLI > file > DEFAULTS into one ResolvedConfig.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import type { z } from 'zod';
+import { GrooveError } from '../errors.js';
+import { DEFAULTS, type Defaults, MIB } from './defaults.js';
+import { type ConfigFile, configFileSchema } from './schema.js';
+
+export interface ResolvedConfig extends Defaults {
+  /** Absolute KB folder, or null when neither the CLI nor the file names one. */
+  kbPath: string | null;
+  /** Absolute index path; default `<parent of kb>/.groove.db`. */
+  dbPath: string | null;
+  /** `--model-dir`: a local transformers.js model folder used instead of a registry model. */
+  localModelDir: string | null;
+  /** Where registry models are downloaded: `GROOVE_MODEL_DIR`, else `model_dir`, else the user cache. */
+  modelCacheDir: string | null;
+  /** Absolute path of the groove.toml in use, or null. */
+  configPath: string | null;
+  /**
+   * True when the file or the CLI chose the embedding model (model, --model-dir, or [embedding]); otherwise
+   * commands adopt the model an existing index records instead of refusing it as a mismatch.
+   */
+  modelExplicit: boolean;
+}
+
+/** Values given on the command line; each one wins over the file. */
+export interface ConfigOverrides {
+  kbPath?: string;
+  dbPath?: string;
+  model?: string;
+  modelDir?: string;
+  reranker?: string;
+  offline?: boolean;
+}
+
+export interface ResolveConfigOptions {
+  /** `--config PATH`; a missing file is an error. */
+  configPath?: string;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  overrides?: ConfigOverrides;
+}
+
+const MAX_CONFIG_BYTES = 1 * MIB;
+const GIT_WALK_DIRS = 20;
+
+/** Expand a leading `~` and make the path absolute against `baseDir`. */
+export function expandPath(value: string, baseDir: string): string {
+  const home = os.homedir();
+  const expanded = value === '~' ? home : value.startsWith('~/') ? path.join(home, value.slice(2)) : value;
+  return path.resolve(baseDir, expanded);
+}
+
+/** Discovery order: --config, ./groove.toml, the .git-ancestor walk (20 dirs), none. */
+export function findConfigFile(options: { configPath?: string; cwd: string }): string | null {
+  if (options.configPath !== undefined) {
+    const explicit = expandPath(options.configPath, options.cwd);
+    if (!fs.existsSync(explicit)) {
+      throw new GrooveError('CONFIG_NOT_FOUND', `config file "${explicit}" does not exist`, {
+        hint: 'check the --config path',
+      });
+    }
+    return explicit;
+  }
+  const local = path.join(options.cwd, 'groove.toml');
+  if (fs.existsSync(local)) return local;
+  let dir = path.resolve(options.cwd);
+  for (let step = 0; step < GIT_WALK_DIRS; step++) {
+    if (fs.existsSync(path.join(dir, '.git'))) {
+      const candidate = path.join(dir, 'groove.toml');
+      return fs.existsSync(candidate) ? candidate : null;
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return null;
+}
+
+function readConfigFile(file: string): ConfigFile {
+  let text: string;
+  try {
+    const stat = fs.statSync(file);
+    if (!stat.isFile()) throw new Error('not a regular file');
+    if (stat.size > MAX_CONFIG_BYTES) throw new Error(`${stat.size} bytes, over the 1 MiB cap`);
+    text = fs.readFileSync(file, 'utf8');
+  } catch (cause) {
+    throw new GrooveError('CONFIG_INVALID', `cannot read config "${file}": ${(cause as Error).message}`, {
+      cause,
+      hint: 'fix the file or pass another with --config',
+    });
+  }
+  let raw: unknown;
+  try {
+    raw = { ...(parseToml(text) as object) };
+  } catch (cause) {
+    const reason = (cause as Error).message.split('\n')[0];
+    throw new GrooveError('CONFIG_INVALID', `config "${file}" is not valid TOML: ${reason}`, { cause });
+  }
+  const parsed = configFileSchema.safeParse(raw);
+  if (!parsed.success) throw new GrooveError('CONFIG_INVALID', describeSchemaError(file, parsed.error));
+  return parsed.data;
+}
+
+function describeSchemaError(file: string, error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return `config "${file}" is invalid`;
+  const where = issue.path.join('.');
+  if (issue.code === 'unrecognized_keys') {
+    const key = [...issue.path, issue.keys[0]].join('.');
+    return `config "${file}": unknown key "${key}" (remove it or check its spelling; see docs/configuration.md)`;
+  }
+  return `config "${file}": key "${where}" ${issue.message}`;
+}
+
+/** Parse `52428800`, `"50MiB"`, `"20MB"` into bytes. */
+export function parseByteSize(value: number | string): number {
+  if (typeof value === 'number') return value;
+  const match = /^\s*(\d+)\s*([a-z]*)\s*$/i.exec(value);
+  const units: Record<string, number> = {
+    '': 1,
+    b: 1,
+    kb: 1e3,
+    mb: 1e6,
+    gb: 1e9,
+    kib: 1024,
+    mib: MIB,
+    gib: 1024 * MIB,
+  };
+  const factor = match ? units[match[2]!.toLowerCase()] : undefined;
+  if (!match || factor === undefined) {
+    throw new GrooveError('CONFIG_INVALID', `size "${value}" is not understood`, {
+      hint: 'write e.g. "50MiB"',
+    });
+  }
+  return Number(match[1]) * factor;
+}
+
+function cloneDefaults(): ResolvedConfig {
+  const copy = structuredClone(DEFAULTS);
+  return {
+    ...copy,
+    kbPath: null,
+    dbPath: null,
+    localModelDir: null,
+    modelCacheDir: null,
+    configPath: null,
+    modelExplicit: false,
+  };
+}
+
+function applyFile(config: ResolvedConfig, file: ConfigFile, baseDir: string): void {
+  if (file.kb_path !== undefined) config.kbPath = expandPath(file.kb_path, baseDir);
+  if (file.db_path !== undefined) config.dbPath = expandPath(file.db_path, baseDir);
+  if (file.model_dir !== undefined) config.modelCacheDir = expandPath(file.model_dir, baseDir);
+  if (file.model !== undefined) config.model = file.model;
+  if (file.model !== undefined || file.embedding?.provider !== undefined) config.modelExplicit = true;
+  if (file.reranker !== undefined) config.reranker = file.reranker;
+  if (file.rerank_by_default !== undefined) config.rerankByDefault = file.rerank_by_default;
+  if (file.offline !== undefined) config.offline = file.offline;
+  if (file.exclude_dirs !== undefined) config.excludeDirs = file.exclude_dirs;
+  if (file.exclude_headings !== undefined) config.excludeHeadings = file.exclude_headings;
+  const index = file.index ?? {};
+  if (index.max_file_size !== undefined) config.index.maxFileBytes = parseByteSize(index.max_file_size);
+  if (index.fail_on_frontmatter_error !== undefined)
+    config.index.failOnFrontmatterError = index.fail_on_frontmatter_error;
+  const chunking = file.chunking ?? {};
+  if (chunking.max_heading_level !== undefined) config.chunking.maxHeadingLevel = chunking.max_heading_level;
+  if (chunking.max_chunk_bytes !== undefined) config.chunking.maxChunkBytes = chunking.max_chunk_bytes;
+  if (chunking.min_chunk_bytes !== undefined) config.chunking.minChunkBytes = chunking.min_chunk_bytes;
+  if (file.parsers?.enabled !== undefined) config.parsers.enabled = [...new Set(file.parsers.enabled)];
+  assignDefined(config.qualityFilter, {
+    enabled: file.quality_filter?.enabled,
+    threshold: file.quality_filter?.threshold,
+  });
+  assignDefined(config.watch, { enabled: file.watch?.enabled, debounceMs: file.watch?.debounce_ms });
+  applyTransport(config, file);
+  applySearch(config, file);
+  assignDefined(config.contextual, { enabled: file.contextual?.enabled });
+  const e = file.embedding ?? {};
+  assignDefined(config.embedding, {
+    provider: e.provider,
+    endpoint: e.endpoint,
+    model: e.model,
+    dimension: e.dimension,
+    apiKey: e.api_key,
+    timeoutSeconds: e.timeout_seconds,
+    maxRetries: e.max_retries,
+    batchSize: e.batch_size,
+    maxInputChars: e.max_input_chars,
+  });
+  const ev = file.eval ?? {};
+  assignDefined(config.eval, {
+    golden: ev.golden === undefined ? undefined : expandPath(ev.golden, baseDir),
+    historySize: ev.history_size,
+    kValues: ev.k_values,
+    regressionThreshold: ev.regression_threshold,
+    maxGoldenAgeDays: ev.max_golden_age_days,
+    goldenDriftWarn: ev.golden_drift_warn,
+  });
+}
+
+function applyTransport(config: ResolvedConfig, file: ConfigFile): void {
+  if (file.transport?.kind !== undefined) config.transport.kind = file.transport.kind;
+  const h = file.transport?.http ?? {};
+  assignDefined(config.transport.http, {
+    bind: h.bind,
+    port: h.port,
+    allowedHosts: h.allowed_hosts,
+    allowedOrigins: h.allowed_origins,
+    maxSessions: h.max_sessions,
+    token: h.token,
+    healthzPublic: h.healthz_public,
+  });
+}
+
+function applySearch(config: ResolvedConfig, file: ConfigFile): void {
+  const s = file.search ?? {};
+  assignDefined(config.search, { limit: s.limit, minConfidenceRatio: s.min_confidence_ratio });
+  assignDefined(config.search.mmr, {
+    enabled: s.mmr?.enabled,
+    lambda: s.mmr?.lambda,
+    sameDocPenalty: s.mmr?.same_doc_penalty,
+  });
+  assignDefined(config.search.parentRetriever, {
+    enabled: s.parent_retriever?.enabled,
+    wholeDocThresholdTokens: s.parent_retriever?.whole_doc_threshold_tokens,
+    maxExpandedTokens: s.parent_retriever?.max_expanded_tokens,
+  });
+  assignDefined(config.search.fusion, {
+    rrfK: s.fusion?.rrf_k,
+    bm25HeadingWeight: s.fusion?.bm25_heading_weight,
+    bm25ContextWeight: s.fusion?.bm25_context_weight,
+    bm25ContentWeight: s.fusion?.bm25_content_weight,
+  });
+  const pr = config.search.parentRetriever;
+  if (pr.maxExpandedTokens <= pr.wholeDocThresholdTokens) {
+    throw new GrooveError(
+      'CONFIG_INVALID',
+      `[search.parent_retriever] max_expanded_tokens (${pr.maxExpandedTokens}) must be greater than whole_doc_threshold_tokens (${pr.wholeDocThresholdTokens})`,
+    );
+  }
+}
+
+function assignDefined<T extends object>(target: T, values: { [K in keyof T]?: T[K] | undefined }): void {
+  for (const [key, value] of Object.entries(values)) {
+    if (value !== undefined) (target as Record<string, unknown>)[key] = value;
+  }
+}
+
+function applyEnvAndOverrides(config: ResolvedConfig, options: ResolveConfigOptions): void {
+  const { env, cwd } = options;
+  if (env.GROOVE_MODEL_DIR) config.modelCacheDir = expandPath(env.GROOVE_MODEL_DIR, cwd);
+  if (env.GROOVE_OFFLINE === '1' || env.GROOVE_OFFLINE === 'true') config.offline = true;
+  if (env.GROOVE_EMBEDDING_API_KEY) config.embedding.apiKey = env.GROOVE_EMBEDDING_API_KEY;
+  if (env.GROOVE_HTTP_TOKEN) config.transport.http.token = env.GROOVE_HTTP_TOKEN;
+  const o = options.overrides ?? {};
+  if (o.kbPath !== undefined) config.kbPath = expandPath(o.kbPath, cwd);
+  if (o.dbPath !== undefined) config.dbPath = expandPath(o.dbPath, cwd);
+  if (o.modelDir !== undefined) config.localModelDir = expandPath(o.modelDir, cwd);
+  if (o.model !== undefined) config.model = o.model;
+  if (o.model !== undefined || o.modelDir !== undefined) config.modelExplicit = true;
+  if (o.reranker !== undefined) config.reranker = o.reranker;
+  if (o.offline) config.offline = true;
+  if (config.model === 'none') config.embedding.provider = 'none';
+}
+
+/** Discover, read and validate groove.toml, then merge CLI > env > file > DEFAULTS. */
+export function resolveConfig(options: ResolveConfigOptions): ResolvedConfig {
+  const config = cloneDefaults();
+  const file = findConfigFile(options);
+  if (file) {
+    applyFile(config, readConfigFile(file), path.dirname(file));
+    config.configPath = file;
+  }
+  applyEnvAndOverrides(config, options);
+  if (config.kbPath && !config.dbPath) config.dbPath = path.join(path.dirname(config.kbPath), '.groove.db');
+  return config;
+}

@@ -1,0 +1,175 @@
+// Document and chunk rows, with their FTS rows and vectors, written one document per transaction.
+import type { SqliteDatabase } from './open-database.js';
+
+export interface DocumentRowInput {
+  path: string;
+  title: string;
+  topic: string | null;
+  category: string | null;
+  date: string | null;
+  tags: string[];
+  metadata: Record<string, unknown>;
+  frontmatterError: string | null;
+  contentHash: string;
+  sizeBytes: number;
+  mtimeMs: number;
+}
+
+export interface ChunkRowInput {
+  index: number;
+  heading: string | null;
+  level: number | null;
+  context: string;
+  content: string;
+  byteStart: number;
+  byteEnd: number;
+  tokenCount: number;
+  qualityScore: number;
+  /** Hash of the exact embedding input; lets an edit reuse the vectors of unchanged chunks. */
+  embedKey: string | null;
+  vector: Float32Array | null;
+  /** The same three columns pre-segmented into words for the word-level FTS table. */
+  words: { heading: string; context: string; content: string };
+}
+
+export interface StoredDocumentState {
+  id: number;
+  path: string;
+  contentHash: string;
+  sizeBytes: number;
+  mtimeMs: number;
+}
+
+/** Prepared statements over one connection; every write method is its own transaction. */
+export class DocumentStore {
+  private readonly db: SqliteDatabase;
+  private readonly statements;
+
+  constructor(db: SqliteDatabase) {
+    this.db = db;
+    this.statements = {
+      insertDocument: db.prepare(`INSERT INTO documents
+        (path, title, topic, category, date, tags, metadata, frontmatter_error, content_hash, size_bytes, mtime_ms, last_indexed)
+        VALUES (@path, @title, @topic, @category, @date, @tags, @metadata, @frontmatterError, @contentHash, @sizeBytes, @mtimeMs, @lastIndexed)`),
+      documentIdByPath: db.prepare('SELECT id FROM documents WHERE path = ?').pluck(),
+      deleteDocument: db.prepare('DELETE FROM documents WHERE id = ?'),
+      chunkIdsOfDocument: db.prepare('SELECT id FROM chunks WHERE document_id = ?').pluck(),
+      insertChunk: db.prepare(`INSERT INTO chunks
+        (document_id, chunk_index, heading, level, context, content, byte_start, byte_end, token_count, quality_score, embed_key)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      insertTrigram: db.prepare(
+        'INSERT INTO fts_chunks(rowid, heading, context, content) VALUES (?, ?, ?, ?)',
+      ),
+      insertWords: db.prepare('INSERT INTO fts_words(rowid, heading, context, content) VALUES (?, ?, ?, ?)'),
+      deleteTrigram: db.prepare('DELETE FROM fts_chunks WHERE rowid = ?'),
+      deleteWords: db.prepare('DELETE FROM fts_words WHERE rowid = ?'),
+      insertVector: db.prepare('INSERT INTO chunk_vectors(chunk_id, embedding) VALUES (?, ?)'),
+      touchDocument: db.prepare('UPDATE documents SET size_bytes = ?, mtime_ms = ? WHERE path = ?'),
+      allStates: db.prepare('SELECT id, path, content_hash, size_bytes, mtime_ms FROM documents'),
+      vectorsByEmbedKey: db.prepare(`SELECT c.embed_key AS embedKey, v.embedding AS embedding
+        FROM chunks c JOIN chunk_vectors v ON v.chunk_id = c.id WHERE c.document_id = ? AND c.embed_key IS NOT NULL`),
+    };
+  }
+
+  /** path → stored hash, size and mtime, for the incremental decision. */
+  readDocumentStates(): Map<string, StoredDocumentState> {
+    const rows = this.statements.allStates.all() as {
+      id: number;
+      path: string;
+      content_hash: string;
+      size_bytes: number;
+      mtime_ms: number;
+    }[];
+    return new Map(
+      rows.map((r) => [
+        r.path,
+        { id: r.id, path: r.path, contentHash: r.content_hash, sizeBytes: r.size_bytes, mtimeMs: r.mtime_ms },
+      ]),
+    );
+  }
+
+  /** Vectors of a stored document keyed by their embedding-input hash, for reuse after an edit or rename. */
+  readReusableVectors(documentId: number): Map<string, Float32Array> {
+    const rows = this.statements.vectorsByEmbedKey.all(documentId) as {
+      embedKey: string;
+      embedding: Buffer;
+    }[];
+    return new Map(rows.map((r) => [r.embedKey, bufferToVector(r.embedding)]));
+  }
+
+  /**
+   * Replace whatever is stored at `doc.path` (and at `replacesPath`, for a rename) with the new rows,
+   * atomically: a reader sees either the old document or the new one, never a mix.
+   */
+  writeDocument(doc: DocumentRowInput, chunks: ChunkRowInput[], replacesPath?: string): void {
+    this.db.transaction(() => {
+      this.removeByPath(doc.path);
+      if (replacesPath !== undefined) this.removeByPath(replacesPath);
+      const result = this.statements.insertDocument.run({
+        ...doc,
+        tags: JSON.stringify(doc.tags),
+        metadata: JSON.stringify(doc.metadata),
+        lastIndexed: new Date().toISOString(),
+      });
+      const documentId = Number(result.lastInsertRowid);
+      for (const chunk of chunks) this.insertChunk(documentId, chunk);
+    })();
+  }
+
+  /** Remember a new size/mtime for a file whose bytes did not change. */
+  touchDocument(path: string, sizeBytes: number, mtimeMs: number): void {
+    this.statements.touchDocument.run(sizeBytes, mtimeMs, path);
+  }
+
+  /** Delete documents by path in one transaction; returns how many existed. */
+  deleteDocuments(paths: string[]): number {
+    let deleted = 0;
+    this.db.transaction(() => {
+      for (const path of paths) deleted += this.removeByPath(path) ? 1 : 0;
+    })();
+    return deleted;
+  }
+
+  private insertChunk(documentId: number, chunk: ChunkRowInput): void {
+    const s = this.statements;
+    const result = s.insertChunk.run(
+      documentId,
+      chunk.index,
+      chunk.heading,
+      chunk.level,
+      chunk.context,
+      chunk.content,
+      chunk.byteStart,
+      chunk.byteEnd,
+      chunk.tokenCount,
+      chunk.qualityScore,
+      chunk.embedKey,
+    );
+    const chunkId = result.lastInsertRowid;
+    s.insertTrigram.run(chunkId, chunk.heading ?? '', chunk.context, chunk.content);
+    s.insertWords.run(chunkId, chunk.words.heading, chunk.words.context, chunk.words.content);
+    if (chunk.vector) s.insertVector.run(chunkId, vectorToBuffer(chunk.vector));
+  }
+
+  private removeByPath(path: string): boolean {
+    const s = this.statements;
+    const id = s.documentIdByPath.get(path) as number | undefined;
+    if (id === undefined) return false;
+    for (const chunkId of s.chunkIdsOfDocument.all(id) as number[]) {
+      s.deleteTrigram.run(chunkId);
+      s.deleteWords.run(chunkId);
+    }
+    s.deleteDocument.run(id);
+    return true;
+  }
+}
+
+export function vectorToBuffer(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+export function bufferToVector(buffer: Buffer): Float32Array {
+  const copy = new Float32Array(buffer.byteLength / 4);
+  new Uint8Array(copy.buffer).set(buffer);
+  return copy;
+}

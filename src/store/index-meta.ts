@@ -1,0 +1,28 @@
+// Key/value facts about the index: schema version, model identity, context mode, chunk policy, timestamps.
+import type { SqliteDatabase } from './open-database.js';
+
+export type MetaKey =
+  | 'schema_version'
+  | 'embedding_model'
+  | 'embedding_provider'
+  | 'embedding_dim'
+  | 'embedding_model_dir'
+  | 'context_mode'
+  | 'chunk_policy'
+  | 'fts_query_version'
+  | 'last_indexed_at'
+  | 'vectors_generation';
+
+export function readMeta(db: SqliteDatabase): Partial<Record<MetaKey, string>> {
+  const rows = db.prepare('SELECT key, value FROM index_meta').all() as { key: MetaKey; value: string }[];
+  return Object.fromEntries(rows.map((row) => [row.key, row.value]));
+}
+
+export function writeMeta(db: SqliteDatabase, values: Partial<Record<MetaKey, string>>): void {
+  const upsert = db.prepare(
+    'INSERT INTO index_meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+  );
+  db.transaction(() => {
+    for (const [key, value] of Object.entries(values)) if (value !== undefined) upsert.run(key, value);
+  })();
+}

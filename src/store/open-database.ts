@@ -1,0 +1,102 @@
+// Opens the SQLite index with groove's pragmas and runs the schema migrations: the only DDL in groove.
+import fs from 'node:fs';
+import Database from 'better-sqlite3';
+import { GrooveError } from '../errors.js';
+
+export type SqliteDatabase = Database.Database;
+
+/** Bump when the schema changes; every migration below is idempotent. */
+export const SCHEMA_VERSION = 1;
+
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS documents (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     path TEXT NOT NULL UNIQUE,
+     title TEXT NOT NULL,
+     topic TEXT,
+     category TEXT,
+     date TEXT,
+     tags TEXT NOT NULL DEFAULT '[]',
+     metadata TEXT NOT NULL DEFAULT '{}',
+     frontmatter_error TEXT,
+     content_hash TEXT NOT NULL,
+     size_bytes INTEGER NOT NULL,
+     mtime_ms REAL NOT NULL,
+     last_indexed TEXT NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS documents_hash ON documents(content_hash)`,
+  `CREATE TABLE IF NOT EXISTS chunks (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+     chunk_index INTEGER NOT NULL,
+     heading TEXT,
+     level INTEGER,
+     context TEXT NOT NULL,
+     content TEXT NOT NULL,
+     byte_start INTEGER NOT NULL,
+     byte_end INTEGER NOT NULL,
+     token_count INTEGER NOT NULL,
+     quality_score REAL NOT NULL DEFAULT 1.0,
+     embed_key TEXT
+   )`,
+  `CREATE INDEX IF NOT EXISTS chunks_document ON chunks(document_id, chunk_index)`,
+  `CREATE TABLE IF NOT EXISTS chunk_vectors (
+     chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+     embedding BLOB NOT NULL
+   )`,
+  `CREATE VIRTUAL TABLE IF NOT EXISTS fts_chunks USING fts5(
+     heading, context, content, content='', contentless_delete=1,
+     tokenize='trigram remove_diacritics 1 case_sensitive 0')`,
+  `CREATE VIRTUAL TABLE IF NOT EXISTS fts_words USING fts5(
+     heading, context, content, content='', contentless_delete=1,
+     tokenize='porter unicode61 remove_diacritics 2')`,
+];
+
+export interface OpenDatabaseOptions {
+  readonly?: boolean;
+  /** Create the file when it does not exist (index does; search and status do not). */
+  create?: boolean;
+}
+
+/** Open (and migrate) the index at `dbPath`; a file that is not a groove index is DB_CORRUPT. */
+export function openDatabase(dbPath: string, options: OpenDatabaseOptions = {}): SqliteDatabase {
+  if (!options.create && !fs.existsSync(dbPath)) {
+    throw new GrooveError('INDEX_NOT_FOUND', `no index at "${dbPath}"`, {
+      hint: 'run `groove index --kb-path <dir>` first',
+    });
+  }
+  let db: SqliteDatabase | undefined;
+  try {
+    db = new Database(dbPath, { readonly: options.readonly ?? false, fileMustExist: !options.create });
+    db.pragma('busy_timeout = 30000');
+    if (!options.readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    db.pragma('foreign_keys = ON');
+    if (!options.readonly) migrate(db);
+    else db.prepare('SELECT count(*) FROM documents').get();
+    return db;
+  } catch (cause) {
+    db?.close();
+    if (cause instanceof GrooveError) throw cause;
+    throw new GrooveError('DB_CORRUPT', `index "${dbPath}" cannot be opened: ${(cause as Error).message}`, {
+      cause,
+      hint: 'rebuild it with `groove index --force` (the broken file is replaced)',
+    });
+  }
+}
+
+function migrate(db: SqliteDatabase): void {
+  db.transaction(() => {
+    for (const statement of MIGRATIONS) db.exec(statement);
+    db.prepare(`INSERT INTO index_meta(key, value) VALUES ('schema_version', ?)
+      ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(String(SCHEMA_VERSION));
+  })();
+}
+
+/** Remove an index file and its WAL/SHM companions. */
+export function removeDatabaseFiles(dbPath: string): void {
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbPath + suffix, { force: true });
+}
