@@ -18,6 +18,11 @@ import {
   identityOf,
 } from './model-identity.js';
 
+/** Seams for the composition root; tests inject a deterministic embedder here. */
+export interface KnowledgeBaseDeps {
+  createEmbedder?: (config: ResolvedConfig) => Promise<Embedder | null>;
+}
+
 export interface IndexOptions {
   force?: boolean;
   onEvent?: IndexEventSink;
@@ -64,8 +69,11 @@ export class KnowledgeBase {
   readonly dbPath: string;
   private embedderPromise: Promise<Embedder | null> | null = null;
 
-  constructor(config: ResolvedConfig) {
+  private readonly createEmbedder: (config: ResolvedConfig) => Promise<Embedder | null>;
+
+  constructor(config: ResolvedConfig, deps: KnowledgeBaseDeps = {}) {
     this.config = config;
+    this.createEmbedder = deps.createEmbedder ?? createEmbedderFor;
     const paths = requireKbPaths(config);
     this.kbPath = paths.kbPath;
     this.dbPath = paths.dbPath;
@@ -164,7 +172,7 @@ export class KnowledgeBase {
 
   /** The embedder for this configuration, loaded once per facade. */
   embedder(): Promise<Embedder | null> {
-    this.embedderPromise ??= createEmbedderFor(this.config);
+    this.embedderPromise ??= this.createEmbedder(this.config);
     return this.embedderPromise;
   }
 
@@ -174,6 +182,6 @@ export class KnowledgeBase {
   }
 }
 
-export function openKnowledgeBase(config: ResolvedConfig): KnowledgeBase {
-  return new KnowledgeBase(config);
+export function openKnowledgeBase(config: ResolvedConfig, deps?: KnowledgeBaseDeps): KnowledgeBase {
+  return new KnowledgeBase(config, deps);
 }
