@@ -17,6 +17,8 @@ import {
   identityFromMeta,
   identityOf,
 } from './model-identity.js';
+import { SearchSession } from './search-session.js';
+import type { SearchResponse } from './search-types.js';
 
 /** Seams for the composition root; tests inject a deterministic embedder here. */
 export interface KnowledgeBaseDeps {
@@ -68,6 +70,7 @@ export class KnowledgeBase {
   readonly kbPath: string;
   readonly dbPath: string;
   private embedderPromise: Promise<Embedder | null> | null = null;
+  private sessionPromise: Promise<SearchSession> | null = null;
 
   private readonly createEmbedder: (config: ResolvedConfig) => Promise<Embedder | null>;
 
@@ -170,6 +173,19 @@ export class KnowledgeBase {
     }
   }
 
+  /** Run the search pipeline against the index (opened and model-checked once per facade). */
+  async search(request: unknown): Promise<SearchResponse> {
+    this.sessionPromise ??= SearchSession.open(this.dbPath, this.config, {
+      embedder: () => this.embedder(),
+      reranker: async () => null,
+    });
+    const session = await this.sessionPromise.catch((error: unknown) => {
+      this.sessionPromise = null;
+      throw error;
+    });
+    return session.search(request);
+  }
+
   /** The embedder for this configuration, loaded once per facade. */
   embedder(): Promise<Embedder | null> {
     this.embedderPromise ??= this.createEmbedder(this.config);
@@ -177,6 +193,8 @@ export class KnowledgeBase {
   }
 
   async close(): Promise<void> {
+    const session = await this.sessionPromise?.catch(() => null);
+    session?.close();
     const embedder = await this.embedderPromise?.catch(() => null);
     await embedder?.close();
   }

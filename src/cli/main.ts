@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { describeError, isGrooveError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import { indexCommand } from './cmd-index.js';
+import { searchCommand } from './cmd-search.js';
 import { statusCommand } from './cmd-status.js';
 
 export const VERSION = '0.1.0';
@@ -19,7 +20,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
-  for (const command of [indexCommand(io, setExit), statusCommand(io, setExit)]) {
+  for (const command of [indexCommand(io, setExit), searchCommand(io, setExit), statusCommand(io, setExit)]) {
     program.addCommand(
       command.exitOverride().configureOutput({
         writeOut: (s) => io.stdout.write(s),

@@ -1,0 +1,77 @@
+// A long-lived read side of one index: the connection, the model check, and the vector snapshot cache.
+import type { ResolvedConfig } from '../config/resolve-config.js';
+import { VectorIndex } from '../store/vector-index.js';
+import type { Embedder, Reranker } from '../types.js';
+import { IndexDatabase } from './index-database.js';
+import { adoptIndexModel, assertSameIdentity, identityOf } from './model-identity.js';
+import type { SearchResponse } from './search-types.js';
+import { runSearch } from './searcher.js';
+
+export interface SearchSessionDeps {
+  embedder: (config: ResolvedConfig) => Promise<Embedder | null>;
+  reranker: (config: ResolvedConfig) => Promise<Reranker | null>;
+}
+
+export class SearchSession {
+  private readonly database: IndexDatabase;
+  private readonly config: ResolvedConfig;
+  private readonly embedder: Embedder | null;
+  private readonly reranker: Reranker | null;
+  private vectorCache: { version: number; index: VectorIndex | null } | null = null;
+
+  private constructor(
+    database: IndexDatabase,
+    config: ResolvedConfig,
+    embedder: Embedder | null,
+    reranker: Reranker | null,
+  ) {
+    this.database = database;
+    this.config = config;
+    this.embedder = embedder;
+    this.reranker = reranker;
+  }
+
+  /** Open the index, follow or check its model identity, and load the models once. */
+  static async open(dbPath: string, config: ResolvedConfig, deps: SearchSessionDeps): Promise<SearchSession> {
+    const database = IndexDatabase.open(dbPath, { create: false });
+    try {
+      const stored = database.identity();
+      if (stored) adoptIndexModel(config, stored);
+      const embedder = await deps.embedder(config);
+      if (stored) assertSameIdentity(stored, identityOf(embedder, config), dbPath);
+      const reranker = await deps.reranker(config);
+      return new SearchSession(database, config, embedder, reranker);
+    } catch (error) {
+      database.close();
+      throw error;
+    }
+  }
+
+  search(request: unknown): Promise<SearchResponse> {
+    return runSearch(
+      {
+        db: this.database.db,
+        config: this.config,
+        embedder: this.embedder,
+        reranker: this.reranker,
+        vectors: () => this.currentVectors(),
+      },
+      request,
+    );
+  }
+
+  /** Reload the vector snapshot only when another connection committed since it was taken. */
+  private currentVectors(): VectorIndex | null {
+    if (!this.embedder) return null;
+    const version = this.database.db.pragma('data_version', { simple: true }) as number;
+    if (this.vectorCache?.version !== version) {
+      const loaded = VectorIndex.load(this.database.db, this.embedder.dimension);
+      this.vectorCache = { version, index: loaded.size > 0 ? loaded : null };
+    }
+    return this.vectorCache.index;
+  }
+
+  close(): void {
+    this.database.close();
+  }
+}

@@ -1,0 +1,296 @@
+// The one search pipeline shared by the CLI, the MCP server and eval.
+import type { ResolvedConfig } from '../config/resolve-config.js';
+import { compileFtsQuery, compileWordQuery } from '../core/fts-query.js';
+import { fuseRrf } from '../core/fuse-rrf.js';
+import { isLowConfidence } from '../core/low-confidence.js';
+import { computeMatchSpans } from '../core/match-spans.js';
+import { selectMmr } from '../core/mmr.js';
+import { GrooveError } from '../errors.js';
+import {
+  type ChunkRecord,
+  findExcludedChunkIds,
+  readChunkRecords,
+  readDocumentFacts,
+  searchFts,
+  searchSubstrings,
+} from '../store/chunk-search.js';
+import type { SqliteDatabase } from '../store/open-database.js';
+import type { VectorIndex } from '../store/vector-index.js';
+import type { Embedder, Reranker } from '../types.js';
+import { expandHit } from './parent-retriever.js';
+import { buildDocumentFilter, describeFilters } from './search-filters.js';
+import { type SearchRequest, validateSearchRequest } from './search-request.js';
+import type { HitExplanation, LegStatus, SearchHit, SearchResponse } from './search-types.js';
+
+export interface SearchContext {
+  db: SqliteDatabase;
+  config: ResolvedConfig;
+  embedder: Embedder | null;
+  reranker: Reranker | null;
+  /** The current vector snapshot (loaded lazily by the caller), or null for a lexical-only index. */
+  vectors: () => VectorIndex | null;
+}
+
+/** Rows the short-term substring fallback may examine: bounds its cost on large KBs. */
+const SUBSTRING_SCAN_LIMIT = 50_000;
+
+interface LexicalResult {
+  ids: number[];
+  source: Map<number, 'words' | 'trigram' | 'substring'>;
+  status: LegStatus;
+}
+
+/**
+ * Stages: validate → compile queries (word-level, trigram, exclusions, short CJK terms) → resolve filters to
+ * documents → lexical leg (word-level bm25 ranks; trigram and substring hits only fill what words left) and
+ * vector leg (exact KNN, exclusions removed) → RRF → optional rerank → optional MMR → low_confidence →
+ * optional parent retriever → match_spans → response with leg health.
+ */
+export async function runSearch(context: SearchContext, input: unknown): Promise<SearchResponse> {
+  const request = validateSearchRequest(input);
+  const { config, db } = context;
+  const limit = request.limit ?? config.search.limit;
+  const trigram = compileFtsQuery(request.query);
+  if (trigram.kind === 'exclusion-only') throw new GrooveError('QUERY_INVALID', trigram.message);
+  const words = compileWordQuery(request.query);
+  if (words.kind === 'exclusion-only') throw new GrooveError('QUERY_INVALID', words.message);
+
+  const minQuality = effectiveMinQuality(request, config);
+  const documentIds = resolveDocumentIds(db, request);
+  const useMmr = request.mmr ?? config.search.mmr.enabled;
+  const useRerank = Boolean(context.reranker) && (request.rerank ?? config.rerankByDefault);
+  const pool = Math.max(limit * 5, 50);
+  const excluded = trigram.negativeExpression
+    ? findExcludedChunkIds(db, trigram.negativeExpression)
+    : new Set<number>();
+
+  const lexical = runLexicalLeg(db, {
+    words: words.expression,
+    trigram,
+    pool,
+    minQuality,
+    documentIds,
+    config,
+  });
+  const vector = await runVectorLeg(context, trigram.positiveText, {
+    pool,
+    minQuality,
+    documentIds,
+    excluded,
+  });
+  const fused = fuseRrf(
+    [
+      { name: 'lexical', ids: lexical.ids },
+      { name: 'vector', ids: vector.ids },
+    ],
+    { k: config.search.fusion.rrfK },
+  );
+  let ranked = fused.map((f) => ({ id: f.id, score: f.score, explain: explainOf(f, lexical) }));
+  if (!useMmr && !useRerank) ranked = ranked.slice(0, limit);
+  let records = new Map(
+    readChunkRecords(
+      db,
+      ranked.map((r) => r.id),
+    ).map((r) => [r.id, r]),
+  );
+
+  let rerankStatus: LegStatus = context.reranker ? (useRerank ? 'ok' : 'off') : 'off';
+  if (useRerank && context.reranker) {
+    const reranked = await rerank(context, request.query, ranked, records);
+    rerankStatus = reranked.status;
+    ranked = useMmr ? reranked.ranked : reranked.ranked.slice(0, limit);
+  }
+  if (useMmr) ranked = applyMmr(context, ranked, records, request, limit);
+  const lowConfidence = isLowConfidence(
+    ranked.map((r) => r.score),
+    request.minConfidenceRatio ?? config.search.minConfidenceRatio,
+  );
+  records = new Map([...records].filter(([id]) => ranked.some((r) => r.id === id)));
+  const spanTerms = [...trigram.phrases, ...trigram.shortTerms, ...words.terms];
+  const results = ranked.flatMap((entry) => {
+    const record = records.get(entry.id);
+    return record ? [toHit(context, record, entry, { request, spanTerms })] : [];
+  });
+  return {
+    results,
+    lowConfidence,
+    filterApplied: describeFilters(request) as Record<string, unknown> | null,
+    legs: { lexical: lexical.status, vector: vector.status, reranker: rerankStatus },
+    lexicalOnly: context.embedder === null,
+  };
+}
+
+function effectiveMinQuality(request: SearchRequest, config: ResolvedConfig): number {
+  if (request.includeLowQuality) return 0;
+  if (request.minQuality !== undefined) return request.minQuality;
+  return config.qualityFilter.enabled ? config.qualityFilter.threshold : 0;
+}
+
+function resolveDocumentIds(db: SqliteDatabase, request: SearchRequest): number[] | null {
+  const filter = buildDocumentFilter(request);
+  if (!filter) return null;
+  return readDocumentFacts(db)
+    .filter(filter)
+    .map((doc) => doc.id);
+}
+
+function runLexicalLeg(
+  db: SqliteDatabase,
+  options: {
+    words: string | null;
+    trigram: Extract<ReturnType<typeof compileFtsQuery>, { kind: 'query' }>;
+    pool: number;
+    minQuality: number;
+    documentIds: number[] | null;
+    config: ResolvedConfig;
+  },
+): LexicalResult {
+  const { trigram, pool, minQuality, documentIds, config } = options;
+  const f = config.search.fusion;
+  const weights = {
+    heading: f.bm25HeadingWeight,
+    context: f.bm25ContextWeight,
+    content: f.bm25ContentWeight,
+  };
+  const source = new Map<number, 'words' | 'trigram' | 'substring'>();
+  const ids: number[] = [];
+  const add = (found: number[], kind: 'words' | 'trigram' | 'substring') => {
+    for (const id of found) {
+      if (ids.length >= pool) return;
+      if (!source.has(id)) {
+        source.set(id, kind);
+        ids.push(id);
+      }
+    }
+  };
+  try {
+    const common = { weights, limit: pool, minQuality, documentIds };
+    if (options.words) add(searchFts(db, 'fts_words', { ...common, expression: options.words }), 'words');
+    if (trigram.expression && ids.length < pool) {
+      add(searchFts(db, 'fts_chunks', { ...common, expression: trigram.expression }), 'trigram');
+    }
+    if (trigram.shortTerms.length > 0 && ids.length < pool) {
+      const found = searchSubstrings(db, trigram.shortTerms, { ...common, scanLimit: SUBSTRING_SCAN_LIMIT });
+      add(found, 'substring');
+    }
+  } catch (error) {
+    return { ids: [], source, status: `failed: ${(error as Error).message}` };
+  }
+  return { ids, source, status: ids.length > 0 ? 'ok' : 'empty' };
+}
+
+async function runVectorLeg(
+  context: SearchContext,
+  text: string,
+  options: { pool: number; minQuality: number; documentIds: number[] | null; excluded: Set<number> },
+): Promise<{ ids: number[]; status: LegStatus }> {
+  if (!context.embedder) return { ids: [], status: 'off' };
+  if (text.trim() === '') return { ids: [], status: 'empty' };
+  try {
+    const index = context.vectors();
+    if (!index) return { ids: [], status: 'failed: the index has no vectors' };
+    const query = await context.embedder.embedQuery(text);
+    const hits = index.search(query, {
+      k: options.pool,
+      minQuality: options.minQuality,
+      documentIds: options.documentIds ? new Set(options.documentIds) : null,
+      excluded: options.excluded,
+    });
+    return { ids: hits.map((h) => h.id), status: hits.length > 0 ? 'ok' : 'empty' };
+  } catch (error) {
+    return { ids: [], status: `failed: ${(error as Error).message}` };
+  }
+}
+
+interface RankedEntry {
+  id: number;
+  score: number;
+  explain: HitExplanation;
+}
+
+function explainOf(
+  fused: { score: number; ranks: Record<string, number>; id: number },
+  lexical: LexicalResult,
+) {
+  return { rrf_score: fused.score, ranks: fused.ranks, lexical_source: lexical.source.get(fused.id) ?? null };
+}
+
+async function rerank(
+  context: SearchContext,
+  query: string,
+  ranked: RankedEntry[],
+  records: Map<number, ChunkRecord>,
+): Promise<{ ranked: RankedEntry[]; status: LegStatus }> {
+  const present = ranked.filter((r) => records.has(r.id));
+  try {
+    const passages = present.map((r) => {
+      const record = records.get(r.id)!;
+      return context.config.contextual.enabled && record.context
+        ? `${record.context}\n\n${record.content}`
+        : record.content;
+    });
+    const scores = await context.reranker!.score(query, passages);
+    const rescored = present.map((r, i) => ({
+      ...r,
+      score: scores[i]!,
+      explain: { ...r.explain, rerank_score: scores[i]! },
+    }));
+    rescored.sort((a, b) => b.score - a.score || a.id - b.id);
+    return { ranked: rescored, status: rescored.length > 0 ? 'ok' : 'empty' };
+  } catch (error) {
+    return { ranked, status: `failed: ${(error as Error).message}` };
+  }
+}
+
+function applyMmr(
+  context: SearchContext,
+  ranked: RankedEntry[],
+  records: Map<number, ChunkRecord>,
+  request: SearchRequest,
+  limit: number,
+): RankedEntry[] {
+  const index = context.vectors();
+  const mmr = context.config.search.mmr;
+  const picked = selectMmr(
+    ranked.map((r) => ({
+      id: r.id,
+      docId: records.get(r.id)?.documentId ?? -1,
+      relevance: r.score,
+      vector: index?.vectorOf(r.id) ?? null,
+    })),
+    {
+      lambda: request.mmrLambda ?? mmr.lambda,
+      sameDocPenalty: request.mmrSameDocPenalty ?? mmr.sameDocPenalty,
+      limit,
+    },
+  );
+  const byId = new Map(ranked.map((r) => [r.id, r]));
+  return picked.map((id) => byId.get(id)!);
+}
+
+function toHit(
+  context: SearchContext,
+  record: ChunkRecord,
+  entry: RankedEntry,
+  options: { request: SearchRequest; spanTerms: string[] },
+): SearchHit {
+  const { request } = options;
+  const pr = context.config.search.parentRetriever;
+  const expansion = (request.parentRetriever ?? pr.enabled) ? expandHit(context.db, record, pr) : null;
+  const content = expansion?.content ?? record.content;
+  return {
+    chunkId: record.id,
+    score: entry.score,
+    path: record.path,
+    title: record.title,
+    heading: record.heading,
+    level: record.level,
+    topic: record.topic,
+    date: record.date,
+    tags: record.tags,
+    content,
+    matchSpans: computeMatchSpans(content, options.spanTerms),
+    ...(expansion ? { expandedFrom: expansion.expandedFrom } : {}),
+    ...(request.explain ? { explain: entry.explain } : {}),
+  };
+}

@@ -1,0 +1,23 @@
+// Pure text renderer for search results (the JSON form is searchResponseToJson, shared with MCP).
+import type { SearchResponse } from '../app/search-types.js';
+
+export function renderSearchText(response: SearchResponse, options: { minConfidenceRatio: number }): string {
+  const lines: string[] = [];
+  if (response.lexicalOnly)
+    lines.push('[lexical-only: no embedding model in this index; keyword matches only]');
+  for (const [leg, status] of Object.entries(response.legs)) {
+    if (status.startsWith('failed')) lines.push(`[${leg} leg ${status}]`);
+  }
+  if (response.lowConfidence)
+    lines.push(`[low_confidence: top1 / mean ratio < ${options.minConfidenceRatio}]`);
+  if (response.results.length === 0) lines.push('No results.');
+  const blocks = response.results.map((hit) => {
+    const where = hit.heading ? `${hit.path}#${hit.heading}` : hit.path;
+    const block = [`# ${hit.title}`, where, `score: ${hit.score.toFixed(4)}`];
+    if (hit.tags.length > 0) block.push(`tags: ${hit.tags.join(', ')}`);
+    if (hit.explain) block.push(`explain: ${JSON.stringify(hit.explain)}`);
+    block.push('', hit.content.trim());
+    return block.join('\n');
+  });
+  return `${[...lines, blocks.join('\n---\n')].filter((s) => s !== '').join('\n')}\n`;
+}

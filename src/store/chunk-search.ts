@@ -1,0 +1,154 @@
+// Read-side SQL for search: FTS MATCH legs with bm25 column weights, substring fallback, exclusion scans,
+// chunk records for results, neighbours for the parent retriever, and the document list for filters.
+import type { SqliteDatabase } from './open-database.js';
+
+export interface Bm25Weights {
+  heading: number;
+  context: number;
+  content: number;
+}
+
+export interface LexicalQueryOptions {
+  /** MATCH expression for the table. */
+  expression: string;
+  weights: Bm25Weights;
+  limit: number;
+  /** Hide chunks scoring below this quality (0 keeps all). */
+  minQuality: number;
+  /** Restrict to these documents; null = all. */
+  documentIds: readonly number[] | null;
+}
+
+export interface ChunkRecord {
+  id: number;
+  documentId: number;
+  chunkIndex: number;
+  heading: string | null;
+  level: number | null;
+  context: string;
+  content: string;
+  tokenCount: number;
+  qualityScore: number;
+  path: string;
+  title: string;
+  topic: string | null;
+  category: string | null;
+  date: string | null;
+  tags: string[];
+}
+
+export interface DocumentFacts {
+  id: number;
+  path: string;
+  category: string | null;
+  topic: string | null;
+  date: string | null;
+  tags: string[];
+}
+
+export type FtsTable = 'fts_words' | 'fts_chunks';
+
+const CHUNK_COLUMNS = `c.id, c.document_id AS documentId, c.chunk_index AS chunkIndex, c.heading, c.level, c.context,
+  c.content, c.token_count AS tokenCount, c.quality_score AS qualityScore, d.path, d.title, d.topic, d.category,
+  d.date, d.tags`;
+
+function documentClause(documentIds: readonly number[] | null): string {
+  return documentIds === null ? '' : 'AND c.document_id IN (SELECT value FROM json_each(@documentIds))';
+}
+
+/** Ids of chunks matching `expression`, best bm25 first (SQLite's bm25 is lower-is-better). */
+export function searchFts(db: SqliteDatabase, table: FtsTable, options: LexicalQueryOptions): number[] {
+  const sql = `SELECT f.rowid AS id FROM ${table} f JOIN chunks c ON c.id = f.rowid
+    WHERE ${table} MATCH @expression AND c.quality_score >= @minQuality ${documentClause(options.documentIds)}
+    ORDER BY bm25(${table}, @wHeading, @wContext, @wContent), f.rowid LIMIT @limit`;
+  return db
+    .prepare(sql)
+    .pluck()
+    .all({
+      expression: options.expression,
+      minQuality: options.minQuality,
+      documentIds: JSON.stringify(options.documentIds ?? []),
+      wHeading: options.weights.heading,
+      wContext: options.weights.context,
+      wContent: options.weights.content,
+      limit: options.limit,
+    }) as number[];
+}
+
+/**
+ * Substring search for terms the trigram index cannot see (1–2 characters, e.g. 東京). It scans chunk text, so
+ * it is bounded: at most `scanLimit` rows are examined. Chunks containing more of the terms rank first.
+ */
+export function searchSubstrings(
+  db: SqliteDatabase,
+  terms: readonly string[],
+  options: { limit: number; minQuality: number; documentIds: readonly number[] | null; scanLimit: number },
+): number[] {
+  if (terms.length === 0) return [];
+  const likes = terms.map((_, i) => `(instr(c.content, @t${i}) > 0 OR instr(c.context, @t${i}) > 0)`);
+  const params: Record<string, unknown> = {
+    minQuality: options.minQuality,
+    documentIds: JSON.stringify(options.documentIds ?? []),
+    limit: options.limit,
+    scanLimit: options.scanLimit,
+  };
+  terms.forEach((term, i) => {
+    params[`t${i}`] = term;
+  });
+  const hits = likes.map((like) => `(${like})`).join(' + ');
+  const sql = `SELECT id FROM (
+      SELECT c.id, ${hits} AS hits FROM chunks c
+      WHERE c.quality_score >= @minQuality ${documentClause(options.documentIds)} LIMIT @scanLimit)
+    WHERE hits > 0 ORDER BY hits DESC, id LIMIT @limit`;
+  return db.prepare(sql).pluck().all(params) as number[];
+}
+
+/** Every chunk id matching an exclusion expression (rowid only, no ranking). */
+export function findExcludedChunkIds(db: SqliteDatabase, expression: string): Set<number> {
+  const ids = db
+    .prepare('SELECT rowid FROM fts_chunks WHERE fts_chunks MATCH ?')
+    .pluck()
+    .all(expression) as number[];
+  return new Set(ids);
+}
+
+/** Chunk records by id, returned in the order of `ids`. */
+export function readChunkRecords(db: SqliteDatabase, ids: readonly number[]): ChunkRecord[] {
+  if (ids.length === 0) return [];
+  const rows = db
+    .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
+      WHERE c.id IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(ids)) as (Omit<ChunkRecord, 'tags'> & { tags: string })[];
+  const byId = new Map(rows.map((row) => [row.id, { ...row, tags: parseTags(row.tags) }]));
+  return ids.flatMap((id) => {
+    const record = byId.get(id);
+    return record ? [record] : [];
+  });
+}
+
+/** Chunks of one document in order, at most `maxRows`. */
+export function readDocumentChunks(db: SqliteDatabase, documentId: number, maxRows: number): ChunkRecord[] {
+  const rows = db
+    .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
+      WHERE c.document_id = ? ORDER BY c.chunk_index LIMIT ?`)
+    .all(documentId, maxRows) as (Omit<ChunkRecord, 'tags'> & { tags: string })[];
+  return rows.map((row) => ({ ...row, tags: parseTags(row.tags) }));
+}
+
+/** What filters look at for every document. */
+export function readDocumentFacts(db: SqliteDatabase): DocumentFacts[] {
+  const rows = db.prepare('SELECT id, path, category, topic, date, tags FROM documents').all() as (Omit<
+    DocumentFacts,
+    'tags'
+  > & { tags: string })[];
+  return rows.map((row) => ({ ...row, tags: parseTags(row.tags) }));
+}
+
+function parseTags(text: string): string[] {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return Array.isArray(value) ? value.map(String) : [];
+  } catch {
+    return [];
+  }
+}
