@@ -152,7 +152,8 @@ function cloneDefaults(): ResolvedConfig {
   };
 }
 
-function applyFile(config: ResolvedConfig, file: ConfigFile, baseDir: string): void {
+function applyFile(config: ResolvedConfig, file: ConfigFile, filePath: string): void {
+  const baseDir = path.dirname(filePath);
   if (file.kb_path !== undefined) config.kbPath = expandPath(file.kb_path, baseDir);
   if (file.db_path !== undefined) config.dbPath = expandPath(file.db_path, baseDir);
   if (file.model_dir !== undefined) config.modelCacheDir = expandPath(file.model_dir, baseDir);
@@ -178,7 +179,7 @@ function applyFile(config: ResolvedConfig, file: ConfigFile, baseDir: string): v
   });
   assignDefined(config.watch, { enabled: file.watch?.enabled, debounceMs: file.watch?.debounce_ms });
   applyTransport(config, file);
-  applySearch(config, file);
+  applySearch(config, file, filePath);
   assignDefined(config.contextual, { enabled: file.contextual?.enabled });
   const e = file.embedding ?? {};
   assignDefined(config.embedding, {
@@ -217,7 +218,7 @@ function applyTransport(config: ResolvedConfig, file: ConfigFile): void {
   });
 }
 
-function applySearch(config: ResolvedConfig, file: ConfigFile): void {
+function applySearch(config: ResolvedConfig, file: ConfigFile, filePath: string): void {
   const s = file.search ?? {};
   assignDefined(config.search, { limit: s.limit, minConfidenceRatio: s.min_confidence_ratio });
   assignDefined(config.search.mmr, {
@@ -240,7 +241,8 @@ function applySearch(config: ResolvedConfig, file: ConfigFile): void {
   if (pr.maxExpandedTokens <= pr.wholeDocThresholdTokens) {
     throw new GrooveError(
       'CONFIG_INVALID',
-      `[search.parent_retriever] max_expanded_tokens (${pr.maxExpandedTokens}) must be greater than whole_doc_threshold_tokens (${pr.wholeDocThresholdTokens})`,
+      `config "${filePath}": [search.parent_retriever] max_expanded_tokens (${pr.maxExpandedTokens}) must be greater than whole_doc_threshold_tokens (${pr.wholeDocThresholdTokens})`,
+      { hint: 'raise max_expanded_tokens or lower whole_doc_threshold_tokens' },
     );
   }
 }
@@ -273,7 +275,7 @@ export function resolveConfig(options: ResolveConfigOptions): ResolvedConfig {
   const config = cloneDefaults();
   const file = findConfigFile(options);
   if (file) {
-    applyFile(config, readConfigFile(file), path.dirname(file));
+    applyFile(config, readConfigFile(file), file);
     config.configPath = file;
   }
   applyEnvAndOverrides(config, options);
