@@ -426,4 +426,21 @@ describe('chunkMarkdown: properties', () => {
       { numRuns: 300 },
     );
   });
+
+  it('with excluded headings, keeps ranges ordered and never emits an excluded heading', () => {
+    fc.assert(
+      fc.property(markdown, fc.constantFrom(['H2'], ['日本'], ['H']), ([lines, eol], excludeHeadings) => {
+        const body = lines.join(eol);
+        const chunks = chunkMarkdown(body, { ...BASE, maxChunkBytes: 256, excludeHeadings });
+        let previousEnd = 0;
+        for (const c of chunks) {
+          expect(c.byteStart).toBeGreaterThanOrEqual(previousEnd);
+          expect(c.byteEnd).toBeLessThanOrEqual(Buffer.byteLength(body));
+          previousEnd = c.byteEnd;
+          expect(excludeHeadings.some((needle) => c.heading?.includes(needle))).toBe(false);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
