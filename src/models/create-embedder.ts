@@ -1,0 +1,156 @@
+// The composition entry of the model layer: plain options in (the app maps groove.toml, env and flags to
+// them), an Embedder / Reranker out — or null for `none`. Heavy libraries load only when a provider needs them.
+
+import os from 'node:os';
+import { GrooveError } from '../errors.js';
+import type { Embedder, Reranker } from '../types.js';
+import type { ModelProgressListener } from './model-progress.js';
+
+export type EmbeddingProvider = 'transformers' | 'openai-compatible' | 'ollama' | 'none';
+
+export interface CreateEmbedderOptions {
+  /** `none` (or model `none`) gives null: a lexical-only index. */
+  provider: EmbeddingProvider;
+  /**
+   * transformers: registry id or alias (DEFAULTS.model, `multilingual-e5-small`).
+   * openai-compatible / ollama: the model name sent to the endpoint ([embedding] model).
+   */
+  model: string | null;
+  /** transformers only: a local transformers.js model folder, used instead of the registry (`--model-dir`). */
+  modelDir?: string | null;
+  /** Model cache (see resolveModelCacheDir: GROOVE_MODEL_DIR › model_dir › OS cache). */
+  cacheDir: string;
+  /** Never touch the network: no model downloads, and HTTP providers only on loopback endpoints. */
+  offline: boolean;
+  /** Hugging Face mirror (`HF_ENDPOINT`); default https://huggingface.co/. */
+  hubEndpoint?: string | null;
+  /** HTTP providers: the full embeddings URL (Ollama defaults to http://127.0.0.1:11434/api/embed). */
+  endpoint?: string | null;
+  /** HTTP providers: bearer token (GROOVE_EMBEDDING_API_KEY wins over [embedding] api_key in the app). */
+  apiKey?: string | null;
+  /** HTTP providers: expected vector length; null learns it with one probe request. Ignored by transformers. */
+  dimension?: number | null;
+  /** HTTP providers: per-request timeout, seconds. DEFAULTS.embedding.timeoutSeconds. */
+  timeoutSeconds: number;
+  /** HTTP providers: retries on 429/5xx/timeouts. DEFAULTS.embedding.maxRetries. */
+  maxRetries: number;
+  /** Texts per inference batch or HTTP request. DEFAULTS.embedding.batchSize. */
+  batchSize: number;
+  /** Longer inputs are cut to this many characters first. DEFAULTS.embedding.maxInputChars. */
+  maxInputChars: number;
+  /** transformers: onnxruntime intra-op threads. Default: available cores, at most 8. */
+  threads?: number;
+  /** HTTP providers: query/passage markers for models that want them. Default none. */
+  queryPrefix?: string;
+  passagePrefix?: string;
+  /** HTTP providers: first backoff step, ms (tests shorten it). Default 1000. */
+  retryBaseMs?: number;
+  /** Download progress (first use of a registry model); e.g. createProgressRenderer(process.stderr). */
+  progress?: ModelProgressListener;
+}
+
+export function defaultThreadCount(): number {
+  return Math.max(1, Math.min(8, os.availableParallelism()));
+}
+
+function isLoopbackUrl(endpoint: string): boolean {
+  try {
+    const host = new URL(endpoint).hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  } catch {
+    return false;
+  }
+}
+
+function refuseOfflineEndpoint(provider: string, endpoint: string): GrooveError {
+  return new GrooveError(
+    'MODEL_UNAVAILABLE',
+    `Offline mode forbids the ${provider} endpoint "${new URL(endpoint).host}": only loopback endpoints are allowed offline.`,
+    { hint: 'drop --offline / GROOVE_OFFLINE, run the embedding server on localhost, or use --model none' },
+  );
+}
+
+/**
+ * Build the embedder the options describe, or null for a lexical-only index.
+ * Throws MODEL_UNKNOWN (unregistered id), MODEL_UNAVAILABLE (not cached and cannot download), MODEL_CORRUPT
+ * (damaged folder), CONFIG_INVALID (missing endpoint/model) or ENDPOINT_FAILED (dimension probe failed).
+ */
+export async function createEmbedder(options: CreateEmbedderOptions): Promise<Embedder | null> {
+  if (options.provider === 'none' || options.model === 'none') return null;
+  if (options.provider === 'transformers') {
+    if (!options.model && !options.modelDir) {
+      throw new GrooveError(
+        'CONFIG_INVALID',
+        'The transformers provider needs a model id or a model folder.',
+        {
+          hint: 'set model = "multilingual-e5-small", pass --model-dir DIR, or use --model none',
+        },
+      );
+    }
+    const { openTransformersEmbedder } = await import('./transformers-embedder.js');
+    return openTransformersEmbedder({
+      model: options.model ?? '',
+      modelDir: options.modelDir ?? null,
+      cacheDir: options.cacheDir,
+      offline: options.offline,
+      hubEndpoint: options.hubEndpoint ?? null,
+      batchSize: options.batchSize,
+      maxInputChars: options.maxInputChars,
+      threads: options.threads ?? defaultThreadCount(),
+      ...(options.progress ? { progress: options.progress } : {}),
+    });
+  }
+  const { openHttpEmbedder } = await import('./http-embedder.js');
+  const { WIRE_FORMATS } = await import('./embedding-wire-formats.js');
+  const endpoint = options.endpoint || WIRE_FORMATS[options.provider].defaultEndpoint;
+  if (options.offline && endpoint && URL.canParse(endpoint) && !isLoopbackUrl(endpoint)) {
+    throw refuseOfflineEndpoint(options.provider, endpoint);
+  }
+  return openHttpEmbedder({
+    provider: options.provider,
+    endpoint: options.endpoint ?? null,
+    model: options.model ?? '',
+    dimension: options.dimension ?? null,
+    apiKey: options.apiKey ?? null,
+    timeoutSeconds: options.timeoutSeconds,
+    maxRetries: options.maxRetries,
+    batchSize: options.batchSize,
+    maxInputChars: options.maxInputChars,
+    queryPrefix: options.queryPrefix ?? '',
+    passagePrefix: options.passagePrefix ?? '',
+    ...(options.retryBaseMs === undefined ? {} : { retryBaseMs: options.retryBaseMs }),
+  });
+}
+
+export interface CreateRerankerOptions {
+  /** Registry id or alias (`bge-reranker-base`, `bge-reranker-v2-m3`), or `none` → null. */
+  model: string;
+  /** A local cross-encoder folder (transformers.js layout), used instead of the registry. */
+  modelDir?: string | null;
+  cacheDir: string;
+  offline: boolean;
+  hubEndpoint?: string | null;
+  /** Pairs per inference batch. Default 16. */
+  batchSize?: number;
+  /** Query and passages are cut to this many characters first. Default 8000. */
+  maxInputChars?: number;
+  threads?: number;
+  progress?: ModelProgressListener;
+}
+
+/** Build the cross-encoder reranker, or null for `none`. Errors as for createEmbedder. */
+export async function createReranker(options: CreateRerankerOptions): Promise<Reranker | null> {
+  if ((options.model === 'none' || options.model === '') && !options.modelDir) return null;
+  const { openTransformersReranker } = await import('./transformers-reranker.js');
+  return openTransformersReranker({
+    model: options.model,
+    modelDir: options.modelDir ?? null,
+    cacheDir: options.cacheDir,
+    offline: options.offline,
+    hubEndpoint: options.hubEndpoint ?? null,
+    batchSize: options.batchSize ?? 16,
+    maxInputChars: options.maxInputChars ?? 8000,
+    threads: options.threads ?? defaultThreadCount(),
+    ...(options.progress ? { progress: options.progress } : {}),
+  });
+}

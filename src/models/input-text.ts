@@ -1,0 +1,26 @@
+// Shapes raw texts into model input: cap the length in characters (without splitting a surrogate pair)
+// and add the model's query or passage prefix.
+
+/** Cut `text` to at most `maxChars` UTF-16 units, never leaving half of a surrogate pair at the end. */
+export function truncateToChars(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  let end = maxChars;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return text.slice(0, end);
+}
+
+export function prepareInputs(texts: string[], prefix: string, maxInputChars: number): string[] {
+  return texts.map((t) => prefix + truncateToChars(t, maxInputChars));
+}
+
+/**
+ * Split positions into batches of texts of similar length (longest first), so padding wastes little
+ * compute. Returns index batches into the original array.
+ */
+export function batchBySimilarLength(texts: string[], batchSize: number): number[][] {
+  const order = texts.map((_, i) => i).sort((a, b) => (texts[b]?.length ?? 0) - (texts[a]?.length ?? 0));
+  const batches: number[][] = [];
+  for (let i = 0; i < order.length; i += batchSize) batches.push(order.slice(i, i + batchSize));
+  return batches;
+}

@@ -1,0 +1,130 @@
+// Reads and checks a model folder in the transformers.js layout before anything is loaded: output size from
+// config.json, pooling from the sentence-transformers files, and the ONNX file to use. Damage → MODEL_CORRUPT.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { GrooveError } from '../errors.js';
+import { type ModelDtype, onnxFileFor, type Pooling } from './model-registry.js';
+
+export interface ModelFolderInfo {
+  folder: string;
+  /** `hidden_size` from config.json. */
+  dimension: number;
+  /** From `1_Pooling/config.json`; `mean` when the folder does not say. */
+  pooling: Pooling;
+  /** From `config_sentence_transformers.json` `prompts`; empty when absent. */
+  queryPrefix: string;
+  passagePrefix: string;
+  /** `model_max_length` from tokenizer_config.json, capped at 512 (and 512 when absent). */
+  maxTokens: number;
+  dtype: ModelDtype;
+}
+
+const DEFAULT_MAX_TOKENS = 512;
+
+export function modelCorruptError(
+  folder: string,
+  file: string,
+  reason: string,
+  cause?: unknown,
+): GrooveError {
+  return new GrooveError(
+    'MODEL_CORRUPT',
+    `Model folder "${folder}" is damaged: "${file}" ${reason}. The model cannot be loaded.`,
+    {
+      hint: `delete "${folder}" and download it again (groove models pull), or regenerate the folder`,
+      cause,
+    },
+  );
+}
+
+function readJsonFile(folder: string, file: string, required: boolean): Record<string, unknown> | null {
+  const full = path.join(folder, file);
+  let text: string;
+  try {
+    text = fs.readFileSync(full, 'utf8');
+  } catch (error) {
+    if (!required) return null;
+    throw modelCorruptError(folder, file, 'is missing', error);
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value === null || typeof value !== 'object') throw new Error('not a JSON object');
+    return value as Record<string, unknown>;
+  } catch (error) {
+    throw modelCorruptError(folder, file, 'is not valid JSON (truncated or overwritten?)', error);
+  }
+}
+
+function requireNonEmptyFile(folder: string, file: string): void {
+  let size: number;
+  try {
+    size = fs.statSync(path.join(folder, file)).size;
+  } catch (error) {
+    throw modelCorruptError(folder, file, 'is missing', error);
+  }
+  if (size === 0) throw modelCorruptError(folder, file, 'is empty');
+}
+
+function readPooling(folder: string): Pooling {
+  const config = readJsonFile(folder, path.join('1_Pooling', 'config.json'), false);
+  if (config?.pooling_mode_cls_token === true) return 'cls';
+  return 'mean';
+}
+
+function readPrompts(folder: string): { query: string; passage: string } {
+  const config = readJsonFile(folder, 'config_sentence_transformers.json', false);
+  const prompts = (config?.prompts ?? {}) as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  return { query: text(prompts.query), passage: text(prompts.passage ?? prompts.document) };
+}
+
+function pickDtype(folder: string, preferred: ModelDtype | undefined): ModelDtype {
+  if (preferred) return preferred;
+  for (const dtype of ['fp32', 'q8'] as const) {
+    if (fs.existsSync(path.join(folder, onnxFileFor(dtype)))) return dtype;
+  }
+  throw modelCorruptError(folder, onnxFileFor('fp32'), 'is missing (nor is onnx/model_quantized.onnx there)');
+}
+
+/**
+ * Check a model folder and read what groove needs from it. `dtype` forces the ONNX variant (registry
+ * models); otherwise `onnx/model.onnx` is preferred over `onnx/model_quantized.onnx`.
+ */
+export function inspectModelFolder(dir: string, dtype?: ModelDtype): ModelFolderInfo {
+  // Absolute always: transformers.js would take a relative path such as "models/e5" for a hub repo id.
+  const folder = path.resolve(dir);
+  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
+    throw new GrooveError(
+      'MODEL_UNAVAILABLE',
+      `Model folder "${folder}" does not exist or is not a directory.`,
+      {
+        hint: 'point --model-dir at a folder with config.json, tokenizer.json and onnx/model.onnx',
+      },
+    );
+  }
+  const config = readJsonFile(folder, 'config.json', true) as Record<string, unknown>;
+  const tokenizerConfig = readJsonFile(folder, 'tokenizer_config.json', false) ?? {};
+  requireNonEmptyFile(folder, 'tokenizer.json');
+  const chosen = pickDtype(folder, dtype);
+  requireNonEmptyFile(folder, onnxFileFor(chosen));
+  const hidden = config.hidden_size ?? config.d_model ?? config.dim;
+  if (typeof hidden !== 'number' || !Number.isInteger(hidden) || hidden <= 0) {
+    throw modelCorruptError(folder, 'config.json', 'has no positive integer "hidden_size"');
+  }
+  const declaredMax = tokenizerConfig.model_max_length;
+  const maxTokens =
+    typeof declaredMax === 'number' && declaredMax > 0
+      ? Math.min(declaredMax, DEFAULT_MAX_TOKENS)
+      : DEFAULT_MAX_TOKENS;
+  const prompts = readPrompts(folder);
+  return {
+    folder,
+    dimension: hidden,
+    pooling: readPooling(folder),
+    queryPrefix: prompts.query,
+    passagePrefix: prompts.passage,
+    maxTokens,
+    dtype: chosen,
+  };
+}

@@ -1,0 +1,164 @@
+// The `transformers` embedding provider: local ONNX inference through transformers.js + onnxruntime-node.
+// Texts are batched by similar length, tokenized, run, pooled, and returned as checked unit vectors.
+
+import { GrooveError } from '../errors.js';
+import type { Embedder } from '../types.js';
+import { batchBySimilarLength, prepareInputs } from './input-text.js';
+import { inspectModelFolder } from './model-folder.js';
+import type { ModelProgressListener } from './model-progress.js';
+import { ensureModelFolder } from './model-pull.js';
+import { findEmbeddingModel, type ModelDtype, type Pooling } from './model-registry.js';
+import { poolHiddenStates } from './pool-hidden-states.js';
+import { describe, type LoadedModel, loadModelFolder, type TensorLike } from './transformers-runtime.js';
+import { validateVectors } from './validate-vectors.js';
+
+export interface TransformersEmbedderSettings {
+  /** The model identity recorded in the index: registry id, or the absolute folder for a local model. */
+  model: string;
+  dimension: number;
+  pooling: Pooling;
+  queryPrefix: string;
+  passagePrefix: string;
+  maxTokens: number;
+  batchSize: number;
+  maxInputChars: number;
+}
+
+export class TransformersEmbedder implements Embedder {
+  readonly provider = 'transformers';
+  readonly id: string;
+  readonly dimension: number;
+  private readonly settings: TransformersEmbedderSettings;
+  private readonly loaded: LoadedModel;
+
+  constructor(loaded: LoadedModel, settings: TransformersEmbedderSettings) {
+    this.loaded = loaded;
+    this.settings = settings;
+    this.id = `transformers:${settings.model}`;
+    this.dimension = settings.dimension;
+  }
+
+  async embedDocuments(texts: string[]): Promise<Float32Array[]> {
+    const { passagePrefix, maxInputChars, batchSize } = this.settings;
+    const inputs = prepareInputs(texts, passagePrefix, maxInputChars);
+    const result = new Array<Float32Array>(texts.length);
+    for (const batch of batchBySimilarLength(inputs, batchSize)) {
+      const vectors = await this.embedBatch(batch.map((i) => inputs[i] as string));
+      batch.forEach((original, k) => {
+        result[original] = vectors[k] as Float32Array;
+      });
+    }
+    return result;
+  }
+
+  async embedQuery(text: string): Promise<Float32Array> {
+    const [input] = prepareInputs([text], this.settings.queryPrefix, this.settings.maxInputChars);
+    const [vector] = await this.embedBatch([input as string]);
+    return vector as Float32Array;
+  }
+
+  async close(): Promise<void> {
+    await this.loaded.model.dispose();
+  }
+
+  private async embedBatch(texts: string[]): Promise<Float32Array[]> {
+    let hidden: TensorLike | undefined;
+    let mask: TensorLike | undefined;
+    try {
+      const encoded = this.loaded.tokenizer(texts, {
+        padding: true,
+        truncation: true,
+        max_length: this.settings.maxTokens,
+      });
+      mask = encoded.attention_mask;
+      const output = await this.loaded.model(encoded);
+      hidden = output.last_hidden_state ?? Object.values(output)[0];
+    } catch (error) {
+      throw new GrooveError(
+        'EMBEDDING_FAILED',
+        `Model "${this.settings.model}" failed to embed a batch of ${texts.length} texts: ${describe(error)}.`,
+        { cause: error },
+      );
+    }
+    if (!hidden || !mask || hidden.dims.length !== 3) {
+      throw new GrooveError(
+        'EMBEDDING_FAILED',
+        `Model "${this.settings.model}" returned no [batch, tokens, hidden] output; is it a feature-extraction model?`,
+      );
+    }
+    const pooled = poolHiddenStates({
+      hidden: hidden.data as ArrayLike<number>,
+      dims: hidden.dims,
+      attentionMask: mask.data,
+      pooling: this.settings.pooling,
+    });
+    return validateVectors(pooled, {
+      expectedCount: texts.length,
+      dimension: this.dimension,
+      source: `model "${this.settings.model}"`,
+      code: 'EMBEDDING_FAILED',
+    });
+  }
+}
+
+export interface OpenTransformersEmbedderOptions {
+  /** Registry id or alias; ignored when `modelDir` is set. */
+  model: string;
+  /** A local transformers.js model folder; read as is, never downloaded. */
+  modelDir?: string | null;
+  cacheDir: string;
+  offline: boolean;
+  hubEndpoint?: string | null;
+  batchSize: number;
+  maxInputChars: number;
+  /** onnxruntime intra-op threads. */
+  threads: number;
+  progress?: ModelProgressListener;
+}
+
+/** Resolve the model (registry + cache, or local folder), load it, and wrap it as an Embedder. */
+export async function openTransformersEmbedder(options: OpenTransformersEmbedderOptions): Promise<Embedder> {
+  const common = { batchSize: options.batchSize, maxInputChars: options.maxInputChars };
+  if (options.modelDir) {
+    const info = inspectModelFolder(options.modelDir);
+    const loaded = await loadModelFolder({
+      folder: info.folder,
+      task: 'embedding',
+      dtype: info.dtype,
+      threads: options.threads,
+    });
+    return new TransformersEmbedder(loaded, { ...info, ...common, model: info.folder });
+  }
+  const spec = findEmbeddingModel(options.model);
+  const { folder } = await ensureModelFolder({
+    spec,
+    cacheDir: options.cacheDir,
+    offline: options.offline,
+    hubEndpoint: options.hubEndpoint ?? null,
+    ...(options.progress ? { progress: options.progress } : {}),
+  });
+  const info = inspectModelFolder(folder, spec.dtype);
+  if (info.dimension !== spec.dimension) {
+    throw new GrooveError(
+      'MODEL_CORRUPT',
+      `Model folder "${folder}" does not hold "${spec.id}": its config.json says hidden_size ${info.dimension}, ` +
+        `but "${spec.id}" has ${spec.dimension} dimensions.`,
+      { hint: `delete "${folder}" and run groove models pull ${spec.id}` },
+    );
+  }
+  const loaded = await loadModelFolder({
+    folder,
+    task: 'embedding',
+    dtype: spec.dtype as ModelDtype,
+    threads: options.threads,
+  });
+  return new TransformersEmbedder(loaded, {
+    ...common,
+    model: spec.id,
+    dimension: spec.dimension,
+    pooling: spec.pooling,
+    queryPrefix: spec.queryPrefix,
+    passagePrefix: spec.passagePrefix,
+    maxTokens: spec.maxTokens,
+  });
+}

@@ -1,0 +1,129 @@
+// The local cross-encoder reranker: scores (query, passage) pairs with a sequence-classification ONNX model.
+// Scores are the sigmoid of the relevance logit, so they fall in 0–1 and higher is more relevant.
+
+import { GrooveError } from '../errors.js';
+import type { Reranker } from '../types.js';
+import { truncateToChars } from './input-text.js';
+import { inspectModelFolder } from './model-folder.js';
+import type { ModelProgressListener } from './model-progress.js';
+import { ensureModelFolder } from './model-pull.js';
+import { findRerankerModel } from './model-registry.js';
+import { describe, type LoadedModel, loadModelFolder } from './transformers-runtime.js';
+
+export interface TransformersRerankerSettings {
+  /** Registry id, or the absolute folder for a local model. */
+  model: string;
+  maxTokens: number;
+  batchSize: number;
+  maxInputChars: number;
+}
+
+function sigmoid(x: number): number {
+  return 1 / (1 + Math.exp(-x));
+}
+
+export class TransformersReranker implements Reranker {
+  readonly id: string;
+  private readonly loaded: LoadedModel;
+  private readonly settings: TransformersRerankerSettings;
+
+  constructor(loaded: LoadedModel, settings: TransformersRerankerSettings) {
+    this.loaded = loaded;
+    this.settings = settings;
+    this.id = `transformers:${settings.model}`;
+  }
+
+  async score(query: string, passages: string[]): Promise<number[]> {
+    const { batchSize, maxInputChars } = this.settings;
+    const scores: number[] = [];
+    const trimmedQuery = truncateToChars(query, maxInputChars);
+    for (let start = 0; start < passages.length; start += batchSize) {
+      const batch = passages.slice(start, start + batchSize).map((p) => truncateToChars(p, maxInputChars));
+      scores.push(...(await this.scoreBatch(trimmedQuery, batch)));
+    }
+    return scores;
+  }
+
+  async close(): Promise<void> {
+    await this.loaded.model.dispose();
+  }
+
+  private async scoreBatch(query: string, passages: string[]): Promise<number[]> {
+    let logits: ArrayLike<number>;
+    let dims: number[];
+    try {
+      const encoded = this.loaded.tokenizer(
+        passages.map(() => query),
+        { text_pair: passages, padding: true, truncation: true, max_length: this.settings.maxTokens },
+      );
+      const output = await this.loaded.model(encoded);
+      const tensor = output.logits;
+      if (!tensor) throw new Error('the model has no "logits" output');
+      logits = tensor.data as ArrayLike<number>;
+      dims = tensor.dims;
+    } catch (error) {
+      throw new GrooveError(
+        'RERANK_FAILED',
+        `Reranker "${this.settings.model}" failed on ${passages.length} passages: ${describe(error)}.`,
+        { cause: error },
+      );
+    }
+    // Single-logit heads (bge rerankers) give [B, 1]; two-class heads give [B, 2] — use the "relevant" column.
+    const width = dims[1] ?? 1;
+    const scores: number[] = [];
+    for (let i = 0; i < passages.length; i++) {
+      const logit = logits[i * width + (width - 1)] as number;
+      if (!Number.isFinite(logit)) {
+        throw new GrooveError(
+          'RERANK_FAILED',
+          `Reranker "${this.settings.model}" returned a non-finite score.`,
+        );
+      }
+      scores.push(sigmoid(logit));
+    }
+    return scores;
+  }
+}
+
+export interface OpenTransformersRerankerOptions {
+  /** Registry id or alias; ignored when `modelDir` is set. */
+  model: string;
+  modelDir?: string | null;
+  cacheDir: string;
+  offline: boolean;
+  hubEndpoint?: string | null;
+  batchSize: number;
+  maxInputChars: number;
+  threads: number;
+  progress?: ModelProgressListener;
+}
+
+export async function openTransformersReranker(options: OpenTransformersRerankerOptions): Promise<Reranker> {
+  const common = { batchSize: options.batchSize, maxInputChars: options.maxInputChars };
+  if (options.modelDir) {
+    const info = inspectModelFolder(options.modelDir);
+    const loaded = await loadModelFolder({
+      folder: info.folder,
+      task: 'reranker',
+      dtype: info.dtype,
+      threads: options.threads,
+    });
+    return new TransformersReranker(loaded, { ...common, model: info.folder, maxTokens: info.maxTokens });
+  }
+  const spec = findRerankerModel(options.model);
+  const { folder } = await ensureModelFolder({
+    spec,
+    cacheDir: options.cacheDir,
+    offline: options.offline,
+    hubEndpoint: options.hubEndpoint ?? null,
+    ...(options.progress ? { progress: options.progress } : {}),
+  });
+  inspectModelFolder(folder, spec.dtype);
+  const loaded = await loadModelFolder({
+    folder,
+    task: 'reranker',
+    dtype: spec.dtype,
+    threads: options.threads,
+  });
+  return new TransformersReranker(loaded, { ...common, model: spec.id, maxTokens: spec.maxTokens });
+}

@@ -1,0 +1,172 @@
+// The only file that talks to @huggingface/transformers: lazy import, the library's global `env`, loading a
+// tokenizer + ONNX model from a folder (never the network) or downloading a registered model into the cache.
+
+import { GrooveError } from '../errors.js';
+import { modelCorruptError } from './model-folder.js';
+import type { ModelProgressListener } from './model-progress.js';
+import { type ModelDtype, type ModelSpec, onnxFileFor } from './model-registry.js';
+
+/** The slice of a transformers.js tensor groove reads. */
+export interface TensorLike {
+  dims: number[];
+  data: ArrayLike<number | bigint>;
+}
+
+export interface TokenizeOptions {
+  padding: boolean;
+  truncation: boolean;
+  max_length: number;
+  text_pair?: string[];
+}
+
+export type TokenizerFn = (texts: string[], options: TokenizeOptions) => Record<string, TensorLike>;
+
+export interface ModelFn {
+  (inputs: Record<string, TensorLike>): Promise<Record<string, TensorLike>>;
+  dispose(): Promise<unknown>;
+}
+
+export interface LoadedModel {
+  tokenizer: TokenizerFn;
+  model: ModelFn;
+}
+
+export type ModelTask = 'embedding' | 'reranker';
+
+type TransformersModule = typeof import('@huggingface/transformers');
+
+const DEFAULT_HUB = 'https://huggingface.co/';
+let modulePromise: Promise<TransformersModule> | null = null;
+// transformers.js keeps its settings in one global `env`; loads are serialised so two concurrent loads
+// (an embedder and a reranker) cannot see each other's settings half-applied.
+let envLock: Promise<unknown> = Promise.resolve();
+
+/** Import the library on first use only: it costs ~0.3 s, which `groove --help` should not pay. */
+export function importTransformers(): Promise<TransformersModule> {
+  modulePromise ??= import('@huggingface/transformers');
+  return modulePromise;
+}
+
+function withEnvLock<T>(work: () => Promise<T>): Promise<T> {
+  const run = envLock.then(work, work);
+  envLock = run.catch(() => undefined);
+  return run;
+}
+
+function configureEnv(
+  lib: TransformersModule,
+  remote: { cacheDir: string; hubEndpoint: string } | null,
+): void {
+  lib.env.logLevel = lib.LogLevel.ERROR;
+  if (remote === null) {
+    lib.env.allowRemoteModels = false;
+    return;
+  }
+  lib.env.allowRemoteModels = true;
+  lib.env.remoteHost = remote.hubEndpoint.endsWith('/') ? remote.hubEndpoint : `${remote.hubEndpoint}/`;
+  lib.env.cacheDir = remote.cacheDir;
+  // A repo id resolves "locally" to <localModelPath>/<repo>, which is exactly the cache layout.
+  lib.env.localModelPath = remote.cacheDir.endsWith('/') ? remote.cacheDir : `${remote.cacheDir}/`;
+}
+
+function modelClass(lib: TransformersModule, task: ModelTask) {
+  return task === 'embedding' ? lib.AutoModel : lib.AutoModelForSequenceClassification;
+}
+
+function sessionOptions(threads: number) {
+  return { intraOpNumThreads: threads, interOpNumThreads: 1 };
+}
+
+export interface LoadModelFolderOptions {
+  folder: string;
+  task: ModelTask;
+  dtype: ModelDtype;
+  /** onnxruntime intra-op threads. */
+  threads: number;
+}
+
+/** Load from an absolute folder with remote loading disabled: this path can never touch the network. */
+export function loadModelFolder(options: LoadModelFolderOptions): Promise<LoadedModel> {
+  return withEnvLock(async () => {
+    const lib = await importTransformers();
+    configureEnv(lib, null);
+    const { folder } = options;
+    let tokenizer: unknown;
+    try {
+      tokenizer = await lib.AutoTokenizer.from_pretrained(folder, { local_files_only: true });
+    } catch (error) {
+      throw modelCorruptError(folder, 'tokenizer.json', `could not be loaded (${describe(error)})`, error);
+    }
+    try {
+      const model = await modelClass(lib, options.task).from_pretrained(folder, {
+        local_files_only: true,
+        dtype: options.dtype,
+        session_options: sessionOptions(options.threads),
+      });
+      return { tokenizer: tokenizer as TokenizerFn, model: model as unknown as ModelFn };
+    } catch (error) {
+      const file = onnxFileFor(options.dtype);
+      throw modelCorruptError(folder, file, `could not be loaded by onnxruntime (${describe(error)})`, error);
+    }
+  });
+}
+
+export interface DownloadHubModelOptions {
+  spec: ModelSpec;
+  cacheDir: string;
+  /** Mirror base URL (`HF_ENDPOINT`); default https://huggingface.co/. */
+  hubEndpoint?: string | null;
+  progress?: ModelProgressListener;
+}
+
+function toProgressCallback(model: string, listener: ModelProgressListener | undefined) {
+  if (!listener) return undefined;
+  return (data: { status?: string; file?: string; loaded?: number; total?: number }) => {
+    const file = data.file ?? '';
+    if (data.status === 'download') listener({ kind: 'download-start', model, file });
+    else if (data.status === 'done') listener({ kind: 'download-done', model, file });
+    else if (data.status === 'progress') {
+      listener({
+        kind: 'download-progress',
+        model,
+        file,
+        loadedBytes: data.loaded ?? 0,
+        totalBytes: data.total ?? 0,
+      });
+    }
+  };
+}
+
+/**
+ * Fetch a registered model's files from the hub into `<cacheDir>/<hubRepo>/`, reporting progress.
+ * The library creates an onnxruntime session while doing so; it is released here, and callers load the
+ * folder afterwards through `loadModelFolder` like any other local model.
+ */
+export function downloadHubModel(options: DownloadHubModelOptions): Promise<void> {
+  return withEnvLock(async () => {
+    const lib = await importTransformers();
+    configureEnv(lib, { cacheDir: options.cacheDir, hubEndpoint: options.hubEndpoint || DEFAULT_HUB });
+    const { spec } = options;
+    const common = {
+      cache_dir: options.cacheDir,
+      progress_callback: toProgressCallback(spec.id, options.progress),
+    };
+    await lib.AutoTokenizer.from_pretrained(spec.hubRepo, common);
+    const task: ModelTask = spec.kind === 'embedding' ? 'embedding' : 'reranker';
+    const model = await modelClass(lib, task).from_pretrained(spec.hubRepo, {
+      ...common,
+      dtype: spec.dtype,
+      session_options: sessionOptions(1),
+    });
+    await model.dispose();
+  });
+}
+
+export function describe(error: unknown): string {
+  if (error instanceof GrooveError) return error.message;
+  if (error instanceof Error) {
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return `${error.message}${cause}`.slice(0, 300);
+  }
+  return String(error).slice(0, 300);
+}
