@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { isUnchangedByStat, planRenames, type StoredFileState } from '../core/plan-index-changes.js';
 import type { ChunkRowInput, DocumentStore } from '../store/document-store.js';
 import type { Embedder, ParsedDocument } from '../types.js';
-import type { IndexEventSink, IndexSummary } from './index-events.js';
+import type { IndexEvent, IndexEventSink, IndexSummary } from './index-events.js';
 
 export interface WalkedEntry {
   relPath: string;
@@ -78,6 +78,7 @@ export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> 
   for (const skip of walk.skipped) reportSkip(skip.relPath, skip.message);
 
   const storedStates = store.readDocumentStates();
+  const touches: { path: string; sizeBytes: number; mtimeMs: number }[] = [];
   const keep = new Set<string>();
   const pending: PendingFile[] = [];
   const newFiles: { path: string; contentHash: string }[] = [];
@@ -97,7 +98,7 @@ export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> 
     }
     keep.add(entry.relPath);
     if (!options.reparseAll && stored && stored.contentHash === read.contentHash) {
-      store.touchDocument(entry.relPath, read.sizeBytes, read.mtimeMs);
+      touches.push({ path: entry.relPath, sizeBytes: read.sizeBytes, mtimeMs: read.mtimeMs });
       summary.unchanged++;
       onEvent({ kind: 'unchanged', path: entry.relPath });
       continue;
@@ -106,6 +107,7 @@ export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> 
     pending.push({ entry, read, stored, renamedFrom: undefined, sourceDocumentId: stored?.id });
   }
   for (const skip of walk.skipped) keep.add(skip.relPath);
+  store.touchDocuments(touches);
 
   const vanished = [...storedStates.values()].filter(
     (s) => !keep.has(s.path) && !walk.unreadableDirs.some((dir) => s.path.startsWith(`${dir}/`)),
@@ -118,9 +120,8 @@ export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> 
 
   await processInGroups(pending, options, summary);
 
-  const deleted = store.deleteDocuments(plan.deletions);
+  summary.deleted += store.deleteDocuments(plan.deletions);
   for (const path of plan.deletions) onEvent({ kind: 'deleted', path });
-  summary.deleted = deleted;
   const counts = options.countRows();
   summary.documents = counts.documents;
   summary.chunks = counts.chunks;
@@ -200,44 +201,70 @@ async function embedMissing(files: PreparedFile[], options: RunIndexOptions): Pr
   return files;
 }
 
+/**
+ * Write a group of files in ONE transaction (commits, and FTS5 segment flushes, dominate a lexical run when
+ * each file commits alone). Each file is still all-or-nothing; events are emitted only after the commit.
+ */
 function writeGroup(files: PreparedFile[], options: RunIndexOptions, summary: IndexSummary): void {
-  for (const file of files) {
-    const { parsed, read } = file;
-    options.store.writeDocument(
-      {
-        path: parsed.path,
-        title: parsed.title,
-        topic: parsed.topic,
-        category: parsed.category,
-        date: parsed.metadata.date,
-        tags: parsed.metadata.tags,
-        metadata: parsed.metadata.extra,
-        frontmatterError: parsed.frontmatterError,
-        contentHash: read.contentHash,
-        sizeBytes: read.sizeBytes,
-        mtimeMs: read.mtimeMs,
-      },
-      file.rows,
-      file.renamedFrom,
-    );
-    summary.embeddedChunks += file.missing.length;
-    if (parsed.frontmatterError) {
-      summary.frontmatterErrors++;
-      options.onEvent({
-        kind: 'warning',
-        message: `${parsed.path}: frontmatter not parsed (${parsed.frontmatterError}); body indexed`,
-      });
-    }
-    const action = file.renamedFrom ? 'renamed' : file.stored ? 'updated' : 'indexed';
-    summary[action]++;
-    options.onEvent({
-      kind: 'file',
+  const events: IndexEvent[] = [];
+  options.store.runInTransaction(() => {
+    for (const file of files) writeFile(file, options, summary, events);
+  });
+  for (const event of events) options.onEvent(event);
+}
+
+function writeFile(
+  file: PreparedFile,
+  options: RunIndexOptions,
+  summary: IndexSummary,
+  events: IndexEvent[],
+) {
+  const { parsed, read } = file;
+  if (file.rows.length === 0) {
+    // Nothing searchable (empty, blank or frontmatter only): skip it like the reference does, and drop
+    // any text an earlier version of the file left in the index, since the file no longer says it.
+    summary.skipped++;
+    events.push({
+      kind: 'skipped',
       path: parsed.path,
-      action,
-      chunks: file.rows.length,
-      from: file.renamedFrom,
+      message: `skipped ${parsed.path}: it has no text to index`,
+    });
+    for (const stale of [file.stored ? parsed.path : undefined, file.renamedFrom]) {
+      if (stale !== undefined && options.store.deleteDocuments([stale]) > 0) {
+        summary.deleted++;
+        events.push({ kind: 'deleted', path: stale });
+      }
+    }
+    return;
+  }
+  options.store.writeDocument(
+    {
+      path: parsed.path,
+      title: parsed.title,
+      topic: parsed.topic,
+      category: parsed.category,
+      date: parsed.metadata.date,
+      tags: parsed.metadata.tags,
+      metadata: parsed.metadata.extra,
+      frontmatterError: parsed.frontmatterError,
+      contentHash: read.contentHash,
+      sizeBytes: read.sizeBytes,
+      mtimeMs: read.mtimeMs,
+    },
+    file.rows,
+    file.renamedFrom,
+  );
+  summary.embeddedChunks += file.missing.length;
+  if (parsed.frontmatterError) {
+    summary.frontmatterErrors++;
+    events.push({
+      kind: 'warning',
+      message: `${parsed.path}: frontmatter not parsed (${parsed.frontmatterError}); body indexed`,
     });
   }
+  const action = file.renamedFrom ? 'renamed' : file.stored ? 'updated' : 'indexed';
+  summary[action]++;
+  events.push({ kind: 'file', path: parsed.path, action, chunks: file.rows.length, from: file.renamedFrom });
 }
 
 function toEmbeddingInput(context: string, content: string, options: RunIndexOptions): string {

@@ -1,7 +1,6 @@
 // Parent retriever (display only): widen a short hit to its whole document, or to its neighbours.
 
-import { type ChunkRecord, readDocumentChunks } from '../store/chunk-search.js';
-import type { SqliteDatabase } from '../store/open-database.js';
+import type { ChunkRecord, SearchReader } from '../store/chunk-search.js';
 import type { ExpandedFrom } from './search-types.js';
 
 export interface ParentRetrieverOptions {
@@ -19,12 +18,12 @@ export interface Expansion {
  * otherwise (or for longer hits) the chunks before and after it join it when they fit. Null = unchanged.
  */
 export function expandHit(
-  db: SqliteDatabase,
+  reader: SearchReader,
   hit: ChunkRecord,
   options: ParentRetrieverOptions,
 ): Expansion | null {
   const rowCap = options.maxExpandedTokens * 2 + 64;
-  const chunks = readDocumentChunks(db, hit.documentId, rowCap);
+  const chunks = reader.readDocumentChunks(hit.documentId, rowCap);
   if (hit.tokenCount < options.wholeDocThresholdTokens && chunks.length < rowCap) {
     const total = sumTokens(chunks);
     if (total <= options.maxExpandedTokens && chunks.length > 1) {

@@ -1,5 +1,6 @@
 // A long-lived read side of one index: the connection, the model check, and the vector snapshot cache.
 import type { ResolvedConfig } from '../config/resolve-config.js';
+import { createSearchReader, type SearchReader } from '../store/chunk-search.js';
 import { VectorIndex } from '../store/vector-index.js';
 import type { Embedder, Reranker } from '../types.js';
 import { IndexDatabase } from './index-database.js';
@@ -17,6 +18,7 @@ export class SearchSession {
   private readonly config: ResolvedConfig;
   private readonly embedder: Embedder | null;
   private readonly reranker: Reranker | null;
+  private readonly reader: SearchReader;
   private vectorCache: { version: number; index: VectorIndex | null } | null = null;
 
   private constructor(
@@ -29,6 +31,7 @@ export class SearchSession {
     this.config = config;
     this.embedder = embedder;
     this.reranker = reranker;
+    this.reader = createSearchReader(database.db);
   }
 
   /** Open the index, follow or check its model identity, and load the models once. */
@@ -50,7 +53,7 @@ export class SearchSession {
   search(request: unknown): Promise<SearchResponse> {
     return runSearch(
       {
-        db: this.database.db,
+        reader: this.reader,
         config: this.config,
         embedder: this.embedder,
         reranker: this.reranker,

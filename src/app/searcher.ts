@@ -6,15 +6,7 @@ import { isLowConfidence } from '../core/low-confidence.js';
 import { computeMatchSpans } from '../core/match-spans.js';
 import { selectMmr } from '../core/mmr.js';
 import { GrooveError } from '../errors.js';
-import {
-  type ChunkRecord,
-  findExcludedChunkIds,
-  readChunkRecords,
-  readDocumentFacts,
-  searchFts,
-  searchSubstrings,
-} from '../store/chunk-search.js';
-import type { SqliteDatabase } from '../store/open-database.js';
+import type { ChunkRecord, SearchReader } from '../store/chunk-search.js';
 import type { VectorIndex } from '../store/vector-index.js';
 import type { Embedder, Reranker } from '../types.js';
 import { expandHit } from './parent-retriever.js';
@@ -23,7 +15,7 @@ import { type SearchRequest, validateSearchRequest } from './search-request.js';
 import type { HitExplanation, LegStatus, SearchHit, SearchResponse } from './search-types.js';
 
 export interface SearchContext {
-  db: SqliteDatabase;
+  reader: SearchReader;
   config: ResolvedConfig;
   embedder: Embedder | null;
   reranker: Reranker | null;
@@ -48,7 +40,7 @@ interface LexicalResult {
  */
 export async function runSearch(context: SearchContext, input: unknown): Promise<SearchResponse> {
   const request = validateSearchRequest(input);
-  const { config, db } = context;
+  const { config, reader } = context;
   const limit = request.limit ?? config.search.limit;
   const trigram = compileFtsQuery(request.query);
   if (trigram.kind === 'exclusion-only') throw new GrooveError('QUERY_INVALID', trigram.message);
@@ -56,15 +48,15 @@ export async function runSearch(context: SearchContext, input: unknown): Promise
   if (words.kind === 'exclusion-only') throw new GrooveError('QUERY_INVALID', words.message);
 
   const minQuality = effectiveMinQuality(request, config);
-  const documentIds = resolveDocumentIds(db, request);
+  const documentIds = resolveDocumentIds(reader, request);
   const useMmr = request.mmr ?? config.search.mmr.enabled;
   const useRerank = Boolean(context.reranker) && (request.rerank ?? config.rerankByDefault);
   const pool = Math.max(limit * 5, 50);
   const excluded = trigram.negativeExpression
-    ? findExcludedChunkIds(db, trigram.negativeExpression)
+    ? reader.findExcludedChunkIds(trigram.negativeExpression)
     : new Set<number>();
 
-  const lexical = runLexicalLeg(db, {
+  const lexical = runLexicalLeg(reader, {
     words: words.expression,
     trigram,
     pool,
@@ -87,12 +79,7 @@ export async function runSearch(context: SearchContext, input: unknown): Promise
   );
   let ranked = fused.map((f) => ({ id: f.id, score: f.score, explain: explainOf(f, lexical) }));
   if (!useMmr && !useRerank) ranked = ranked.slice(0, limit);
-  let records = new Map(
-    readChunkRecords(
-      db,
-      ranked.map((r) => r.id),
-    ).map((r) => [r.id, r]),
-  );
+  let records = new Map(reader.readChunkRecords(ranked.map((r) => r.id)).map((r) => [r.id, r]));
 
   let rerankStatus: LegStatus = context.reranker ? (useRerank ? 'ok' : 'off') : 'off';
   if (useRerank && context.reranker) {
@@ -126,16 +113,17 @@ function effectiveMinQuality(request: SearchRequest, config: ResolvedConfig): nu
   return config.qualityFilter.enabled ? config.qualityFilter.threshold : 0;
 }
 
-function resolveDocumentIds(db: SqliteDatabase, request: SearchRequest): number[] | null {
+function resolveDocumentIds(reader: SearchReader, request: SearchRequest): number[] | null {
   const filter = buildDocumentFilter(request);
   if (!filter) return null;
-  return readDocumentFacts(db)
+  return reader
+    .readDocumentFacts()
     .filter(filter)
     .map((doc) => doc.id);
 }
 
 function runLexicalLeg(
-  db: SqliteDatabase,
+  reader: SearchReader,
   options: {
     words: string | null;
     trigram: Extract<ReturnType<typeof compileFtsQuery>, { kind: 'query' }>;
@@ -165,12 +153,15 @@ function runLexicalLeg(
   };
   try {
     const common = { weights, limit: pool, minQuality, documentIds };
-    if (options.words) add(searchFts(db, 'fts_words', { ...common, expression: options.words }), 'words');
+    if (options.words) add(reader.searchFts('fts_words', { ...common, expression: options.words }), 'words');
     if (trigram.expression && ids.length < pool) {
-      add(searchFts(db, 'fts_chunks', { ...common, expression: trigram.expression }), 'trigram');
+      add(reader.searchFts('fts_chunks', { ...common, expression: trigram.expression }), 'trigram');
     }
     if (trigram.shortTerms.length > 0 && ids.length < pool) {
-      const found = searchSubstrings(db, trigram.shortTerms, { ...common, scanLimit: SUBSTRING_SCAN_LIMIT });
+      const found = reader.searchSubstrings(trigram.shortTerms, {
+        ...common,
+        scanLimit: SUBSTRING_SCAN_LIMIT,
+      });
       add(found, 'substring');
     }
   } catch (error) {
@@ -276,7 +267,7 @@ function toHit(
 ): SearchHit {
   const { request } = options;
   const pr = context.config.search.parentRetriever;
-  const expansion = (request.parentRetriever ?? pr.enabled) ? expandHit(context.db, record, pr) : null;
+  const expansion = (request.parentRetriever ?? pr.enabled) ? expandHit(context.reader, record, pr) : null;
   const content = expansion?.content ?? record.content;
   return {
     chunkId: record.id,

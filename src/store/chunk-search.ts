@@ -152,3 +152,27 @@ function parseTags(text: string): string[] {
     return [];
   }
 }
+
+/** The read operations search needs, bound to one connection (the app layer sees only this shape). */
+export interface SearchReader {
+  searchFts(table: FtsTable, options: LexicalQueryOptions): number[];
+  searchSubstrings(
+    terms: readonly string[],
+    options: { limit: number; minQuality: number; documentIds: readonly number[] | null; scanLimit: number },
+  ): number[];
+  findExcludedChunkIds(expression: string): Set<number>;
+  readChunkRecords(ids: readonly number[]): ChunkRecord[];
+  readDocumentChunks(documentId: number, maxRows: number): ChunkRecord[];
+  readDocumentFacts(): DocumentFacts[];
+}
+
+export function createSearchReader(db: SqliteDatabase): SearchReader {
+  return {
+    searchFts: (table, options) => searchFts(db, table, options),
+    searchSubstrings: (terms, options) => searchSubstrings(db, terms, options),
+    findExcludedChunkIds: (expression) => findExcludedChunkIds(db, expression),
+    readChunkRecords: (ids) => readChunkRecords(db, ids),
+    readDocumentChunks: (documentId, maxRows) => readDocumentChunks(db, documentId, maxRows),
+    readDocumentFacts: () => readDocumentFacts(db),
+  };
+}

@@ -121,6 +121,22 @@ export class DocumentStore {
     this.statements.touchDocument.run(sizeBytes, mtimeMs, path);
   }
 
+  /** touchDocument for many files in one transaction (after a checkout that only moved mtimes). */
+  touchDocuments(files: { path: string; sizeBytes: number; mtimeMs: number }[]): void {
+    if (files.length === 0) return;
+    this.runInTransaction(() => {
+      for (const f of files) this.statements.touchDocument.run(f.sizeBytes, f.mtimeMs, f.path);
+    });
+  }
+
+  /**
+   * Run `work` in one transaction; the write methods called inside nest as savepoints, so each document is
+   * still replaced all-or-nothing and a crash loses at most the uncommitted group, never half a document.
+   */
+  runInTransaction(work: () => void): void {
+    this.db.transaction(work)();
+  }
+
   /** Delete documents by path in one transaction; returns how many existed. */
   deleteDocuments(paths: string[]): number {
     let deleted = 0;

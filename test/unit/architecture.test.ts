@@ -1,0 +1,120 @@
+// Checks the layering table of docs/DESIGN.md by scanning every import in src/.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const srcRoot = path.resolve(import.meta.dirname, '../../src');
+
+interface ImportLine {
+  file: string;
+  target: string;
+  typeOnly: boolean;
+}
+
+function listSourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return listSourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+function readImports(file: string): ImportLine[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const found: ImportLine[] = [];
+  const pattern = /^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+'([^']+)'/gms;
+  for (const match of text.matchAll(pattern)) {
+    found.push({ file: path.relative(srcRoot, file), target: match[3]!, typeOnly: Boolean(match[2]) });
+  }
+  for (const match of text.matchAll(/import\(\s*'([^']+)'\s*\)/g)) {
+    found.push({ file: path.relative(srcRoot, file), target: match[1]!, typeOnly: false });
+  }
+  return found;
+}
+
+function layerOf(relFromSrc: string): string {
+  const first = relFromSrc.split(path.sep)[0]!;
+  return first.replace(/\.(ts|js)$/, '');
+}
+
+function targetLayer(imp: ImportLine): string | null {
+  if (!imp.target.startsWith('.')) return null;
+  const resolved = path.relative(srcRoot, path.resolve(srcRoot, path.dirname(imp.file), imp.target));
+  return layerOf(resolved);
+}
+
+/** The app files allowed to construct concrete adapters (the composition root). */
+const COMPOSITION_ROOT = new Set([
+  'app/knowledge-base.ts',
+  'app/index-database.ts',
+  'app/indexer-ports.ts',
+  'app/embedder-factory.ts',
+  'app/search-session.ts',
+]);
+
+const ADAPTERS = new Set(['store', 'models', 'fs']);
+const NODE_IO = /^(node:)?(fs|fs\/promises|child_process|net|http|https|os|process|worker_threads)$/;
+
+const imports = listSourceFiles(srcRoot).flatMap(readImports);
+
+describe('architecture: the layering table', () => {
+  it('finds the source tree', () => {
+    expect(imports.length).toBeGreaterThan(50);
+  });
+
+  it('core imports only core, types and errors, and no I/O module or driver', () => {
+    const bad = imports.filter((imp) => {
+      if (layerOf(imp.file) !== 'core') return false;
+      const layer = targetLayer(imp);
+      if (layer === null)
+        return NODE_IO.test(imp.target) || /sqlite|onnx|transformers|chokidar/.test(imp.target);
+      return !['core', 'types', 'errors'].includes(layer);
+    });
+    expect(bad).toEqual([]);
+  });
+
+  it('core never touches process', () => {
+    const offenders = listSourceFiles(path.join(srcRoot, 'core')).filter((file) =>
+      /\bprocess\./.test(fs.readFileSync(file, 'utf8').replace(/\/\/.*$/gm, '')),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('adapters (store, models, fs) import neither app, cli, mcp nor each other', () => {
+    const bad = imports.filter((imp) => {
+      const from = layerOf(imp.file);
+      const to = targetLayer(imp);
+      if (!ADAPTERS.has(from) || to === null) return false;
+      return ['app', 'cli', 'mcp'].includes(to) || (ADAPTERS.has(to) && to !== from);
+    });
+    expect(bad).toEqual([]);
+  });
+
+  it('app imports no edge, and only the composition root builds adapters', () => {
+    const bad = imports.filter((imp) => {
+      if (layerOf(imp.file) !== 'app') return false;
+      const to = targetLayer(imp);
+      if (to === 'cli' || to === 'mcp') return true;
+      return to !== null && ADAPTERS.has(to) && !imp.typeOnly && !COMPOSITION_ROOT.has(imp.file);
+    });
+    expect(bad).toEqual([]);
+  });
+
+  it('cli and mcp reach storage, models, files and core only through the app facade', () => {
+    const bad = imports.filter((imp) => {
+      const from = layerOf(imp.file);
+      const to = targetLayer(imp);
+      return (
+        (from === 'cli' || from === 'mcp') && to !== null && ['core', 'store', 'models', 'fs'].includes(to)
+      );
+    });
+    expect(bad).toEqual([]);
+  });
+
+  it('nothing but the bin shim calls process.exit', () => {
+    const offenders = listSourceFiles(srcRoot).filter((file) =>
+      /process\.exit\(/.test(fs.readFileSync(file, 'utf8')),
+    );
+    expect(offenders).toEqual([]);
+  });
+});
