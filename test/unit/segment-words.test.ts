@@ -56,4 +56,31 @@ describe('segmentQueryWords', () => {
     ]);
     expect(segmentQueryWords('What is sqlite-vec?')).toEqual(['What', 'is', 'sqlite', 'vec']);
   });
+
+  it('splits Latin text where unicode61 would, with or without Japanese around it', () => {
+    expect(segmentQueryWords("don't use foo_bar v3.14 x²")).toEqual([
+      'don',
+      't',
+      'use',
+      'foo',
+      'bar',
+      'v3',
+      '14',
+      'x²',
+    ]);
+    expect(segmentQueryWords('バージョン3.14のfoo_barとx²')).toEqual([
+      'バージョン',
+      '3',
+      '14',
+      'の',
+      'foo',
+      'bar',
+      'と',
+      'x²',
+    ]);
+  });
+
+  it('segments Thai, which has no spaces between words either', () => {
+    expect(segmentQueryWords('สวัสดีครับ').length).toBeGreaterThan(1);
+  });
 });
