@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SEGMENT_PIECE_MAX_CHARS, segmentForIndex, segmentQueryWords } from '../../src/core/segment-words.js';
 
@@ -82,5 +83,39 @@ describe('segmentQueryWords', () => {
 
   it('segments Thai, which has no spaces between words either', () => {
     expect(segmentQueryWords('สวัสดีครับ').length).toBeGreaterThan(1);
+  });
+});
+
+describe('segmentation invariants', () => {
+  const alphabet = fc.constantFrom(...[...'ab Zé1.-_\n東京のデータ。、x²𠮷'], '  ');
+  const text = fc.array(alphabet, { maxLength: 1200 }).map((chars) => chars.join(''));
+
+  it('emits non-empty words, in order, each taken from the text', () => {
+    fc.assert(
+      fc.property(text, (input) => {
+        const words = segmentQueryWords(input);
+        let from = 0;
+        for (const word of words) {
+          expect(word).not.toMatch(/\s/);
+          const at = input.indexOf(word, from);
+          expect(at).toBeGreaterThanOrEqual(from);
+          from = at + word.length;
+        }
+        expect(segmentForIndex(input)).toBe(words.join(' '));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('gives Latin text the same words however it is cut into pieces', () => {
+    const latin = fc
+      .array(fc.constantFrom(...[...'abc XYZ é1.-_']), { maxLength: 1500 })
+      .map((c) => c.join(''));
+    fc.assert(
+      fc.property(latin, latin, (a, b) => {
+        expect(segmentQueryWords(`${a} ${b}`)).toEqual([...segmentQueryWords(a), ...segmentQueryWords(b)]);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
