@@ -62,6 +62,19 @@ interface PreparedFile extends PendingFile {
 
 /** Files parsed ahead while the previous group is being embedded. */
 const FILES_PER_GROUP = 64;
+/** Files read and hashed, or parsed, between two yields to the event loop. */
+const YIELD_EVERY_FILES = 64;
+const YIELD_EVERY_PARSED = 16;
+/** Files written per transaction: enough to amortise commits and FTS segment flushes, short enough for reads. */
+const FILES_PER_TRANSACTION = 16;
+
+/**
+ * Let queued I/O (a server's searches) run. Without it a lexical-only run, whose awaits all settle as microtasks,
+ * would hold the event loop for the whole run.
+ */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 /**
  * Stages: walk → classify by stat (no read) → read + hash the rest → pair renames → parse + segment →
@@ -82,7 +95,8 @@ export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> 
   const keep = new Set<string>();
   const pending: PendingFile[] = [];
   const newFiles: { path: string; contentHash: string }[] = [];
-  for (const entry of walk.files) {
+  for (const [position, entry] of walk.files.entries()) {
+    if (position % YIELD_EVERY_FILES === YIELD_EVERY_FILES - 1) await yieldToEventLoop();
     const stored = storedStates.get(entry.relPath);
     if (!options.reparseAll && isUnchangedByStat({ path: entry.relPath, ...entry }, stored)) {
       keep.add(entry.relPath);
@@ -138,12 +152,17 @@ export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> 
 async function processInGroups(pending: PendingFile[], options: RunIndexOptions, summary: IndexSummary) {
   let inFlight: Promise<PreparedFile[]> | null = null;
   for (let start = 0; start < pending.length; start += FILES_PER_GROUP) {
-    const prepared = pending.slice(start, start + FILES_PER_GROUP).map((file) => prepareFile(file, options));
+    const prepared: PreparedFile[] = [];
+    for (const file of pending.slice(start, start + FILES_PER_GROUP)) {
+      prepared.push(prepareFile(file, options));
+      if (prepared.length % YIELD_EVERY_PARSED === 0) await yieldToEventLoop();
+    }
     const previous = inFlight;
     inFlight = embedMissing(prepared, options);
-    if (previous) writeGroup(await previous, options, summary);
+    if (previous) await writeGroup(await previous, options, summary);
+    await yieldToEventLoop();
   }
-  if (inFlight) writeGroup(await inFlight, options, summary);
+  if (inFlight) await writeGroup(await inFlight, options, summary);
 }
 
 function prepareFile(file: PendingFile, options: RunIndexOptions): PreparedFile {
@@ -202,15 +221,24 @@ async function embedMissing(files: PreparedFile[], options: RunIndexOptions): Pr
 }
 
 /**
- * Write a group of files in ONE transaction (commits, and FTS5 segment flushes, dominate a lexical run when
- * each file commits alone). Each file is still all-or-nothing; events are emitted only after the commit.
+ * Write a group of files several per transaction (commits, and FTS5 segment flushes, dominate a lexical run when
+ * each file commits alone), yielding between transactions so a server's searches are not held up for a whole
+ * group. Each file is still all-or-nothing; events are emitted only after the commit.
  */
-function writeGroup(files: PreparedFile[], options: RunIndexOptions, summary: IndexSummary): void {
-  const events: IndexEvent[] = [];
-  options.store.runInTransaction(() => {
-    for (const file of files) writeFile(file, options, summary, events);
-  });
-  for (const event of events) options.onEvent(event);
+async function writeGroup(
+  files: PreparedFile[],
+  options: RunIndexOptions,
+  summary: IndexSummary,
+): Promise<void> {
+  for (let start = 0; start < files.length; start += FILES_PER_TRANSACTION) {
+    if (start > 0) await yieldToEventLoop();
+    const events: IndexEvent[] = [];
+    options.store.runInTransaction(() => {
+      for (const file of files.slice(start, start + FILES_PER_TRANSACTION))
+        writeFile(file, options, summary, events);
+    });
+    for (const event of events) options.onEvent(event);
+  }
 }
 
 function writeFile(

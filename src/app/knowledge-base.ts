@@ -4,12 +4,15 @@ import path from 'node:path';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import { GrooveError } from '../errors.js';
 import type { Embedder } from '../types.js';
+import { buildConnectionGraph, type GraphRequest, type GraphResult } from './connection-graph.js';
 import { createEmbedderFor } from './embedder-factory.js';
+import { type GetDocumentResult, getDocument } from './get-document.js';
 import { IndexDatabase } from './index-database.js';
 import type { IndexEventSink, IndexSummary } from './index-events.js';
 import { acquireIndexLock } from './index-lock.js';
 import { runIndex } from './indexer.js';
 import { buildIndexerPorts } from './indexer-ports.js';
+import { listTopics, type TopicListing } from './list-topics.js';
 import {
   adoptIndexModel,
   assertSameIdentity,
@@ -71,6 +74,11 @@ export class KnowledgeBase {
   readonly dbPath: string;
   private embedderPromise: Promise<Embedder | null> | null = null;
   private sessionPromise: Promise<SearchSession> | null = null;
+  /** Set while a finished rebuild is being swapped in; reads wait for it. */
+  private swapping: Promise<void> | null = null;
+  /** Reads using the current session; the swap waits for them before closing it. */
+  private activeReads = 0;
+  private readsDrained: (() => void)[] = [];
 
   private readonly createEmbedder: (config: ResolvedConfig) => Promise<Embedder | null>;
 
@@ -118,8 +126,30 @@ export class KnowledgeBase {
     } finally {
       database.close();
     }
-    IndexDatabase.replace(tempPath, this.dbPath);
+    await this.swapIn(tempPath);
     return summary;
+  }
+
+  /**
+   * Move a finished rebuild over the live index. The search session still reads the old file, so new reads wait,
+   * running ones finish, and the session is closed BEFORE the rename: closing it afterwards would let SQLite
+   * delete the new file's WAL by name. The next read opens the new file.
+   */
+  private async swapIn(tempPath: string): Promise<void> {
+    let finish = () => {};
+    this.swapping = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    try {
+      if (this.activeReads > 0) await new Promise<void>((resolve) => this.readsDrained.push(resolve));
+      const session = await this.sessionPromise?.catch(() => null);
+      this.sessionPromise = null;
+      session?.close();
+      IndexDatabase.replace(tempPath, this.dbPath);
+    } finally {
+      this.swapping = null;
+      finish();
+    }
   }
 
   private async runOn(
@@ -174,16 +204,49 @@ export class KnowledgeBase {
   }
 
   /** Run the search pipeline against the index (opened and model-checked once per facade). */
-  async search(request: unknown): Promise<SearchResponse> {
-    this.sessionPromise ??= SearchSession.open(this.dbPath, this.config, {
-      embedder: () => this.embedder(),
-      reranker: async () => null,
-    });
-    const session = await this.sessionPromise.catch((error: unknown) => {
-      this.sessionPromise = null;
-      throw error;
-    });
-    return session.search(request);
+  search(request: unknown): Promise<SearchResponse> {
+    return this.withSession((session) => session.search(request));
+  }
+
+  /** get_document: the text of one indexed file by its exact indexed path (misses are data). */
+  getDocument(relPath: string): Promise<GetDocumentResult> {
+    return this.withSession(async (session) =>
+      getDocument(relPath, {
+        kbPath: this.kbPath,
+        enabledExtensions: this.config.parsers.enabled,
+        browser: session.view().browser,
+      }),
+    );
+  }
+
+  /** list_topics: category/topic groups with counts and the folder tree below them. */
+  listTopics(): Promise<TopicListing> {
+    return this.withSession(async (session) => listTopics(session.view().browser.listTopicRows()));
+  }
+
+  /** get_connection_graph: BFS over vector neighbours of one document (misses are data). */
+  connectionGraph(request: GraphRequest): Promise<GraphResult> {
+    return this.withSession(async (session) => buildConnectionGraph(session.view(), request));
+  }
+
+  /** Run one read on the session, never across a rebuild swap (see swapIn). */
+  private async withSession<T>(read: (session: SearchSession) => Promise<T>): Promise<T> {
+    while (this.swapping) await this.swapping;
+    this.activeReads++;
+    try {
+      this.sessionPromise ??= SearchSession.open(this.dbPath, this.config, {
+        embedder: () => this.embedder(),
+        reranker: async () => null,
+      });
+      const session = await this.sessionPromise.catch((error: unknown) => {
+        this.sessionPromise = null;
+        throw error;
+      });
+      return await read(session);
+    } finally {
+      this.activeReads--;
+      if (this.activeReads === 0) for (const resolve of this.readsDrained.splice(0)) resolve();
+    }
   }
 
   /** The embedder for this configuration, loaded once per facade. */

@@ -1,5 +1,6 @@
 // A long-lived read side of one index: the connection, the model check, and the vector snapshot cache.
 import type { ResolvedConfig } from '../config/resolve-config.js';
+import { type BrowseReader, createBrowseReader } from '../store/browse-queries.js';
 import { createSearchReader, type SearchReader } from '../store/chunk-search.js';
 import { VectorIndex } from '../store/vector-index.js';
 import type { Embedder, Reranker } from '../types.js';
@@ -13,12 +14,23 @@ export interface SearchSessionDeps {
   reranker: (config: ResolvedConfig) => Promise<Reranker | null>;
 }
 
+/** What the browse use cases (get_document, list_topics, the connection graph) read, on the session's connection. */
+export interface SessionView {
+  reader: SearchReader;
+  browser: BrowseReader;
+  config: ResolvedConfig;
+  /** The current vector snapshot, or null for a lexical-only index (or one without vectors yet). */
+  vectors(): VectorIndex | null;
+  lexicalOnly: boolean;
+}
+
 export class SearchSession {
   private readonly database: IndexDatabase;
   private readonly config: ResolvedConfig;
   private readonly embedder: Embedder | null;
   private readonly reranker: Reranker | null;
   private readonly reader: SearchReader;
+  private browser: BrowseReader | null = null;
   private vectorCache: { version: number; index: VectorIndex | null } | null = null;
 
   private constructor(
@@ -61,6 +73,18 @@ export class SearchSession {
       },
       request,
     );
+  }
+
+  /** Read access for the browse use cases; the browse statements are prepared on first use. */
+  view(): SessionView {
+    this.browser ??= createBrowseReader(this.database.db);
+    return {
+      reader: this.reader,
+      browser: this.browser,
+      config: this.config,
+      vectors: () => this.currentVectors(),
+      lexicalOnly: this.embedder === null,
+    };
   }
 
   /** Reload the vector snapshot only when another connection committed since it was taken. */

@@ -50,6 +50,8 @@ const COMPOSITION_ROOT = new Set([
   'app/indexer-ports.ts',
   'app/embedder-factory.ts',
   'app/search-session.ts',
+  'app/get-document.ts',
+  'app/live-sync.ts',
 ]);
 
 const ADAPTERS = new Set(['store', 'models', 'fs']);
