@@ -196,24 +196,54 @@ export async function runEvaluation(
     perQuery: measured.perQuery,
     findings: measured.findings,
   };
-  const previous = options.diff === false ? null : (history?.runs[0] ?? null);
-  const comparison = compareRuns(fingerprint, previous?.fingerprint ?? null);
-  const compatible = comparison === 'compatible' ? previous : null;
-  const threshold = config.eval.regressionThreshold;
   return {
     run,
+    ...compareWithPrevious(run, history?.runs[0] ?? null, {
+      history: options.history !== false,
+      diff: options.diff !== false,
+      failOnRegression: options.failOnRegression === true,
+      threshold: config.eval.regressionThreshold,
+    }),
+    legFailures: [...measured.legs.values()],
+    notes: [...depth.notes, ...(history?.warnings ?? [])],
+    golden,
+    history,
+  };
+}
+
+export type EvalComparison = Pick<
+  EvalReport,
+  | 'previous'
+  | 'comparison'
+  | 'diff'
+  | 'corpusChanged'
+  | 'corpusChange'
+  | 'flagged'
+  | 'regressionThreshold'
+  | 'gate'
+>;
+
+/**
+ * Compare a run with the newest history run. With --no-diff nothing is compared (and the gate is a no-op);
+ * the diff needs the whole fingerprint to match, while the corpus note never depends on it.
+ */
+export function compareWithPrevious(
+  run: EvalRun,
+  newestInHistory: EvalRun | null,
+  options: { history: boolean; diff: boolean; failOnRegression: boolean; threshold: number },
+): EvalComparison {
+  const previous = options.diff ? newestInHistory : null;
+  const comparison = compareRuns(run.fingerprint, previous?.fingerprint ?? null);
+  const compatible = comparison === 'compatible' ? previous : null;
+  return {
     previous,
     comparison,
     diff: compatible ? diffAggregates(run.aggregate, compatible.aggregate) : null,
     corpusChanged: isCorpusChanged(run.corpus, previous?.corpus ?? null),
     corpusChange: describeCorpusChange(run.corpus, previous?.corpus ?? null),
-    flagged: selectFlaggedQueries(run, compatible, threshold),
-    regressionThreshold: threshold,
-    gate: decideGate(options, { history, previous, comparison, run, threshold }),
-    legFailures: [...measured.legs.values()],
-    notes: [...depth.notes, ...(history?.warnings ?? [])],
-    golden,
-    history,
+    flagged: selectFlaggedQueries(run, compatible, options.threshold),
+    regressionThreshold: options.threshold,
+    gate: decideGate(run, compatible, { ...options, comparison }),
   };
 }
 
@@ -271,29 +301,30 @@ function countLegFailures(legs: Map<keyof LegReport, LegFailure>, report: LegRep
 
 /** The gate is a no-op without a previous run, with --no-history or --no-diff, or across fingerprints. */
 function decideGate(
-  options: EvaluateOptions,
-  state: {
-    history: EvalHistory | null;
-    previous: EvalRun | null;
-    comparison: RunComparison;
-    run: EvalRun;
+  run: EvalRun,
+  compatible: EvalRun | null,
+  options: {
+    history: boolean;
+    diff: boolean;
+    failOnRegression: boolean;
     threshold: number;
+    comparison: RunComparison;
   },
 ): RegressionGate {
   if (!options.failOnRegression) return { state: 'off' };
-  if (options.history === false) return { state: 'no-op', reason: '--no-history is set' };
-  if (options.diff === false) return { state: 'no-op', reason: '--no-diff is set' };
-  if (!state.previous) return { state: 'no-op', reason: 'there is no previous run yet' };
-  if (state.comparison !== 'compatible') {
+  if (!options.history) return { state: 'no-op', reason: '--no-history is set' };
+  if (!options.diff) return { state: 'no-op', reason: '--no-diff is set' };
+  if (options.comparison === 'none') return { state: 'no-op', reason: 'there is no previous run yet' };
+  if (!compatible) {
     return {
       state: 'no-op',
       reason:
-        state.comparison === 'golden-changed'
+        options.comparison === 'golden-changed'
           ? 'the golden file changed since the previous run'
           : 'the previous run has a different fingerprint (config or metric version changed)',
     };
   }
-  const regressions = findRegressions(state.run.aggregate, state.previous.aggregate, state.threshold);
-  const against = state.previous.timestamp;
+  const regressions = findRegressions(run.aggregate, compatible.aggregate, options.threshold);
+  const against = compatible.timestamp;
   return regressions.length > 0 ? { state: 'regressed', against, regressions } : { state: 'passed', against };
 }

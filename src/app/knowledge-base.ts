@@ -3,9 +3,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import { GrooveError } from '../errors.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { readCheckedFile } from '../fs/checked-read.js';
 import type { Embedder } from '../types.js';
 import { buildConnectionGraph, type GraphRequest, type GraphResult } from './connection-graph.js';
 import { createEmbedderFor } from './embedder-factory.js';
+import {
+  type EvalReport,
+  type EvaluateOptions,
+  type HistoryWriteResult,
+  recordEvalRun,
+  runEvaluation,
+} from './evaluator.js';
 import { type GetDocumentResult, getDocument } from './get-document.js';
 import { IndexDatabase } from './index-database.js';
 import type { IndexEventSink, IndexSummary } from './index-events.js';
@@ -227,6 +236,24 @@ export class KnowledgeBase {
   /** get_connection_graph: BFS over vector neighbours of one document (misses are data). */
   connectionGraph(request: GraphRequest): Promise<GraphResult> {
     return this.withSession(async (session) => buildConnectionGraph(session.view(), request));
+  }
+
+  /** `groove eval`: score the golden set inside one read snapshot and compare with the previous run. */
+  evaluate(options: EvaluateOptions = {}): Promise<EvalReport> {
+    return runEvaluation(options, {
+      config: this.config,
+      kbPath: this.kbPath,
+      ports: {
+        readFile: readCheckedFile,
+        withSnapshot: (work) => this.withSession((session) => session.withReadSnapshot(work)),
+        now: () => new Date(),
+      },
+    });
+  }
+
+  /** Save an evaluated run to `<kb>/.groove-eval-history.json` (null with --no-history). */
+  recordEvalRun(report: EvalReport): HistoryWriteResult | null {
+    return recordEvalRun(report, { historySize: this.config.eval.historySize, write: writeFileAtomic });
   }
 
   /** Run one read on the session, never across a rebuild swap (see swapIn). */

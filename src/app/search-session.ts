@@ -2,6 +2,7 @@
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import { type BrowseReader, createBrowseReader } from '../store/browse-queries.js';
 import { createSearchReader, type SearchReader } from '../store/chunk-search.js';
+import { type CorpusChunkRow, type CorpusDigest, readCorpusDigest } from '../store/corpus-digest.js';
 import { VectorIndex } from '../store/vector-index.js';
 import type { Embedder, Reranker } from '../types.js';
 import { IndexDatabase } from './index-database.js';
@@ -12,6 +13,16 @@ import { runSearch } from './searcher.js';
 export interface SearchSessionDeps {
   embedder: (config: ResolvedConfig) => Promise<Embedder | null>;
   reranker: (config: ResolvedConfig) => Promise<Reranker | null>;
+}
+
+/** One consistent read of the whole index (eval): searches and the corpus pass see the same snapshot. */
+export interface ReadSnapshot {
+  /** The embedding model id, or `none` for a lexical-only index. */
+  model: string;
+  /** The context mode the index records. */
+  contextMode: 'static' | 'off';
+  search(request: unknown): Promise<SearchResponse>;
+  readCorpus(visit: (row: CorpusChunkRow) => void): CorpusDigest;
 }
 
 /** What the browse use cases (get_document, list_topics, the connection graph) read, on the session's connection. */
@@ -96,6 +107,25 @@ export class SearchSession {
       this.vectorCache = { version, index: loaded.size > 0 ? loaded : null };
     }
     return this.vectorCache.index;
+  }
+
+  /**
+   * Run `work` inside one deferred read transaction, so every search and the corpus pass read the same WAL
+   * snapshot even while an indexer commits; it only reads, so it ends with a rollback.
+   */
+  async withReadSnapshot<T>(work: (snapshot: ReadSnapshot) => Promise<T>): Promise<T> {
+    const db = this.database.db;
+    db.exec('BEGIN DEFERRED');
+    try {
+      return await work({
+        model: this.embedder?.id ?? 'none',
+        contextMode: this.database.identity()?.contextMode ?? 'off',
+        search: (request) => this.search(request),
+        readCorpus: (visit) => readCorpusDigest(db, visit),
+      });
+    } finally {
+      if (db.inTransaction) db.exec('ROLLBACK');
+    }
   }
 
   close(): void {

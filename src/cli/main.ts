@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { describeError, isGrooveError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
+import { evalCommand } from './cmd-eval.js';
 import { indexCommand } from './cmd-index.js';
 import { searchCommand } from './cmd-search.js';
 import { statusCommand } from './cmd-status.js';
@@ -20,7 +21,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
-  for (const command of [indexCommand(io, setExit), searchCommand(io, setExit), statusCommand(io, setExit)]) {
+  for (const command of [
+    indexCommand(io, setExit),
+    searchCommand(io, setExit),
+    statusCommand(io, setExit),
+    evalCommand(io, setExit),
+  ]) {
     program.addCommand(
       command.exitOverride().configureOutput({
         writeOut: (s) => io.stdout.write(s),

@@ -1,0 +1,148 @@
+// `groove eval`: measure retrieval against a golden file, diff with the previous run, optionally gate CI.
+import { Command, Option } from 'commander';
+import { evalReportToJson } from '../app/eval-run-json.js';
+import { openKnowledgeBase } from '../app/knowledge-base.js';
+import { expandPath, resolveConfig } from '../config/resolve-config.js';
+import { GrooveError } from '../errors.js';
+import { type CliIo, EXIT } from './cli-io.js';
+import { addKbOptions, addModelOptions, type CommonFlags } from './common-options.js';
+import { renderEvalDiagnostics, renderEvalText, renderGate, renderQuoteFindings } from './render-eval.js';
+
+interface EvalFlags extends CommonFlags {
+  golden?: string;
+  reranker?: string;
+  k?: number[];
+  limit?: number;
+  history: boolean;
+  diff: boolean;
+  color: boolean;
+  failOnRegression?: boolean;
+  mmr?: boolean;
+  mmrLambda?: number;
+  mmrSameDocPenalty?: number;
+  parentRetriever?: boolean;
+}
+
+function invalid(message: string): GrooveError {
+  return new GrooveError('INVALID_ARGUMENT', message, { hint: 'see `groove eval --help`' });
+}
+
+function parsePositiveInt(flag: string) {
+  return (value: string): number => {
+    const n = Number(value.trim());
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) {
+      throw invalid(`${flag} "${value}" is not a positive integer`);
+    }
+    return n;
+  };
+}
+
+function parseKList(value: string): number[] {
+  const parts = value.split(',').map((s) => s.trim());
+  if (parts.some((s) => s === '')) throw invalid(`--k "${value}" must be a comma-separated list like 1,5,10`);
+  return parts.map(parsePositiveInt('--k'));
+}
+
+function parseUnit(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
+      throw invalid(`${flag} "${value}" must be a number from 0 to 1`);
+    }
+    return n;
+  };
+}
+
+function parseBool(flag: string) {
+  return (value: string): boolean => {
+    if (/^(true|1|yes|on)$/i.test(value)) return true;
+    if (/^(false|0|no|off)$/i.test(value)) return false;
+    throw invalid(`${flag} "${value}" must be true or false`);
+  };
+}
+
+export function evalCommand(io: CliIo, setExit: (code: number) => void): Command {
+  const command = new Command('eval')
+    .description('measure retrieval quality against a golden file and diff with the previous run')
+    .option('--golden <path>', 'golden YAML (default: [eval] golden, then <kb>/.groove-eval.yml)')
+    .option('--reranker <id>', 'cross-encoder to measure with, or `none` (rerank_by_default is ignored)')
+    .option('--k <list>', 'k values for recall@k and nDCG@k (default: [eval] k_values or 1,5,10)', parseKList)
+    .option(
+      '--limit <n>',
+      'results fetched per query (default: the largest k; at most 1000)',
+      parsePositiveInt('--limit'),
+    )
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--no-history', 'neither read nor write <kb>/.groove-eval-history.json')
+    .option('--no-diff', 'do not compare with the previous run (the run is still recorded)')
+    .option('--no-color', 'no ANSI colours (they are only used on a terminal anyway)')
+    .option(
+      '--fail-on-regression',
+      'exit 1 when an aggregate metric fell by more than [eval] regression_threshold',
+    )
+    .option('--mmr [bool]', 'diversify results with MMR (same as on `groove search`)', parseBool('--mmr'))
+    .option('--no-mmr', 'turn MMR off even when [search.mmr] enables it')
+    .option('--mmr-lambda <0..1>', 'MMR relevance/diversity trade-off', parseUnit('--mmr-lambda'))
+    .option(
+      '--mmr-same-doc-penalty <0..1>',
+      'MMR penalty for a second chunk of one document',
+      parseUnit('--mmr-same-doc-penalty'),
+    )
+    .option(
+      '--parent-retriever [bool]',
+      'expand short hits to their document or neighbours',
+      parseBool('--parent-retriever'),
+    )
+    .option('--no-parent-retriever', 'turn the parent retriever off')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  groove eval --kb-path ./notes\n  groove eval --kb-path ./notes --golden ci-golden.yml --k 1,3,10 --format json\n  groove eval --kb-path ./notes --fail-on-regression   # CI gate: exit 1 on a regression\n\nExit codes: 0 ok, 1 regression (with --fail-on-regression) or error, 2 bad usage.',
+    );
+  addKbOptions(command);
+  addModelOptions(command);
+  return command.action(async (flags: EvalFlags) => {
+    const config = resolveConfig({
+      configPath: flags.config,
+      cwd: io.cwd,
+      env: io.env,
+      overrides: {
+        kbPath: flags.kbPath,
+        dbPath: flags.dbPath,
+        model: flags.model,
+        modelDir: flags.modelDir,
+        reranker: flags.reranker,
+        offline: flags.offline,
+      },
+    });
+    const kb = openKnowledgeBase(config);
+    try {
+      const report = await kb.evaluate({
+        golden: flags.golden === undefined ? undefined : expandPath(flags.golden, io.cwd),
+        kValues: flags.k,
+        limit: flags.limit,
+        history: flags.history,
+        diff: flags.diff,
+        failOnRegression: flags.failOnRegression,
+        mmr: flags.mmr,
+        mmrLambda: flags.mmrLambda,
+        mmrSameDocPenalty: flags.mmrSameDocPenalty,
+        parentRetriever: flags.parentRetriever,
+      });
+      if (flags.format === 'json') {
+        io.stdout.write(`${JSON.stringify(evalReportToJson(report), null, 2)}\n`);
+      } else {
+        const color = Boolean(io.stdout.isTTY) && flags.color !== false && !io.env.NO_COLOR;
+        io.stdout.write(renderEvalText(report, { color }));
+      }
+      io.stderr.write(renderEvalDiagnostics(report));
+      io.stderr.write(renderQuoteFindings(report.run.findings));
+      // The history is written before the gate exits, so this run is the next run's baseline.
+      const written = kb.recordEvalRun(report);
+      if (written?.warning) io.stderr.write(`groove eval: warning: ${written.warning}\n`);
+      io.stderr.write(renderGate(report));
+      setExit(report.gate.state === 'regressed' ? EXIT.failure : EXIT.ok);
+    } finally {
+      await kb.close();
+    }
+  });
+}

@@ -1,0 +1,113 @@
+// Pure renderers for `groove eval`: the text report (stdout) in the seed's layout, and the diagnostics for
+// stderr — notes, failed legs, golden-queries-quoted findings, the regression gate — in ASCII only.
+import type { EvalReport, QuoteFinding } from '../app/evaluator.js';
+
+const ANSI = { green: '\x1b[32m', red: '\x1b[31m', gray: '\x1b[90m', reset: '\x1b[0m' } as const;
+
+export interface RenderEvalTextOptions {
+  /** ANSI colours on the diff arrows (only when stdout is a terminal and --no-color is absent). */
+  color: boolean;
+}
+
+export function renderEvalText(report: EvalReport, options: RenderEvalTextOptions): string {
+  const { run, previous } = report;
+  const f = run.fingerprint;
+  const lines = [
+    `groove eval — ${run.timestamp}`,
+    `  model: ${f.model}    reranker: ${f.reranker ?? 'none'}    limit: ${f.limit}    queries: ${run.aggregate.queryCount}`,
+  ];
+  if (run.corpus) {
+    lines.push(`  corpus: ${run.corpus.documents} docs / ${run.corpus.chunks} chunks`);
+    if (report.corpusChange) {
+      lines.push(`    ⚠️ corpus changed since last run (${report.corpusChange})`);
+      lines.push('       a delta below may reflect that, not retrieval');
+    }
+  }
+  lines.push('');
+  if (report.comparison === 'golden-changed') lines.push('⚠️ golden changed since last run, diff disabled');
+  if (report.comparison === 'config-changed') {
+    lines.push('⚠️ config or metric version changed since last run, diff disabled');
+  }
+  lines.push(report.diff && previous ? `Aggregate (previous run: ${previous.timestamp})` : 'Aggregate');
+
+  const row = (label: string, value: number, delta: number | undefined) =>
+    `  ${label.padEnd(11)}${value.toFixed(3)}${delta === undefined ? '' : renderDelta(delta, report.regressionThreshold, options.color)}`;
+  for (const k of f.kValues)
+    lines.push(row(`recall@${k}`, run.aggregate.recallAtK[k] ?? 0, report.diff?.recallAtK[k]));
+  lines.push(row('MRR', run.aggregate.mrr, report.diff?.mrr));
+  const maxK = Math.max(...f.kValues);
+  lines.push(row(`nDCG@${maxK}`, run.aggregate.ndcgAtK[maxK] ?? 0, report.diff?.ndcgAtK[maxK]));
+
+  const { k, rows } = report.flagged;
+  if (rows.length > 0) {
+    lines.push('', `Per-query (regressions and misses, ${rows.length} of ${run.perQuery.length})`);
+    for (const r of rows) {
+      const mark = r.kind === 'miss' ? '✗' : '↓';
+      const values =
+        r.previousRecall === null
+          ? r.recall.toFixed(2)
+          : `${r.previousRecall.toFixed(2)} → ${r.recall.toFixed(2)}`;
+      lines.push(`  ${mark} ${r.id.padEnd(24)} recall@${k}: ${values}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** `  (↑ 0.056)`: green beyond +threshold, red beyond −threshold, gray within; `  (—)` when unchanged. */
+function renderDelta(delta: number, threshold: number, color: boolean): string {
+  if (!Number.isFinite(delta)) return '  (?)';
+  if (Math.abs(delta) < 1e-9) return '  (—)';
+  const arrow = delta > 0 ? '↑' : '↓';
+  const text = `${arrow} ${Math.abs(delta).toFixed(3)}`;
+  if (!color) return `  (${text})`;
+  const tone = delta > threshold ? ANSI.green : delta < -threshold ? ANSI.red : ANSI.gray;
+  return `  (${tone}${text}${ANSI.reset})`;
+}
+
+/** Notes and failed-leg warnings for stderr, one line each. */
+export function renderEvalDiagnostics(report: EvalReport): string {
+  const lines = report.notes.map((note) => `groove eval: note: ${note}`);
+  const total = report.run.perQuery.length;
+  for (const failure of report.legFailures) {
+    lines.push(
+      `groove eval: warning: the ${failure.leg} leg failed on ${failure.queries} of ${total} queries (${failure.firstReason}); those results come from the remaining legs`,
+    );
+  }
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+}
+
+/** The golden-queries-quoted report for stderr, or '' when nothing was found. */
+export function renderQuoteFindings(findings: readonly QuoteFinding[]): string {
+  if (findings.length === 0) return '';
+  const lines = [
+    `groove eval: ${findings.length} document(s) quote 2 or more golden queries verbatim (golden-queries-quoted).`,
+  ];
+  for (const finding of findings) {
+    lines.push(`  ${finding.path}`);
+    for (const q of finding.quoted) {
+      lines.push(`    ${q.queryId} (${q.rankInTopK === null ? 'not in top_k' : `rank ${q.rankInTopK}`})`);
+    }
+  }
+  lines.push('  Either these notes leaked into the corpus, or the queries came from them');
+  lines.push('  and the documents belong in `expected`. groove eval changes neither.');
+  return `${lines.join('\n')}\n`;
+}
+
+/** What --fail-on-regression decided, for stderr; '' when the flag is off or nothing regressed. */
+export function renderGate(report: EvalReport): string {
+  const gate = report.gate;
+  if (gate.state === 'no-op') return `groove eval: --fail-on-regression compared nothing: ${gate.reason}\n`;
+  if (gate.state !== 'regressed') return '';
+  const metrics = gate.regressions
+    .map((r) => `${r.metric} ${r.previous.toFixed(3)} -> ${r.now.toFixed(3)}`)
+    .join(', ');
+  const lines = [
+    `groove eval: regression against the run of ${gate.against} (threshold ${report.regressionThreshold}): ${metrics}`,
+  ];
+  if (report.corpusChange) {
+    lines.push(
+      `groove eval: note: the corpus changed since that run (${report.corpusChange}); the drop may reflect that, not retrieval`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,253 @@
+import { describe, expect, it } from 'vitest';
+import { compareWithPrevious, type EvalReport, type EvalRun } from '../../src/app/evaluator.js';
+import { renderEvalText, renderGate, renderQuoteFindings } from '../../src/cli/render-eval.js';
+import { aggregateMetrics, computeQueryMetrics, type ExpectedEntry } from '../../src/core/eval-metrics.js';
+import type { QuoteFinding } from '../../src/core/eval-run.js';
+
+const K = [1, 5, 10];
+
+/** A run of the seed's two example queries; `hitsFor` says what each query returned. */
+function seedRun(
+  timestamp: string,
+  hitsFor: Record<string, [string, string | null][]>,
+  corpusDocs = 646,
+): EvalRun {
+  const golden: { id: string; query: string; expected: ExpectedEntry[] }[] = [
+    {
+      id: 'rrf-basics',
+      query: 'What does the k parameter in RRF do?',
+      expected: [
+        { path: 'docs/ARCHITECTURE.md', heading: 'Data flow' },
+        { path: 'src/db.rs', heading: null },
+      ],
+    },
+    {
+      id: 'How are chunks deduplicated?',
+      query: 'How are chunks deduplicated?',
+      expected: [{ path: 'src/indexer.rs', heading: null }],
+    },
+  ];
+  const perQuery = golden.map((g) => {
+    const topK = (hitsFor[g.id] ?? []).map(([path, heading], i) => ({
+      rank: i + 1,
+      path,
+      heading,
+      score: 0.1,
+    }));
+    return { ...g, topK, metrics: computeQueryMetrics(g.expected, topK, K) };
+  });
+  return {
+    timestamp,
+    fingerprint: {
+      model: 'bge-m3',
+      reranker: null,
+      limit: 10,
+      kValues: K,
+      goldenHash: 'g1',
+      metricVersion: 2,
+      ftsQueryVersion: 4,
+    },
+    corpus: { documents: corpusDocs, chunks: 11215, digest: `d${corpusDocs}` },
+    aggregate: aggregateMetrics(perQuery, K),
+    perQuery,
+    findings: [],
+  };
+}
+
+const firstRunHits: Record<string, [string, string | null][]> = {
+  'rrf-basics': [
+    ['docs/ARCHITECTURE.md', 'Data flow'],
+    ['other.md', null],
+    ['src/db.rs', 'fn open'],
+  ],
+  'How are chunks deduplicated?': [['README.md', null]],
+};
+
+function report(
+  run: EvalRun,
+  previous: EvalRun | null,
+  options: { diff?: boolean; gate?: boolean } = {},
+): EvalReport {
+  return {
+    run,
+    ...compareWithPrevious(run, previous, {
+      history: true,
+      diff: options.diff ?? true,
+      failOnRegression: options.gate ?? false,
+      threshold: 0.05,
+    }),
+    legFailures: [],
+    notes: [],
+    golden: { path: 'g.yml', queries: [], hash: 'g1' },
+    history: null,
+  };
+}
+
+describe('eval text report', () => {
+  it('prints the seed transcript for the seed example', () => {
+    const text = renderEvalText(report(seedRun('2026-04-24T05:32:01+00:00', firstRunHits), null), {
+      color: false,
+    });
+    expect(text).toBe(
+      [
+        'groove eval — 2026-04-24T05:32:01+00:00',
+        '  model: bge-m3    reranker: none    limit: 10    queries: 2',
+        '  corpus: 646 docs / 11215 chunks',
+        '',
+        'Aggregate',
+        '  recall@1   0.250',
+        '  recall@5   0.500',
+        '  recall@10  0.500',
+        '  MRR        0.500',
+        '  nDCG@10    0.460',
+        '',
+        'Per-query (regressions and misses, 1 of 2)',
+        '  ✗ How are chunks deduplicated? recall@10: 0.00',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('diffs against a compatible previous run with arrows, corpus note and per-query regressions', () => {
+    const before = seedRun('2026-04-23T00:00:00+00:00', firstRunHits, 642);
+    const now = seedRun('2026-04-24T00:00:00+00:00', {
+      'rrf-basics': [
+        ['other.md', null],
+        ['docs/ARCHITECTURE.md', 'Data flow'],
+      ],
+      'How are chunks deduplicated?': [['src/indexer.rs', null]],
+    });
+    const text = renderEvalText(report(now, before), { color: false });
+    expect(text).toContain('  corpus: 646 docs / 11215 chunks\n');
+    expect(text).toContain(
+      '    ⚠️ corpus changed since last run (642 -> 646 documents, 11215 -> 11215 chunks)\n       a delta below may reflect that, not retrieval\n',
+    );
+    expect(text).toContain('Aggregate (previous run: 2026-04-23T00:00:00+00:00)\n');
+    // recall@1: (0.5 + 0) / 2 -> (0 + 1) / 2; recall@5: (1 + 0) / 2 -> (0.5 + 1) / 2; MRR 0.5 -> 0.75.
+    expect(text).toContain('  recall@1   0.500  (↑ 0.250)\n');
+    expect(text).toContain('  recall@5   0.750  (↑ 0.250)\n');
+    expect(text).toContain('  MRR        0.750  (↑ 0.250)\n');
+    expect(text).toContain(
+      'Per-query (regressions and misses, 1 of 2)\n  ↓ rrf-basics               recall@10: 1.00 → 0.50\n',
+    );
+  });
+
+  it('colours arrows only when asked: green beyond the threshold, red below it, gray within', () => {
+    const before = seedRun('t0', firstRunHits);
+    const now = seedRun('t1', {
+      ...firstRunHits,
+      'How are chunks deduplicated?': [['src/indexer.rs', null]],
+    });
+    const plain = renderEvalText(report(now, before), { color: false });
+    expect(plain).not.toContain('\x1b[');
+    const coloured = renderEvalText(report(now, before), { color: true });
+    expect(coloured).toContain('(\x1b[32m↑ 0.500\x1b[0m)');
+    const worse = renderEvalText(report(before, now), { color: true });
+    expect(worse).toContain('(\x1b[31m↓ 0.500\x1b[0m)');
+    const same = renderEvalText(report(before, before), { color: true });
+    expect(same).toContain('  recall@1   0.250  (—)\n');
+  });
+
+  it('disables the diff when the golden file or the config changed, and says which', () => {
+    const before = seedRun('t0', firstRunHits);
+    const goldenChanged = seedRun('t1', firstRunHits);
+    goldenChanged.fingerprint.goldenHash = 'g2';
+    const text = renderEvalText(report(goldenChanged, before), { color: false });
+    expect(text).toContain('\n⚠️ golden changed since last run, diff disabled\nAggregate\n');
+    expect(text).not.toContain('(↑');
+    const configChanged = seedRun('t1', firstRunHits);
+    configChanged.fingerprint.limit = 20;
+    expect(renderEvalText(report(configChanged, before), { color: false })).toContain(
+      '⚠️ config or metric version changed since last run, diff disabled\nAggregate\n',
+    );
+  });
+
+  it('says the contents changed when the counts held', () => {
+    const before = seedRun('t0', firstRunHits);
+    const now = seedRun('t1', firstRunHits);
+    now.corpus = { ...now.corpus!, digest: 'other' };
+    expect(renderEvalText(report(now, before), { color: false })).toContain(
+      '(same document and chunk counts, different contents)',
+    );
+  });
+});
+
+describe('regression gate', () => {
+  const before = seedRun('2026-04-23T00:00:00+00:00', firstRunHits);
+  const worse = seedRun('t1', { ...firstRunHits, 'rrf-basics': [['x.md', null]] });
+
+  it('fails on a compatible regression and names the metrics, with the corpus note when it moved', () => {
+    const r = report(worse, seedRun('2026-04-23T00:00:00+00:00', firstRunHits, 600), { gate: true });
+    expect(r.gate.state).toBe('regressed');
+    const message = renderGate(r);
+    expect(message).toMatch(
+      /^groove eval: regression against the run of 2026-04-23T00:00:00\+00:00 \(threshold 0.05\): recall@1 0.250 -> 0.000/,
+    );
+    expect(message).toContain('the corpus changed since that run (600 -> 646 documents');
+    expect(/^[\x20-\x7e\n]*$/.test(message)).toBe(true);
+  });
+
+  it('passes when nothing fell by more than the threshold', () => {
+    expect(report(before, before, { gate: true }).gate).toEqual({
+      state: 'passed',
+      against: before.timestamp,
+    });
+  });
+
+  it('is a no-op without a previous run, with --no-diff or --no-history, or across fingerprints', () => {
+    expect(report(worse, null, { gate: true }).gate).toEqual({
+      state: 'no-op',
+      reason: 'there is no previous run yet',
+    });
+    expect(report(worse, before, { gate: true, diff: false }).gate.state).toBe('no-op');
+    const noHistory = compareWithPrevious(worse, null, {
+      history: false,
+      diff: true,
+      failOnRegression: true,
+      threshold: 0.05,
+    });
+    expect(noHistory.gate).toEqual({ state: 'no-op', reason: '--no-history is set' });
+    const changed = seedRun('t1', { ...firstRunHits, 'rrf-basics': [['x.md', null]] });
+    changed.fingerprint.goldenHash = 'g2';
+    expect(report(changed, before, { gate: true }).gate).toEqual({
+      state: 'no-op',
+      reason: 'the golden file changed since the previous run',
+    });
+    expect(report(worse, before).gate).toEqual({ state: 'off' });
+  });
+
+  it('--no-diff compares with nothing: no previous, no diff, corpus_changed null', () => {
+    const r = report(worse, before, { diff: false });
+    expect(r.previous).toBeNull();
+    expect(r.diff).toBeNull();
+    expect(r.corpusChanged).toBeNull();
+    expect(r.comparison).toBe('none');
+  });
+});
+
+describe('golden-queries-quoted report', () => {
+  it('matches the seed wording, in ASCII', () => {
+    const findings: QuoteFinding[] = [
+      {
+        check: 'golden-queries-quoted',
+        path: 'engineering/deep-dive/rag/evaluation.md',
+        quoted: [
+          { queryId: 'torch-compile', rankInTopK: null },
+          { queryId: 'cross-encoder-reranker', rankInTopK: 8 },
+        ],
+      },
+    ];
+    expect(renderQuoteFindings(findings)).toBe(
+      [
+        'groove eval: 1 document(s) quote 2 or more golden queries verbatim (golden-queries-quoted).',
+        '  engineering/deep-dive/rag/evaluation.md',
+        '    torch-compile (not in top_k)',
+        '    cross-encoder-reranker (rank 8)',
+        '  Either these notes leaked into the corpus, or the queries came from them',
+        '  and the documents belong in `expected`. groove eval changes neither.',
+        '',
+      ].join('\n'),
+    );
+    expect(renderQuoteFindings([])).toBe('');
+  });
+});
