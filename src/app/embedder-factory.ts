@@ -1,16 +1,52 @@
-// Maps the resolved config to an embedder; heavy model code is imported only when a model is used.
+// Maps the resolved config to the model layer's options (composition root); models load lazily inside it.
+import os from 'node:os';
 import type { ResolvedConfig } from '../config/resolve-config.js';
-import { GrooveError } from '../errors.js';
-import type { Embedder } from '../types.js';
+import { createEmbedder, createReranker } from '../models/create-embedder.js';
+import { resolveModelCacheDir } from '../models/model-cache.js';
+import { createProgressRenderer } from '../models/model-progress.js';
+import type { Embedder, Reranker } from '../types.js';
 
-/** `null` means lexical-only (`--model none` or provider `none`). */
+export function modelCacheDirOf(config: ResolvedConfig): string {
+  return resolveModelCacheDir({
+    configured: config.modelCacheDir,
+    env: { XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, LOCALAPPDATA: process.env.LOCALAPPDATA },
+    homeDir: os.homedir(),
+    platform: process.platform,
+  });
+}
+
+/** `null` means lexical-only (`--model none` or provider `none`). Download progress goes to stderr. */
 export async function createEmbedderFor(config: ResolvedConfig): Promise<Embedder | null> {
-  if (config.embedding.provider === 'none' || (config.model === 'none' && !config.localModelDir)) return null;
-  throw new GrooveError(
-    'MODEL_UNAVAILABLE',
-    `embedding provider "${config.embedding.provider}" is not wired yet`,
-    {
-      hint: 'use --model none for a lexical-only index',
-    },
-  );
+  const e = config.embedding;
+  if (e.provider === 'none' || (config.model === 'none' && !config.localModelDir)) return null;
+  const isHttp = e.provider === 'openai-compatible' || e.provider === 'ollama';
+  return createEmbedder({
+    provider: e.provider,
+    model: isHttp ? e.model : config.model,
+    modelDir: config.localModelDir,
+    cacheDir: modelCacheDirOf(config),
+    offline: config.offline,
+    hubEndpoint: config.hubEndpoint,
+    endpoint: e.endpoint,
+    apiKey: e.apiKey,
+    dimension: e.dimension,
+    timeoutSeconds: e.timeoutSeconds,
+    maxRetries: e.maxRetries,
+    batchSize: e.batchSize,
+    maxInputChars: e.maxInputChars,
+    progress: createProgressRenderer(process.stderr),
+  });
+}
+
+/** The configured cross-encoder, or null when `reranker = "none"`. */
+export async function createRerankerFor(config: ResolvedConfig): Promise<Reranker | null> {
+  if (config.reranker === 'none') return null;
+  return createReranker({
+    model: config.reranker,
+    cacheDir: modelCacheDirOf(config),
+    offline: config.offline,
+    hubEndpoint: config.hubEndpoint,
+    maxInputChars: config.embedding.maxInputChars,
+    progress: createProgressRenderer(process.stderr),
+  });
 }

@@ -5,9 +5,9 @@ import type { ResolvedConfig } from '../config/resolve-config.js';
 import { GrooveError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readCheckedFile } from '../fs/checked-read.js';
-import type { Embedder } from '../types.js';
+import type { Embedder, Reranker } from '../types.js';
 import { buildConnectionGraph, type GraphRequest, type GraphResult } from './connection-graph.js';
-import { createEmbedderFor } from './embedder-factory.js';
+import { createEmbedderFor, createRerankerFor } from './embedder-factory.js';
 import {
   type EvalReport,
   type EvaluateOptions,
@@ -35,6 +35,7 @@ import type { SearchResponse } from './search-types.js';
 /** Seams for the composition root; tests inject a deterministic embedder here. */
 export interface KnowledgeBaseDeps {
   createEmbedder?: (config: ResolvedConfig) => Promise<Embedder | null>;
+  createReranker?: (config: ResolvedConfig) => Promise<Reranker | null>;
 }
 
 export interface IndexOptions {
@@ -90,10 +91,12 @@ export class KnowledgeBase {
   private readsDrained: (() => void)[] = [];
 
   private readonly createEmbedder: (config: ResolvedConfig) => Promise<Embedder | null>;
+  private readonly createReranker: (config: ResolvedConfig) => Promise<Reranker | null>;
 
   constructor(config: ResolvedConfig, deps: KnowledgeBaseDeps = {}) {
     this.config = config;
     this.createEmbedder = deps.createEmbedder ?? createEmbedderFor;
+    this.createReranker = deps.createReranker ?? createRerankerFor;
     const paths = requireKbPaths(config);
     this.kbPath = paths.kbPath;
     this.dbPath = paths.dbPath;
@@ -263,7 +266,7 @@ export class KnowledgeBase {
     try {
       this.sessionPromise ??= SearchSession.open(this.dbPath, this.config, {
         embedder: () => this.embedder(),
-        reranker: async () => null,
+        reranker: (config) => this.createReranker(config),
       });
       const session = await this.sessionPromise.catch((error: unknown) => {
         this.sessionPromise = null;

@@ -67,6 +67,7 @@ export function searchCommand(io: CliIo, setExit: (code: number) => void): Comma
       'low_confidence when top1/mean < r (default 1.5; 0 disables)',
       parseNumber('--min-confidence-ratio'),
     )
+    .option('--reranker <id>', 'cross-encoder to rerank with (bge-reranker-base, bge-reranker-v2-m3) or none')
     .option('--rerank', 'rerank with the configured cross-encoder')
     .option('--no-rerank', 'skip the reranker even when rerank_by_default is on')
     .option('--mmr', 'diversify results with maximal marginal relevance')

@@ -9,6 +9,7 @@ export interface CommonFlags {
   dbPath?: string;
   model?: string;
   modelDir?: string;
+  reranker?: string;
   offline?: boolean;
   format?: 'text' | 'json';
 }
@@ -46,6 +47,7 @@ export function loadConfig(flags: CommonFlags, io: CliIo): ResolvedConfig {
       dbPath: flags.dbPath,
       model: flags.model,
       modelDir: flags.modelDir,
+      reranker: flags.reranker,
       offline: flags.offline,
     },
   });

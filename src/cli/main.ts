@@ -4,7 +4,9 @@ import { describeError, isGrooveError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import { evalCommand } from './cmd-eval.js';
 import { indexCommand } from './cmd-index.js';
+import { modelsCommand } from './cmd-models.js';
 import { searchCommand } from './cmd-search.js';
+import { serveCommand } from './cmd-serve.js';
 import { statusCommand } from './cmd-status.js';
 
 export const VERSION = '0.1.0';
@@ -25,7 +27,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     indexCommand(io, setExit),
     searchCommand(io, setExit),
     statusCommand(io, setExit),
+    serveCommand(io, setExit),
     evalCommand(io, setExit),
+    modelsCommand(io, setExit),
   ]) {
     program.addCommand(
       command.exitOverride().configureOutput({

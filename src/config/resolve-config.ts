@@ -19,6 +19,8 @@ export interface ResolvedConfig extends Defaults {
   modelCacheDir: string | null;
   /** Absolute path of the groove.toml in use, or null. */
   configPath: string | null;
+  /** Hugging Face mirror from `HF_ENDPOINT`, or null for the default hub. */
+  hubEndpoint: string | null;
   /**
    * True when the file or the CLI chose the embedding model (model, --model-dir, or [embedding]); otherwise
    * commands adopt the model an existing index records instead of refusing it as a mismatch.
@@ -146,6 +148,7 @@ function cloneDefaults(): ResolvedConfig {
     kbPath: null,
     dbPath: null,
     localModelDir: null,
+    hubEndpoint: null,
     modelCacheDir: null,
     configPath: null,
     modelExplicit: false,
@@ -257,6 +260,7 @@ function applyEnvAndOverrides(config: ResolvedConfig, options: ResolveConfigOpti
   const { env, cwd } = options;
   if (env.GROOVE_MODEL_DIR) config.modelCacheDir = expandPath(env.GROOVE_MODEL_DIR, cwd);
   if (env.GROOVE_OFFLINE === '1' || env.GROOVE_OFFLINE === 'true') config.offline = true;
+  if (env.HF_ENDPOINT) config.hubEndpoint = env.HF_ENDPOINT;
   if (env.GROOVE_EMBEDDING_API_KEY) config.embedding.apiKey = env.GROOVE_EMBEDDING_API_KEY;
   if (env.GROOVE_HTTP_TOKEN) config.transport.http.token = env.GROOVE_HTTP_TOKEN;
   const o = options.overrides ?? {};

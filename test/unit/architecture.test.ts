@@ -50,6 +50,7 @@ const COMPOSITION_ROOT = new Set([
   'app/indexer-ports.ts',
   'app/embedder-factory.ts',
   'app/search-session.ts',
+  'app/model-catalog.ts',
   'app/get-document.ts',
   'app/live-sync.ts',
 ]);
