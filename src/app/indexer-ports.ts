@@ -7,6 +7,9 @@ import { decodeUtf8Text, describeSkipReason, readCheckedFile } from '../fs/check
 import { walkKnowledgeBase } from '../fs/walk-kb.js';
 import type { IndexerPorts } from './indexer.js';
 
+/** The config key that raises the per-file cap (the fs adapter does not know the config's spelling). */
+const TOO_LARGE_ADVICE = 'raise [index] max_file_size in groove.toml, e.g. "100MiB"';
+
 export function buildIndexerPorts(kbPath: string, config: ResolvedConfig): IndexerPorts {
   const extensions = config.parsers.enabled;
   return {
@@ -28,7 +31,7 @@ export function buildIndexerPorts(kbPath: string, config: ResolvedConfig): Index
         return {
           ok: false,
           vanished: read.reason === 'vanished',
-          message: describeSkipReason(file.relPath, read),
+          message: describeSkipReason(file.relPath, read, { capAdvice: TOO_LARGE_ADVICE }),
         };
       }
       const decoded = decodeUtf8Text(read.bytes);

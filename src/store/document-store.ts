@@ -102,7 +102,7 @@ export class DocumentStore {
    * atomically: a reader sees either the old document or the new one, never a mix.
    */
   writeDocument(doc: DocumentRowInput, chunks: ChunkRowInput[], replacesPath?: string): void {
-    this.db.transaction(() => {
+    this.atomically(() => {
       this.removeByPath(doc.path);
       if (replacesPath !== undefined) this.removeByPath(replacesPath);
       const result = this.statements.insertDocument.run({
@@ -113,7 +113,7 @@ export class DocumentStore {
       });
       const documentId = Number(result.lastInsertRowid);
       for (const chunk of chunks) this.insertChunk(documentId, chunk);
-    })();
+    });
   }
 
   /** Remember a new size/mtime for a file whose bytes did not change. */
@@ -137,12 +137,22 @@ export class DocumentStore {
     this.db.transaction(work)();
   }
 
+  /**
+   * Run `work` in its own transaction, or directly inside the caller's. Deliberately no SAVEPOINT when nested:
+   * FTS5 flushes its pending terms into a new segment at every savepoint, which made one-transaction groups
+   * as slow as one commit per file. A failure still rolls back the whole enclosing transaction.
+   */
+  private atomically(work: () => void): void {
+    if (this.db.inTransaction) work();
+    else this.db.transaction(work)();
+  }
+
   /** Delete documents by path in one transaction; returns how many existed. */
   deleteDocuments(paths: string[]): number {
     let deleted = 0;
-    this.db.transaction(() => {
+    this.atomically(() => {
       for (const path of paths) deleted += this.removeByPath(path) ? 1 : 0;
-    })();
+    });
     return deleted;
   }
 
