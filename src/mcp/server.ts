@@ -1,0 +1,181 @@
+// The MCP server: five tools over one KnowledgeBase (search, get_document, list_topics, rebuild_index,
+// get_connection_graph). Every failure becomes an `isError` result whose text says how to fix the call.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { IndexSummary } from '../app/index-events.js';
+import type { IndexRunner } from '../app/index-runner.js';
+import type { KnowledgeBase } from '../app/knowledge-base.js';
+import { searchResponseToJson } from '../app/search-types.js';
+import { describeError, isGrooveError } from '../errors.js';
+import {
+  connectionGraphInput,
+  getDocumentInput,
+  listTopicsInput,
+  rebuildIndexInput,
+  searchInput,
+  toGraphRequest,
+  toSearchRequest,
+} from './tool-schemas.js';
+
+export interface GrooveServerOptions {
+  kb: KnowledgeBase;
+  runner: IndexRunner;
+  version: string;
+  /** One line to stderr (never stdout: under stdio that is the protocol). */
+  log: (line: string) => void;
+}
+
+const INSTRUCTIONS =
+  'groove searches a local knowledge base of Markdown/text notes. Start with `search` (hybrid keyword + ' +
+  'semantic); cite results by their `path`; when `low_confidence` is true or results look off, say the ' +
+  'knowledge base may not cover the question. Use `get_document` to read a whole file found by search, ' +
+  '`list_topics` to see what the knowledge base covers, and `get_connection_graph` to find related notes.';
+
+/** A new McpServer with groove's tools (one per client session; they all share the one KnowledgeBase). */
+export function createGrooveServer(options: GrooveServerOptions): McpServer {
+  const { kb, runner } = options;
+  const server = new McpServer({ name: 'groove', version: options.version }, { instructions: INSTRUCTIONS });
+  const guard = (tool: string, work: () => Promise<CallToolResult>) => runTool(tool, work, options.log);
+
+  server.registerTool(
+    'search',
+    {
+      title: 'Search the knowledge base',
+      description:
+        'Hybrid search (word-level BM25 + vector similarity, fused by RRF) over the indexed notes. Returns ' +
+        '{results:[{score,path,title,heading,topic,date,tags,content,match_spans}], low_confidence, ' +
+        'filter_applied, legs}. `content` is the matching chunk; `match_spans` are UTF-8 byte offsets of the ' +
+        'query terms in it. `legs` says whether the keyword and vector legs ran ("off" = no embedding model). ' +
+        'Filters narrow the documents before ranking, so a filtered search still fills `limit` when it can.',
+      inputSchema: searchInput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (input) =>
+      guard('search', async () => {
+        const response = await kb.search(toSearchRequest(input));
+        return jsonResult(searchResponseToJson(response));
+      }),
+  );
+
+  server.registerTool(
+    'get_document',
+    {
+      title: 'Read one document',
+      description:
+        'The full text of one indexed document, by the exact `path` a search result or graph node gave. ' +
+        'Returns {path,title,date,topic,tags,content,truncated}. Only indexed files are served: no absolute ' +
+        'paths, "..", symbolic or hard links, and nothing over 1 MiB of text.',
+      inputSchema: getDocumentInput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (input) =>
+      guard('get_document', async () => {
+        const result = await kb.getDocument(input.path);
+        return result.ok
+          ? jsonResult({ ...result.document })
+          : errorResult(`get_document: ${result.message}`);
+      }),
+  );
+
+  server.registerTool(
+    'list_topics',
+    {
+      title: 'List topics',
+      description:
+        'What the knowledge base covers: groups of documents by category (first folder) and topic, each with ' +
+        'file_count, last_updated (latest frontmatter date), up to 20 titles and the folders below it. Use ' +
+        'the category or topic names as search filters.',
+      inputSchema: listTopicsInput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    () => guard('list_topics', async () => jsonResult({ ...(await kb.listTopics()) })),
+  );
+
+  server.registerTool(
+    'rebuild_index',
+    {
+      title: 'Rebuild the index',
+      description:
+        'Bring the index up to date with the files on disk and return counts (documents, chunks, updated, ' +
+        'renamed, deleted, skipped, duration_ms). Rarely needed: the server already follows file changes ' +
+        'unless started with --no-watch. One rebuild at a time; a second call is refused while one runs. ' +
+        'Searches keep answering during a rebuild.',
+      inputSchema: rebuildIndexInput,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+    },
+    (input) =>
+      guard('rebuild_index', async () => {
+        const summary = await runner.rebuild({ force: input.force });
+        options.log(`rebuild_index: done in ${summary.durationMs} ms (${summary.documents} documents)`);
+        return jsonResult(rebuildStats(summary));
+      }),
+  );
+
+  server.registerTool(
+    'get_connection_graph',
+    {
+      title: 'Related-notes graph',
+      description:
+        'Notes related to one document, found by following vector similarity breadth-first: the start ' +
+        'document’s chunks are seeds; each node’s nearest neighbours (similarity ≥ min_similarity, at most ' +
+        'fan_out) become its children, up to `depth` hops and `max_nodes` nodes. Returns {start_path, nodes:' +
+        '[{node_id,parent_id,depth,score,path,heading,title,snippet}], truncated, truncation:[{reason,limit,' +
+        'remedy}], stats}. Needs an index built with an embedding model.',
+      inputSchema: connectionGraphInput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (input) =>
+      guard('get_connection_graph', async () => {
+        const result = await kb.connectionGraph(toGraphRequest(input));
+        return result.ok
+          ? jsonResult({ ...result.graph })
+          : errorResult(`get_connection_graph: ${result.message}`);
+      }),
+  );
+
+  return server;
+}
+
+async function runTool(
+  tool: string,
+  work: () => Promise<CallToolResult>,
+  log: (line: string) => void,
+): Promise<CallToolResult> {
+  try {
+    return await work();
+  } catch (error) {
+    // Our own errors carry a hint on how to fix the call; anything else is a bug worth a log line.
+    if (!isGrooveError(error)) log(`${tool}: unexpected error: ${(error as Error)?.stack ?? String(error)}`);
+    return errorResult(`${tool} failed: ${describeError(error)}`);
+  }
+}
+
+function jsonResult(payload: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(payload) }], structuredContent: payload };
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function rebuildStats(summary: IndexSummary): Record<string, unknown> {
+  return {
+    total_documents: summary.documents,
+    total_chunks: summary.chunks,
+    indexed: summary.indexed,
+    updated: summary.updated,
+    renamed: summary.renamed,
+    deleted: summary.deleted,
+    skipped: summary.skipped,
+    unchanged: summary.unchanged,
+    embedded_chunks: summary.embeddedChunks,
+    frontmatter_errors: summary.frontmatterErrors,
+    duration_ms: summary.durationMs,
+    model: summary.model,
+  };
+}
