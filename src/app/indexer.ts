@@ -159,6 +159,9 @@ async function processInGroups(pending: PendingFile[], options: RunIndexOptions,
     }
     const previous = inFlight;
     inFlight = embedMissing(prepared, options);
+    // It is awaited only after the previous group is written (which yields to the event loop): mark it handled
+    // now so an embedding failure meanwhile is not an unhandled rejection that kills the process.
+    inFlight.catch(() => {});
     if (previous) await writeGroup(await previous, options, summary);
     await yieldToEventLoop();
   }

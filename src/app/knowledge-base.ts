@@ -135,6 +135,10 @@ export class KnowledgeBase {
     let summary: IndexSummary;
     try {
       summary = await this.runOn(database, embedder, wanted, options);
+    } catch (error) {
+      database.close();
+      IndexDatabase.remove(tempPath); // a half-built copy is never used; do not leave it next to the index
+      throw error;
     } finally {
       database.close();
     }
@@ -257,6 +261,12 @@ export class KnowledgeBase {
   /** Save an evaluated run to `<kb>/.groove-eval-history.json` (null with --no-history). */
   recordEvalRun(report: EvalReport): HistoryWriteResult | null {
     return recordEvalRun(report, { historySize: this.config.eval.historySize, write: writeFileAtomic });
+  }
+
+  /** Load the model once, following the model an existing index records, so the first call does not pay for it. */
+  async warmUp(): Promise<void> {
+    if (fs.existsSync(this.dbPath)) await this.withSession(async () => {});
+    else await this.embedder();
   }
 
   /** Run one read on the session, never across a rebuild swap (see swapIn). */

@@ -33,7 +33,7 @@ export interface TempKb {
   remove(relPath: string): void;
   move(fromRel: string, toRel: string): void;
   abs(relPath: string): string;
-  /** Resolve a config as `groove index --kb-path … --db-path …` would; `toml` is written to root/groove.toml. */
+  /** Resolve a config as `groove index --kb-path … --db-path …` would; `toml` becomes root/groove.toml (else none). */
   config(options?: { toml?: string; overrides?: ConfigOverrides }): ResolvedConfig;
   /** Every document with its chunks (in chunk order), read straight from the index file. */
   documents(): Map<string, StoredDocument>;
@@ -75,11 +75,11 @@ export function createTempKb(files: Record<string, string | Buffer> = {}): TempK
       fs.renameSync(abs(fromRel), abs(toRel));
     },
     config(options = {}) {
-      let configPath: string | undefined;
-      if (options.toml !== undefined) {
-        configPath = path.join(root, 'groove.toml');
-        fs.writeFileSync(configPath, options.toml);
-      }
+      // Written (or removed) every time so a later call never picks up an earlier call's file by discovery.
+      const tomlPath = path.join(root, 'groove.toml');
+      if (options.toml === undefined) fs.rmSync(tomlPath, { force: true });
+      else fs.writeFileSync(tomlPath, options.toml);
+      const configPath = options.toml === undefined ? undefined : tomlPath;
       return resolveConfig({
         configPath,
         cwd: root,
