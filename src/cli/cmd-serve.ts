@@ -1,0 +1,181 @@
+// `groove serve`: the MCP server over stdio (default) or Streamable HTTP, with live sync of the KB folder.
+// Logs go to stderr; under stdio, stdout carries nothing but protocol frames.
+import { format } from 'node:util';
+import { Command, Option } from 'commander';
+import { IndexRunner } from '../app/index-runner.js';
+import { type KnowledgeBase, openKnowledgeBase } from '../app/knowledge-base.js';
+import { type LiveSyncHandle, startLiveSync } from '../app/live-sync.js';
+import type { ResolvedConfig } from '../config/resolve-config.js';
+import { GrooveError } from '../errors.js';
+import { isLoopbackBind } from '../mcp/http-guard.js';
+import { createGrooveServer } from '../mcp/server.js';
+import { serveHttp } from '../mcp/transport-http.js';
+import { serveStdio } from '../mcp/transport-stdio.js';
+import { type CliIo, EXIT } from './cli-io.js';
+import { addKbOptions, addModelOptions, type CommonFlags, loadConfig } from './common-options.js';
+
+interface ServeFlags extends CommonFlags {
+  transport?: 'stdio' | 'http';
+  port?: number;
+  bind?: string;
+  allowRemote?: boolean;
+  watch?: boolean;
+  debounceMs?: number;
+}
+
+function parseInteger(flag: string, min: number, max: number) {
+  return (value: string): number => {
+    const number = Number(value);
+    if (!/^\d+$/.test(value.trim()) || number < min || number > max) {
+      throw new GrooveError(
+        'INVALID_ARGUMENT',
+        `${flag} "${value}" must be a whole number from ${min} to ${max}`,
+      );
+    }
+    return number;
+  };
+}
+
+export function serveCommand(io: CliIo, setExit: (code: number) => void): Command {
+  const command = new Command('serve')
+    .description(
+      'serve the KB to MCP clients over stdio (default) or Streamable HTTP, following file changes',
+    )
+    .addOption(
+      new Option('--transport <kind>', 'stdio (one client) or http (many)').choices(['stdio', 'http']),
+    )
+    .option('--port <n>', 'HTTP port (default 3100; 0 picks a free one)', parseInteger('--port', 0, 65_535))
+    .option('--bind <addr>', 'HTTP bind address (default 127.0.0.1)')
+    .option('--allow-remote', 'allow a non-loopback --bind (then also set a token and allowed_hosts)')
+    .option('--no-watch', 'do not follow file changes (rebuild_index still updates the index)')
+    .option(
+      '--debounce-ms <n>',
+      'quiet time before changes are indexed (default 500)',
+      parseInteger('--debounce-ms', 0, 60_000),
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  groove serve --kb-path ./notes\n  groove serve --kb-path ./notes --transport http --port 3100\n  GROOVE_HTTP_TOKEN=secret groove serve --transport http --bind 0.0.0.0 --allow-remote',
+    );
+  addKbOptions(command);
+  addModelOptions(command);
+  return command.action(async (flags: ServeFlags) => {
+    const config = loadConfig(flags, io);
+    const transport = flags.transport ?? config.transport.kind;
+    const bind = flags.bind ?? config.transport.http.bind;
+    if (transport === 'http' && !isLoopbackBind(bind) && !flags.allowRemote) {
+      throw new GrooveError('INVALID_ARGUMENT', `refusing to listen on non-loopback address "${bind}"`, {
+        hint: 'anyone who can reach it could read the knowledge base; pass --allow-remote if you mean it, and set GROOVE_HTTP_TOKEN and [transport.http] allowed_hosts',
+      });
+    }
+    const log = (line: string) => io.stderr.write(`groove serve: ${line}\n`);
+    const kb = openKnowledgeBase(config);
+    const runner = new IndexRunner(kb);
+    const restoreConsole = transport === 'stdio' ? routeConsoleToStderr(io) : () => {};
+    let sync: LiveSyncHandle | null = null;
+    try {
+      await kb.warmUp(); // load the model once, now: a broken model fails at start, not on the first search
+      const watching = flags.watch !== false && config.watch.enabled;
+      if (watching)
+        sync = startLiveSync({ kb, runner, debounceMs: flags.debounceMs ?? config.watch.debounceMs, log });
+      const context = { kb, runner, config, log, version: command.parent?.version() ?? '0.0.0', sync };
+      if (transport === 'stdio') await runStdio(context);
+      else await runHttp({ ...context, bind, port: flags.port ?? config.transport.http.port });
+      setExit(EXIT.ok);
+    } finally {
+      await sync?.close();
+      await runner.drain();
+      await kb.close();
+      restoreConsole();
+      log('stopped');
+    }
+  });
+}
+
+interface ServeContext {
+  kb: KnowledgeBase;
+  runner: IndexRunner;
+  config: ResolvedConfig;
+  log: (line: string) => void;
+  version: string;
+  sync: LiveSyncHandle | null;
+}
+
+async function runStdio(context: ServeContext): Promise<void> {
+  const { kb, log } = context;
+  const serving = await serveStdio({
+    server: createGrooveServer(context),
+    stdin: process.stdin,
+    stdout: process.stdout,
+    log,
+  });
+  log(`serving ${kb.kbPath} over stdio (${describeWatch(context)})`);
+  await untilStopped(serving.closed, log);
+  await serving.close();
+}
+
+async function runHttp(context: ServeContext & { bind: string; port: number }): Promise<void> {
+  const { config, log, runner, sync } = context;
+  const httpConfig = config.transport.http;
+  if (!isLoopbackBind(context.bind)) {
+    if (!httpConfig.token)
+      log('WARNING: listening beyond this machine without a token; set GROOVE_HTTP_TOKEN');
+    if (httpConfig.allowedHosts.length === 0)
+      log(
+        'note: allowed_hosts is empty, so only loopback Host names are accepted; list the names clients use',
+      );
+  }
+  const serving = await serveHttp({
+    createServer: () => createGrooveServer(context),
+    bind: context.bind,
+    port: context.port,
+    allowedHosts: httpConfig.allowedHosts,
+    allowedOrigins: httpConfig.allowedOrigins,
+    token: httpConfig.token,
+    maxSessions: httpConfig.maxSessions,
+    healthzPublic: httpConfig.healthzPublic,
+    health: () => ({ indexing: runner.status().active, watcher: sync ? sync.stats() : null }),
+    log,
+  });
+  log(`serving ${context.kb.kbPath} at ${serving.url} (${describeWatch(context)}; Ctrl-C stops)`);
+  try {
+    await untilStopped(new Promise<void>(() => {}), log);
+  } finally {
+    await serving.close();
+  }
+}
+
+function describeWatch(context: ServeContext): string {
+  return context.sync ? 'following file changes' : 'not watching files';
+}
+
+/** Resolves on SIGINT/SIGTERM or when `ended` resolves, whichever comes first. */
+async function untilStopped(ended: Promise<void>, log: (line: string) => void): Promise<void> {
+  let onSignal: (signal: NodeJS.Signals) => void = () => {};
+  const signalled = new Promise<void>((resolve) => {
+    onSignal = (signal) => {
+      log(`${signal}: shutting down`);
+      resolve();
+    };
+  });
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await Promise.race([ended, signalled]);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/** Under stdio a stray console.log from a dependency would corrupt the protocol: send it to stderr instead. */
+function routeConsoleToStderr(io: CliIo): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  const toStderr = (...args: unknown[]) => {
+    io.stderr.write(`${format(...args)}\n`);
+  };
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  return () => Object.assign(console, saved);
+}
