@@ -86,7 +86,10 @@ export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> 
   const { store, ports, onEvent } = options;
   const summary = emptySummary(options.embedder?.id ?? 'none');
   const walk = ports.walk();
-  onEvent({ kind: 'start', totalFiles: walk.files.length, model: summary.model });
+  // Every candidate, refused ones included, ends with exactly one file/unchanged/skipped event, so progress
+  // counted over these events reaches exactly 100%.
+  const totalFiles = walk.files.length + walk.skipped.length;
+  onEvent({ kind: 'start', totalFiles, model: summary.model });
   for (const warning of walk.warnings) onEvent({ kind: 'warning', message: warning });
   for (const skip of walk.skipped) reportSkip(skip.relPath, skip.message);
 
