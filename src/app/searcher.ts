@@ -1,6 +1,5 @@
 // The one search pipeline shared by the CLI, the MCP server and eval.
 import type { ResolvedConfig } from '../config/resolve-config.js';
-import { compileFtsQuery, compileWordQuery } from '../core/fts-query.js';
 import { fuseRrf } from '../core/fuse-rrf.js';
 import { isLowConfidence } from '../core/low-confidence.js';
 import { computeMatchSpans } from '../core/match-spans.js';
@@ -9,6 +8,7 @@ import { GrooveError } from '../errors.js';
 import type { ChunkRecord, SearchReader } from '../store/chunk-search.js';
 import type { VectorIndex } from '../store/vector-index.js';
 import type { Embedder, Reranker } from '../types.js';
+import { compileLegQuery, type LexicalLegResult, runLexicalLeg, runVectorLeg } from './candidate-legs.js';
 import { expandHit } from './parent-retriever.js';
 import { buildDocumentFilter, describeFilters } from './search-filters.js';
 import { type SearchRequest, validateSearchRequest } from './search-request.js';
@@ -23,15 +23,6 @@ export interface SearchContext {
   vectors: () => VectorIndex | null;
 }
 
-/** Rows the short-term substring fallback may examine: bounds its cost on large KBs. */
-const SUBSTRING_SCAN_LIMIT = 50_000;
-
-interface LexicalResult {
-  ids: number[];
-  source: Map<number, 'words' | 'trigram' | 'substring'>;
-  status: LegStatus;
-}
-
 /**
  * Stages: validate → compile queries (word-level, trigram, exclusions, short CJK terms) → resolve filters to
  * documents → lexical leg (word-level bm25 ranks; trigram and substring hits only fill what words left) and
@@ -42,10 +33,9 @@ export async function runSearch(context: SearchContext, input: unknown): Promise
   const request = validateSearchRequest(input);
   const { config, reader } = context;
   const limit = request.limit ?? config.search.limit;
-  const trigram = compileFtsQuery(request.query);
-  if (trigram.kind === 'exclusion-only') throw new GrooveError('QUERY_INVALID', trigram.message);
-  const words = compileWordQuery(request.query);
-  if (words.kind === 'exclusion-only') throw new GrooveError('QUERY_INVALID', words.message);
+  const compiled = compileLegQuery(request.query);
+  if (compiled.kind === 'exclusion-only') throw new GrooveError('QUERY_INVALID', compiled.message);
+  const { trigram, words } = compiled;
 
   const minQuality = effectiveMinQuality(request, config);
   const documentIds = resolveDocumentIds(reader, request);
@@ -56,13 +46,12 @@ export async function runSearch(context: SearchContext, input: unknown): Promise
     ? reader.findExcludedChunkIds(trigram.negativeExpression)
     : new Set<number>();
 
-  const lexical = runLexicalLeg(reader, {
-    words: words.expression,
-    trigram,
+  const f = config.search.fusion;
+  const lexical = runLexicalLeg(reader, compiled, {
+    weights: { heading: f.bm25HeadingWeight, context: f.bm25ContextWeight, content: f.bm25ContentWeight },
     pool,
     minQuality,
     documentIds,
-    config,
   });
   const vector = await runVectorLeg(context, trigram.positiveText, {
     pool,
@@ -122,77 +111,6 @@ function resolveDocumentIds(reader: SearchReader, request: SearchRequest): numbe
     .map((doc) => doc.id);
 }
 
-function runLexicalLeg(
-  reader: SearchReader,
-  options: {
-    words: string | null;
-    trigram: Extract<ReturnType<typeof compileFtsQuery>, { kind: 'query' }>;
-    pool: number;
-    minQuality: number;
-    documentIds: number[] | null;
-    config: ResolvedConfig;
-  },
-): LexicalResult {
-  const { trigram, pool, minQuality, documentIds, config } = options;
-  const f = config.search.fusion;
-  const weights = {
-    heading: f.bm25HeadingWeight,
-    context: f.bm25ContextWeight,
-    content: f.bm25ContentWeight,
-  };
-  const source = new Map<number, 'words' | 'trigram' | 'substring'>();
-  const ids: number[] = [];
-  const add = (found: number[], kind: 'words' | 'trigram' | 'substring') => {
-    for (const id of found) {
-      if (ids.length >= pool) return;
-      if (!source.has(id)) {
-        source.set(id, kind);
-        ids.push(id);
-      }
-    }
-  };
-  try {
-    const common = { weights, limit: pool, minQuality, documentIds };
-    if (options.words) add(reader.searchFts('fts_words', { ...common, expression: options.words }), 'words');
-    if (trigram.expression && ids.length < pool) {
-      add(reader.searchFts('fts_chunks', { ...common, expression: trigram.expression }), 'trigram');
-    }
-    if (trigram.shortTerms.length > 0 && ids.length < pool) {
-      const found = reader.searchSubstrings(trigram.shortTerms, {
-        ...common,
-        scanLimit: SUBSTRING_SCAN_LIMIT,
-      });
-      add(found, 'substring');
-    }
-  } catch (error) {
-    return { ids: [], source, status: `failed: ${(error as Error).message}` };
-  }
-  return { ids, source, status: ids.length > 0 ? 'ok' : 'empty' };
-}
-
-async function runVectorLeg(
-  context: SearchContext,
-  text: string,
-  options: { pool: number; minQuality: number; documentIds: number[] | null; excluded: Set<number> },
-): Promise<{ ids: number[]; status: LegStatus }> {
-  if (!context.embedder) return { ids: [], status: 'off' };
-  if (text.trim() === '') return { ids: [], status: 'empty' };
-  try {
-    const index = context.vectors();
-    if (!index) return { ids: [], status: 'failed: the index has no vectors' };
-    const query = await context.embedder.embedQuery(text);
-    const hits = index.search(query, {
-      k: options.pool,
-      minQuality: options.minQuality,
-      documentIds: options.documentIds ? new Set(options.documentIds) : null,
-      excluded: options.excluded,
-    });
-    return { ids: hits.map((h) => h.id), status: hits.length > 0 ? 'ok' : 'empty' };
-  } catch (error) {
-    return { ids: [], status: `failed: ${(error as Error).message}` };
-  }
-}
-
 interface RankedEntry {
   id: number;
   score: number;
@@ -201,7 +119,7 @@ interface RankedEntry {
 
 function explainOf(
   fused: { score: number; ranks: Record<string, number>; id: number },
-  lexical: LexicalResult,
+  lexical: LexicalLegResult,
 ) {
   return { rrf_score: fused.score, ranks: fused.ranks, lexical_source: lexical.source.get(fused.id) ?? null };
 }

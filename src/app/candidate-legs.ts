@@ -1,0 +1,129 @@
+// The two candidate legs of the search pipeline — query compilation, the lexical leg (word-level bm25 with
+// trigram and substring fill) and the exact-KNN vector leg — shared by the searcher and `groove tune`, so tune
+// sweeps exactly the lexical leg that search runs.
+import {
+  type CompileFtsQueryResult,
+  compileFtsQuery,
+  compileWordQuery,
+  type FtsQuery,
+  type WordQuery,
+} from '../core/fts-query.js';
+import type { Bm25Weights, SearchReader } from '../store/chunk-search.js';
+import type { VectorIndex } from '../store/vector-index.js';
+import type { Embedder } from '../types.js';
+import type { LegStatus } from './search-types.js';
+
+/** Rows the short-term substring fallback may examine: bounds its cost on large KBs. */
+export const SUBSTRING_SCAN_LIMIT = 50_000;
+
+export type LexicalSource = 'words' | 'trigram' | 'substring';
+
+/** A query compiled for both FTS tables; `exclusion-only` when it has nothing positive to search for. */
+export type CompiledLegQuery =
+  | { kind: 'query'; trigram: FtsQuery; words: WordQuery }
+  | Extract<CompileFtsQueryResult, { kind: 'exclusion-only' }>;
+
+export interface LexicalLegOptions {
+  weights: Bm25Weights;
+  /** Candidates wanted from the leg. */
+  pool: number;
+  minQuality: number;
+  documentIds: readonly number[] | null;
+}
+
+export interface LexicalLegResult {
+  /** Chunk ids, best first, at most `pool`. */
+  ids: number[];
+  /** Which search produced each id. */
+  source: Map<number, LexicalSource>;
+  status: LegStatus;
+}
+
+export interface VectorLegOptions {
+  pool: number;
+  minQuality: number;
+  documentIds: readonly number[] | null;
+  /** Chunks an exclusion removed from the lexical side; the vector leg drops them too. */
+  excluded: ReadonlySet<number>;
+}
+
+/** Compile once for the word-level table and the trigram table (the trigram rejection wins, as it always did). */
+export function compileLegQuery(query: string): CompiledLegQuery {
+  const trigram = compileFtsQuery(query);
+  if (trigram.kind === 'exclusion-only') return trigram;
+  const words = compileWordQuery(query);
+  if (words.kind === 'exclusion-only') return words;
+  return { kind: 'query', trigram, words };
+}
+
+/**
+ * The lexical leg: word-level bm25 ranks; trigram matches, then the bounded substring scan for 1–2 character
+ * CJK terms, only fill the slots words left. A failing statement is reported as the leg's status, not thrown.
+ */
+export function runLexicalLeg(
+  reader: SearchReader,
+  query: Extract<CompiledLegQuery, { kind: 'query' }>,
+  options: LexicalLegOptions,
+): LexicalLegResult {
+  const { trigram, words } = query;
+  const { pool } = options;
+  const source = new Map<number, LexicalSource>();
+  const ids: number[] = [];
+  const add = (found: number[], kind: LexicalSource) => {
+    for (const id of found) {
+      if (ids.length >= pool) return;
+      if (!source.has(id)) {
+        source.set(id, kind);
+        ids.push(id);
+      }
+    }
+  };
+  try {
+    const common = {
+      weights: options.weights,
+      limit: pool,
+      minQuality: options.minQuality,
+      documentIds: options.documentIds,
+    };
+    if (words.expression) {
+      add(reader.searchFts('fts_words', { ...common, expression: words.expression }), 'words');
+    }
+    if (trigram.expression && ids.length < pool) {
+      add(reader.searchFts('fts_chunks', { ...common, expression: trigram.expression }), 'trigram');
+    }
+    if (trigram.shortTerms.length > 0 && ids.length < pool) {
+      const found = reader.searchSubstrings(trigram.shortTerms, {
+        ...common,
+        scanLimit: SUBSTRING_SCAN_LIMIT,
+      });
+      add(found, 'substring');
+    }
+  } catch (error) {
+    return { ids: [], source, status: `failed: ${(error as Error).message}` };
+  }
+  return { ids, source, status: ids.length > 0 ? 'ok' : 'empty' };
+}
+
+/** The vector leg: embed the positive text, exact KNN over the current snapshot, exclusions removed. */
+export async function runVectorLeg(
+  legs: { embedder: Embedder | null; vectors: () => VectorIndex | null },
+  text: string,
+  options: VectorLegOptions,
+): Promise<{ ids: number[]; status: LegStatus }> {
+  if (!legs.embedder) return { ids: [], status: 'off' };
+  if (text.trim() === '') return { ids: [], status: 'empty' };
+  try {
+    const index = legs.vectors();
+    if (!index) return { ids: [], status: 'failed: the index has no vectors' };
+    const query = await legs.embedder.embedQuery(text);
+    const hits = index.search(query, {
+      k: options.pool,
+      minQuality: options.minQuality,
+      documentIds: options.documentIds ? new Set(options.documentIds) : null,
+      excluded: options.excluded,
+    });
+    return { ids: hits.map((h) => h.id), status: hits.length > 0 ? 'ok' : 'empty' };
+  } catch (error) {
+    return { ids: [], status: `failed: ${(error as Error).message}` };
+  }
+}
