@@ -174,6 +174,7 @@ export function startLiveSync(options: StartLiveSyncOptions): LiveSyncHandle {
     onError: (error) => log(`live sync: watcher error: ${error.message}; serving continues`),
   });
   sync.syncNow('startup');
+  void watcher.ready.then(() => log(`live sync: watching ${kb.kbPath} for changes`));
   return {
     ready: watcher.ready,
     stats: () => sync.stats(),
