@@ -8,43 +8,56 @@ export interface MultiPatternMatcher {
 
 /** Build a matcher over UTF-16 code units; empty patterns never match. */
 export function buildMultiPatternMatcher(patterns: readonly string[]): MultiPatternMatcher {
-  // Transitions of all states in one map keyed by state * 2^16 + code unit: compact and fast to probe.
-  const next = new Map<number, number>();
+  // Transitions: the root (visited at most text positions) as a dense table, other states as small maps keyed
+  // by code unit — small-integer keys keep every probe on V8's fast path.
+  const rootNext = new Int32Array(65_536).fill(-1);
+  const next: (Map<number, number> | null)[] = [null];
   const ownPattern: number[][] = [[]];
   const fail: number[] = [0];
-  const key = (state: number, unit: number) => state * 65_536 + unit;
+  const step = (state: number, unit: number): number =>
+    state === 0 ? rootNext[unit]! : (next[state]?.get(unit) ?? -1);
 
   patterns.forEach((pattern, index) => {
     if (pattern.length === 0) return;
     let state = 0;
     for (let i = 0; i < pattern.length; i++) {
-      const k = key(state, pattern.charCodeAt(i));
-      let target = next.get(k);
-      if (target === undefined) {
+      const unit = pattern.charCodeAt(i);
+      let target = step(state, unit);
+      if (target === -1) {
         target = ownPattern.length;
         ownPattern.push([]);
         fail.push(0);
-        next.set(k, target);
+        next.push(null);
+        if (state === 0) rootNext[unit] = target;
+        else {
+          let map = next[state];
+          if (!map) {
+            map = new Map();
+            next[state] = map;
+          }
+          map.set(unit, target);
+        }
       }
       state = target;
     }
     ownPattern[state]!.push(index);
   });
 
-  // Children of each state, for the breadth-first pass that sets failure links.
-  const children: [number, number][][] = ownPattern.map(() => []);
-  for (const [k, target] of next) children[Math.floor(k / 65_536)]!.push([k % 65_536, target]);
-  // dictLink: the nearest state down the failure chain that ends a pattern (-1: none).
+  // Breadth-first over the trie: each state's failure link is the longest proper suffix that is also a prefix;
+  // dictLink is the nearest state down that chain which ends a pattern (-1: none).
   const dictLink = new Array<number>(ownPattern.length).fill(-1);
   const queue: number[] = [];
-  for (const [, child] of children[0]!) queue.push(child);
+  for (let unit = 0; unit < 65_536; unit++) if (rootNext[unit] !== -1) queue.push(rootNext[unit]!);
   for (let head = 0; head < queue.length; head++) {
     const state = queue[head]!;
-    for (const [unit, child] of children[state]!) {
+    for (const [unit, child] of next[state] ?? []) {
       let f = fail[state]!;
-      while (f !== 0 && !next.has(key(f, unit))) f = fail[f]!;
-      const target = next.get(key(f, unit));
-      fail[child] = target !== undefined && target !== child ? target : 0;
+      let target = step(f, unit);
+      while (target === -1 && f !== 0) {
+        f = fail[f]!;
+        target = step(f, unit);
+      }
+      fail[child] = target === -1 || target === child ? 0 : target;
       const via = fail[child]!;
       dictLink[child] = ownPattern[via]!.length > 0 ? via : dictLink[via]!;
       queue.push(child);
@@ -57,12 +70,12 @@ export function buildMultiPatternMatcher(patterns: readonly string[]): MultiPatt
       let state = 0;
       for (let i = 0; i < text.length; i++) {
         const unit = text.charCodeAt(i);
-        let target = next.get(key(state, unit));
-        while (target === undefined && state !== 0) {
+        let target = step(state, unit);
+        while (target === -1 && state !== 0) {
           state = fail[state]!;
-          target = next.get(key(state, unit));
+          target = step(state, unit);
         }
-        state = target ?? 0;
+        state = target === -1 ? 0 : target;
         for (let s = ownPattern[state]!.length > 0 ? state : dictLink[state]!; s > 0; s = dictLink[s]!) {
           for (const index of ownPattern[s]!) found.add(index);
         }
