@@ -1,0 +1,206 @@
+// Live sync against real files, the real chokidar watcher and the real indexer: creates, edits, deletes, renames
+// and .grooveignore are followed; a burst stays bounded (one run in flight, one queued); a deleted KB folder and
+// failing runs are logged while the index keeps answering.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { IndexRunner } from '../../src/app/index-runner.js';
+import type { KnowledgeBase } from '../../src/app/knowledge-base.js';
+import { LiveSync, type LiveSyncHandle, startLiveSync } from '../../src/app/live-sync.js';
+import { createServeKb, note, openTestKb, type ServeKb, waitFor } from '../support/mcp-fixture.js';
+
+describe('LiveSync queue', () => {
+  it('coalesces a 10,000-event burst into bounded memory and at most one run in flight plus one queued', async () => {
+    let runs = 0;
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let release: () => void = () => {};
+    const logs: string[] = [];
+    const sync = new LiveSync({
+      debounceMs: 20,
+      maxTrackedPaths: 500,
+      log: (line) => logs.push(line),
+      run: async () => {
+        runs++;
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        inFlight--;
+        return emptySummary();
+      },
+    });
+    for (let i = 0; i < 10_000; i++) sync.notify({ kind: 'change', relPath: `notes/n${i}.md` });
+    expect(sync.stats().pendingPaths).toBe(500);
+    await waitFor(() => runs === 1, 2_000, 'the first run');
+    expect(sync.stats().pendingPaths).toBe(0);
+    expect(logs[0]).toMatch(/10000 in all/);
+    // A second burst while the first run is busy: it queues ONE more run, however many events arrive.
+    for (let i = 0; i < 10_000; i++) sync.notify({ kind: 'add', relPath: `more/m${i % 700}.md` });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(runs).toBe(1);
+    expect(sync.stats().pendingPaths).toBe(500);
+    release();
+    await waitFor(() => runs === 2, 2_000, 'the queued run');
+    release();
+    await waitFor(() => inFlight === 0, 2_000, 'the runs to finish');
+    expect(maxInFlight).toBe(1);
+    expect(sync.stats()).toMatchObject({ events: 20_000, runs: 2, failures: 0, pendingPaths: 0 });
+    await sync.close();
+  });
+
+  it('logs a failed run, keeps going, and runs again on the next change', async () => {
+    const logs: string[] = [];
+    let attempts = 0;
+    const sync = new LiveSync({
+      debounceMs: 10,
+      log: (line) => logs.push(line),
+      run: async () => {
+        attempts++;
+        if (attempts === 1) throw new Error('disk on fire');
+        return emptySummary();
+      },
+    });
+    sync.notify({ kind: 'change', relPath: 'a.md' });
+    await waitFor(() => sync.stats().failures === 1, 2_000, 'the failure');
+    expect(logs.join('\n')).toMatch(/live sync failed: disk on fire; still serving the last index/);
+    sync.notify({ kind: 'change', relPath: 'a.md' });
+    await waitFor(() => attempts === 2 && logs.some((l) => l.includes('0 added')), 2_000, 'the retry');
+    await sync.close();
+  });
+});
+
+describe('live sync with the real watcher and indexer', () => {
+  let serveKb: ServeKb | null = null;
+  let kb: KnowledgeBase | null = null;
+  let handle: LiveSyncHandle | null = null;
+  const logs: string[] = [];
+
+  afterEach(async () => {
+    await handle?.close();
+    await kb?.close();
+    serveKb?.cleanup();
+    handle = null;
+    kb = null;
+    serveKb = null;
+    logs.length = 0;
+  });
+
+  async function serve(): Promise<{ kb: KnowledgeBase; serveKb: ServeKb; runner: IndexRunner }> {
+    serveKb = createServeKb({ model: 'none' });
+    kb = openTestKb(serveKb);
+    const runner = new IndexRunner(kb);
+    handle = startLiveSync({ kb, runner, debounceMs: 50, log: (line) => logs.push(line) });
+    await handle.ready;
+    await waitFor(() => logs.some((l) => l.includes('6 added')), 5_000, 'the startup sync');
+    return { kb, serveKb, runner };
+  }
+
+  const pathsFor = async (theKb: KnowledgeBase, query: string) =>
+    (await theKb.search({ query, limit: 20, includeLowQuality: true })).results.map((r) => r.path);
+
+  it('follows created, modified, deleted and renamed files', async () => {
+    const { kb, serveKb } = await serve();
+    serveKb.write('new/created.md', note('created'));
+    await waitFor(
+      async () => (await pathsFor(kb, 'createdalpha')).includes('new/created.md'),
+      5_000,
+      'create',
+    );
+
+    serveKb.write('ops/backup.md', note('rewritten'));
+    await waitFor(
+      async () => (await pathsFor(kb, 'rewrittenalpha')).includes('ops/backup.md'),
+      5_000,
+      'modify',
+    );
+    expect(await pathsFor(kb, 'backupalpha')).not.toContain('ops/backup.md');
+
+    fs.rmSync(path.join(serveKb.kbPath, 'ops/restore.md'));
+    await waitFor(
+      async () => !(await pathsFor(kb, 'restorealpha')).includes('ops/restore.md'),
+      5_000,
+      'delete',
+    );
+
+    fs.mkdirSync(path.join(serveKb.kbPath, 'archive'));
+    fs.renameSync(path.join(serveKb.kbPath, 'readme.md'), path.join(serveKb.kbPath, 'archive/readme.md'));
+    await waitFor(
+      async () => (await pathsFor(kb, 'readmealpha')).join() === 'archive/readme.md',
+      5_000,
+      'rename',
+    );
+    expect(logs.some((l) => /1 renamed/.test(l))).toBe(true);
+
+    fs.renameSync(
+      path.join(serveKb.kbPath, 'guides/setup'),
+      path.join(serveKb.kbPath, 'guides/install-setup'),
+    );
+    await waitFor(
+      async () => (await pathsFor(kb, 'installalpha')).includes('guides/install-setup/install.md'),
+      5_000,
+      'folder rename',
+    );
+    expect(kb.status().documents).toBe(6);
+  });
+
+  it('honours .grooveignore, including a change to it, and ignores files it cannot index', async () => {
+    const { kb, serveKb } = await serve();
+    serveKb.write('.grooveignore', 'drafts/\n');
+    await waitFor(() => logs.some((l) => l.includes('(.grooveignore)')), 5_000, 'the rules change');
+    serveKb.write('drafts/secret.md', note('secret'));
+    serveKb.write('image.png', 'not a note');
+    serveKb.write('visible.md', note('visible'));
+    await waitFor(async () => (await pathsFor(kb, 'visiblealpha')).includes('visible.md'), 5_000, 'visible');
+    expect(await pathsFor(kb, 'secretalpha')).toEqual([]);
+    expect(logs.some((l) => l.includes('image.png') || l.includes('drafts/secret.md'))).toBe(false);
+
+    serveKb.write('.grooveignore', '# nothing ignored now\n');
+    await waitFor(
+      async () => (await pathsFor(kb, 'secretalpha')).includes('drafts/secret.md'),
+      5_000,
+      'unignore',
+    );
+  });
+
+  it('indexes a burst of 300 new files in a handful of runs', async () => {
+    const { kb, serveKb, runner } = await serve();
+    const runsBefore = runner.status().completedRuns;
+    for (let i = 0; i < 300; i++) serveKb.write(`burst/b${i}.md`, note(`burst${i}x`));
+    await waitFor(async () => kb.status().documents === 306, 15_000, 'all 300 files');
+    const runs = runner.status().completedRuns - runsBefore;
+    expect(runs).toBeGreaterThanOrEqual(1);
+    expect(runs).toBeLessThan(20);
+    expect(await pathsFor(kb, 'burst299xalpha')).toContain('burst/b299.md');
+  });
+
+  it('logs a deleted KB folder and keeps answering from the last index', async () => {
+    const { kb, serveKb } = await serve();
+    fs.rmSync(serveKb.kbPath, { recursive: true, force: true });
+    await waitFor(
+      () => logs.some((l) => /deleted or moved|live sync failed/.test(l)),
+      5_000,
+      'the deletion to be logged',
+    );
+    expect(await pathsFor(kb, 'backupalpha')).toContain('ops/backup.md');
+    expect(kb.status().documents).toBe(6);
+  });
+});
+
+function emptySummary() {
+  return {
+    indexed: 0,
+    updated: 0,
+    renamed: 0,
+    deleted: 0,
+    skipped: 0,
+    unchanged: 0,
+    documents: 0,
+    chunks: 0,
+    embeddedChunks: 0,
+    frontmatterErrors: 0,
+    durationMs: 0,
+    model: 'none',
+  };
+}
