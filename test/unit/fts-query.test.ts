@@ -6,6 +6,7 @@ import {
   FTS_MAX_PHRASES,
   FTS_QUERY_VERSION,
   type FtsQuery,
+  QUERY_STOP_WORDS,
   quoteFtsPhrase,
 } from '../../src/core/fts-query.js';
 
@@ -198,6 +199,11 @@ describe('compileWordQuery', () => {
     expect(result.kind === 'query' && result.terms).toEqual(['role', 'the cell']);
     const onlyStop = compileWordQuery('the of', { stopWords });
     expect(onlyStop.kind === 'query' && onlyStop.terms).toEqual(['the', 'of']);
+  });
+
+  it('ships a stop list with English function words and Japanese particles', () => {
+    const result = compileWordQuery('the role of 細胞 の 分裂 in cancer', { stopWords: QUERY_STOP_WORDS });
+    expect(result.kind === 'query' && result.terms).toEqual(['role', '細胞', '分裂', 'cancer']);
   });
 
   it('returns a null expression when there are no words', () => {
