@@ -2,16 +2,27 @@
 // defined answer — bad Host/Origin 403, missing/wrong token 401, oversized body 413, malformed JSON-RPC, unknown
 // tool, session cap 429 + Retry-After (also with 100 concurrent sessions), a client vanishing mid-call, idle
 // sessions — after each of which the server still answers.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IndexRunner } from '../../src/app/index-runner.js';
 import type { KnowledgeBase } from '../../src/app/knowledge-base.js';
+import { runCli } from '../../src/cli/main.js';
 import { createGrooveServer } from '../../src/mcp/server.js';
 import { type HttpServeOptions, type HttpServing, serveHttp } from '../../src/mcp/transport-http.js';
 import { CountingEmbedder } from '../support/counting-embedder.js';
-import { createServeKb, openTestKb, type ServeKb, textOf, waitFor } from '../support/mcp-fixture.js';
+import {
+  createServeKb,
+  openTestKb,
+  repoRoot,
+  type ServeKb,
+  textOf,
+  waitFor,
+} from '../support/mcp-fixture.js';
 
 interface RawResponse {
   status: number;
@@ -298,6 +309,69 @@ describe('groove serve over Streamable HTTP', () => {
     expect(after.status).toBe(404);
     expect(JSON.parse(after.body).error.message).toMatch(/initialize a new session/);
   });
+});
+
+describe('groove serve --transport http (the CLI)', () => {
+  it('refuses a non-loopback bind unless --allow-remote is given', async () => {
+    const serveKb = createServeKb({ model: 'none' });
+    let stderr = '';
+    const io = {
+      stdout: { write: (_s: string) => true },
+      stderr: { write: (s: string) => (stderr += s) },
+      env: {},
+      cwd: serveKb.root,
+    };
+    try {
+      const args = ['serve', '--transport', 'http', '--bind', '0.0.0.0', '--kb-path', serveKb.kbPath];
+      expect(await runCli(args, io)).toBe(2);
+      expect(stderr).toMatch(/refusing to listen on non-loopback address "0.0.0.0".*--allow-remote/);
+    } finally {
+      serveKb.cleanup();
+    }
+  });
+
+  const built = fs.existsSync(path.join(repoRoot, 'dist/src/cli/cmd-serve.js'));
+  it.skipIf(!built)(
+    'spawned: prints its URL to stderr, answers /healthz, and exits 0 on SIGTERM',
+    async () => {
+      const serveKb = createServeKb({ model: 'none' });
+      const child = spawn(
+        process.execPath,
+        [
+          path.join(repoRoot, 'bin/groove.js'),
+          'serve',
+          '--transport',
+          'http',
+          '--port',
+          '0',
+          '--no-watch',
+        ].concat(['--kb-path', serveKb.kbPath, '--model', 'none']),
+        { env: { ...process.env, GROOVE_OFFLINE: '1' } },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      try {
+        await waitFor(() => /http:\/\/127\.0\.0\.1:\d+\/mcp/.test(stderr), 10_000, 'the URL line');
+        const port = Number(/127\.0\.0\.1:(\d+)\/mcp/.exec(stderr)![1]);
+        const health = await rawRequest(port, {
+          method: 'GET',
+          path: '/healthz',
+          headers: { Host: `127.0.0.1:${port}` },
+        });
+        expect(health.status).toBe(200);
+        child.kill('SIGTERM');
+        expect(await exited).toBe(0);
+        expect(stdout).toBe('');
+        expect(stderr).toMatch(/SIGTERM: shutting down[\s\S]*stopped/);
+      } finally {
+        child.kill('SIGKILL');
+        serveKb.cleanup();
+      }
+    },
+  );
 });
 
 /** Holds document embedding until released, so a rebuild stays in flight as long as a test needs. */
