@@ -203,6 +203,28 @@ describe('groove eval: output and history', () => {
   });
 });
 
+describe('groove eval: [eval] configuration', () => {
+  it('reads golden, k_values, history_size and regression_threshold from groove.toml; flags win', async () => {
+    fs.renameSync(path.join(kb, '.groove-eval.yml'), path.join(root, 'team-golden.yml'));
+    fs.writeFileSync(
+      path.join(root, 'groove.toml'),
+      '[eval]\ngolden = "team-golden.yml"\nk_values = [4, 2]\nhistory_size = 2\nregression_threshold = 0.5\n',
+    );
+    const json = await evalJson();
+    expect((json.fingerprint as Record<string, unknown>).k_values).toEqual([2, 4]);
+    expect((json.fingerprint as Record<string, unknown>).limit).toBe(4);
+    expect((await evalJson('--k', '1')).fingerprint).toMatchObject({ k_values: [1], limit: 1 });
+    await evalCli();
+    expect(readHistory().runs).toHaveLength(2);
+    // A 0.25 drop is within a 0.5 threshold: no regression.
+    fs.rmSync(path.join(kb, 'ops/backup-runbook.md'));
+    await index();
+    const gate = await evalCli('--fail-on-regression');
+    expect(gate.code).toBe(0);
+    expect(gate.stdout).toContain('(↓ 0.250)');
+  });
+});
+
 describe('groove eval --fail-on-regression', () => {
   it('exits 1 after a regression, with the history written first', async () => {
     expect((await evalCli('--fail-on-regression')).code).toBe(0);
@@ -324,6 +346,11 @@ describe('groove eval: bad input', () => {
     const linked = await evalCli();
     expect(linked.code).toBe(1);
     expect(linked.stderr).toContain('symbolic link');
+    fs.rmSync(big);
+    fs.linkSync(path.join(root, 'real.yml'), big);
+    const hardLinked = await evalCli();
+    expect(hardLinked.code).toBe(1);
+    expect(hardLinked.stderr).toContain('hard link');
   });
 
   it('refuses a symlinked history and leaves it alone', async () => {
