@@ -115,7 +115,9 @@ export class SearchSession {
    */
   async withReadSnapshot<T>(work: (snapshot: ReadSnapshot) => Promise<T>): Promise<T> {
     const db = this.database.db;
-    db.exec('BEGIN DEFERRED');
+    // A snapshot already open on this connection (a concurrent eval on the same facade) is joined, not nested.
+    const owns = !db.inTransaction;
+    if (owns) db.exec('BEGIN DEFERRED');
     try {
       return await work({
         model: this.embedder?.id ?? 'none',
@@ -124,7 +126,7 @@ export class SearchSession {
         readCorpus: (visit) => readCorpusDigest(db, visit),
       });
     } finally {
-      if (db.inTransaction) db.exec('ROLLBACK');
+      if (owns && db.inTransaction) db.exec('ROLLBACK');
     }
   }
 

@@ -92,6 +92,23 @@ describe('evaluate()', () => {
     }
   });
 
+  it('runs two evaluations on one facade at the same time', async () => {
+    const temp = makeKb();
+    const facade = openKnowledgeBase(temp.config(), { createEmbedder: counting });
+    try {
+      await facade.index();
+      const [a, b] = await Promise.all([
+        facade.evaluate({ history: false }),
+        facade.evaluate({ history: false }),
+      ]);
+      expect(a.run.aggregate).toEqual(b.run.aggregate);
+      expect(a.run.corpus).toEqual(b.run.corpus);
+      expect((await facade.search({ query: 'alphaalpha' })).results.length).toBeGreaterThan(0);
+    } finally {
+      await facade.close();
+    }
+  });
+
   it('refuses a model that differs from the index', async () => {
     const temp = makeKb();
     const indexer = openKnowledgeBase(temp.config(), { createEmbedder: counting });
