@@ -43,6 +43,8 @@ export class SearchSession {
   private readonly reader: SearchReader;
   private browser: BrowseReader | null = null;
   private vectorCache: { version: number; index: VectorIndex | null } | null = null;
+  /** Open withReadSnapshot calls sharing the read transaction. */
+  private snapshotUsers = 0;
 
   private constructor(
     database: IndexDatabase,
@@ -115,9 +117,9 @@ export class SearchSession {
    */
   async withReadSnapshot<T>(work: (snapshot: ReadSnapshot) => Promise<T>): Promise<T> {
     const db = this.database.db;
-    // A snapshot already open on this connection (a concurrent eval on the same facade) is joined, not nested.
-    const owns = !db.inTransaction;
-    if (owns) db.exec('BEGIN DEFERRED');
+    // Concurrent snapshots on one connection (two evals on one facade) share the transaction; the last to
+    // finish ends it.
+    if (this.snapshotUsers++ === 0 && !db.inTransaction) db.exec('BEGIN DEFERRED');
     try {
       return await work({
         model: this.embedder?.id ?? 'none',
@@ -126,7 +128,7 @@ export class SearchSession {
         readCorpus: (visit) => readCorpusDigest(db, visit),
       });
     } finally {
-      if (owns && db.inTransaction) db.exec('ROLLBACK');
+      if (--this.snapshotUsers === 0 && db.inTransaction) db.exec('ROLLBACK');
     }
   }
 
