@@ -236,6 +236,26 @@ describe('MCP tools (in-memory transport, counting embedder)', () => {
     expect(graph.truncation).toContainEqual(expect.objectContaining({ reason: 'node_budget', limit: 3 }));
     expect(graph.nodes.some((n) => n.path.startsWith('guides/'))).toBe(false);
 
+    const centroid = await call('get_connection_graph', {
+      start: 'ops/backup.md',
+      seed_strategy: 'centroid',
+      max_seed_chunks: 1,
+      min_similarity: 0,
+      depth: 1,
+    });
+    const centroidGraph = centroid.structuredContent as {
+      nodes: { chunk_id: number | null; parent_id: number | null }[];
+      truncation: { reason: string; limit: number }[];
+      stats: { seeds_used: number };
+    };
+    expect(centroidGraph.nodes.filter((n) => n.parent_id === null)).toEqual([
+      expect.objectContaining({ chunk_id: null }),
+    ]);
+    expect(centroidGraph.truncation).toContainEqual(
+      expect.objectContaining({ reason: 'seed_chunks', limit: 1 }),
+    );
+    expect(centroidGraph.stats.seeds_used).toBe(1);
+
     const unknown = await call('get_connection_graph', { start: 'nope.md' });
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toMatch(/not an indexed document/);
