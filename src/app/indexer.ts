@@ -65,8 +65,12 @@ const FILES_PER_GROUP = 64;
 /** Files read and hashed, or parsed, between two yields to the event loop. */
 const YIELD_EVERY_FILES = 64;
 const YIELD_EVERY_PARSED = 16;
-/** Files written per transaction: enough to amortise commits and FTS segment flushes, short enough for reads. */
-const FILES_PER_TRANSACTION = 16;
+/**
+ * A write transaction takes files until this much time has passed, then commits and yields: long enough to
+ * amortise commits and FTS5 segment flushes over many small files, short enough that a server's searches wait
+ * at most about this long for the event loop.
+ */
+const TRANSACTION_BUDGET_MS = 25;
 
 /**
  * Let queued I/O (a server's searches) run. Without it a lexical-only run, whose awaits all settle as microtasks,
@@ -236,12 +240,14 @@ async function writeGroup(
   options: RunIndexOptions,
   summary: IndexSummary,
 ): Promise<void> {
-  for (let start = 0; start < files.length; start += FILES_PER_TRANSACTION) {
-    if (start > 0) await yieldToEventLoop();
+  let next = 0;
+  while (next < files.length) {
+    if (next > 0) await yieldToEventLoop();
     const events: IndexEvent[] = [];
+    const startedAt = performance.now();
     options.store.runInTransaction(() => {
-      for (const file of files.slice(start, start + FILES_PER_TRANSACTION))
-        writeFile(file, options, summary, events);
+      do writeFile(files[next++]!, options, summary, events);
+      while (next < files.length && performance.now() - startedAt < TRANSACTION_BUDGET_MS);
     });
     for (const event of events) options.onEvent(event);
   }
