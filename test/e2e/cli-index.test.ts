@@ -1,11 +1,14 @@
 // `groove index` / `groove status` through runCli in-process: the bad-input KB from the issue, output modes,
 // JSON shapes, and the one-line errors for a missing KB path, a missing KB and a corrupt index.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/cli-io.js';
 import { runCli } from '../../src/cli/main.js';
 import { createTempKb, noteText, type TempKb } from '../support/temp-kb.js';
+
+const hasMkfifo = process.platform !== 'win32' && spawnSync('mkfifo', ['--version']).error === undefined;
 
 interface CliRun {
   code: number;
@@ -69,6 +72,7 @@ describe('groove index on a KB full of bad input', () => {
       '---\ntitle: [oops\n---\n# Still here\n\nThe brokenfmbody text is indexed.\n',
     );
     kb.write('empty.md', '');
+    if (hasMkfifo) spawnSync('mkfifo', [kb.abs('pipe.md')]);
 
     const run = await groove(indexArgs());
     expect(run.code).toBe(0);
@@ -82,6 +86,7 @@ describe('groove index on a KB full of bad input', () => {
       'victim-binary.md': 'binary',
       'broken-frontmatter.md': 'frontmatter',
       'empty.md': 'no text',
+      ...(hasMkfifo ? { 'pipe.md': 'FIFO' } : {}),
     };
     const stderrLines = lines(run.stderr);
     for (const [file, reason] of Object.entries(bad)) {
