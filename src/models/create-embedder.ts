@@ -38,6 +38,11 @@ export interface CreateEmbedderOptions {
   batchSize: number;
   /** Longer inputs are cut to this many characters first. DEFAULTS.embedding.maxInputChars. */
   maxInputChars: number;
+  /**
+   * transformers: padded tokens per inference batch (items × longest). Long chunks get smaller batches so
+   * attention memory stays bounded. Default 8192 (16 chunks of 512 tokens).
+   */
+  maxBatchTokens?: number;
   /** transformers: onnxruntime intra-op threads. Default: available cores, at most 8. */
   threads?: number;
   /** HTTP providers: query/passage markers for models that want them. Default none. */
@@ -48,6 +53,8 @@ export interface CreateEmbedderOptions {
   /** Download progress (first use of a registry model); e.g. createProgressRenderer(process.stderr). */
   progress?: ModelProgressListener;
 }
+
+export const DEFAULT_MAX_BATCH_TOKENS = 8192;
 
 export function defaultThreadCount(): number {
   return Math.max(1, Math.min(8, os.availableParallelism()));
@@ -95,6 +102,7 @@ export async function createEmbedder(options: CreateEmbedderOptions): Promise<Em
       offline: options.offline,
       hubEndpoint: options.hubEndpoint ?? null,
       batchSize: options.batchSize,
+      maxBatchTokens: options.maxBatchTokens ?? DEFAULT_MAX_BATCH_TOKENS,
       maxInputChars: options.maxInputChars,
       threads: options.threads ?? defaultThreadCount(),
       ...(options.progress ? { progress: options.progress } : {}),

@@ -13,14 +13,3 @@ export function truncateToChars(text: string, maxChars: number): string {
 export function prepareInputs(texts: string[], prefix: string, maxInputChars: number): string[] {
   return texts.map((t) => prefix + truncateToChars(t, maxInputChars));
 }
-
-/**
- * Split positions into batches of texts of similar length (longest first), so padding wastes little
- * compute. Returns index batches into the original array.
- */
-export function batchBySimilarLength(texts: string[], batchSize: number): number[][] {
-  const order = texts.map((_, i) => i).sort((a, b) => (texts[b]?.length ?? 0) - (texts[a]?.length ?? 0));
-  const batches: number[][] = [];
-  for (let i = 0; i < order.length; i += batchSize) batches.push(order.slice(i, i + batchSize));
-  return batches;
-}

@@ -3,12 +3,19 @@
 
 import { GrooveError } from '../errors.js';
 import type { Embedder } from '../types.js';
-import { batchBySimilarLength, prepareInputs } from './input-text.js';
+import { prepareInputs } from './input-text.js';
 import { inspectModelFolder } from './model-folder.js';
 import type { ModelProgressListener } from './model-progress.js';
 import { ensureModelFolder } from './model-pull.js';
 import { findEmbeddingModel, type ModelDtype, type Pooling } from './model-registry.js';
 import { poolHiddenStates } from './pool-hidden-states.js';
+import {
+  type PaddedBatch,
+  padTokenBatch,
+  planTokenBatches,
+  type TokenizedText,
+  truncateTokens,
+} from './token-batches.js';
 import { describe, type LoadedModel, loadModelFolder, type TensorLike } from './transformers-runtime.js';
 import { validateVectors } from './validate-vectors.js';
 
@@ -21,6 +28,8 @@ export interface TransformersEmbedderSettings {
   passagePrefix: string;
   maxTokens: number;
   batchSize: number;
+  /** Padded tokens per inference batch; bounds attention memory for long inputs. */
+  maxBatchTokens: number;
   maxInputChars: number;
 }
 
@@ -39,11 +48,37 @@ export class TransformersEmbedder implements Embedder {
   }
 
   async embedDocuments(texts: string[]): Promise<Float32Array[]> {
-    const { passagePrefix, maxInputChars, batchSize } = this.settings;
-    const inputs = prepareInputs(texts, passagePrefix, maxInputChars);
-    const result = new Array<Float32Array>(texts.length);
-    for (const batch of batchBySimilarLength(inputs, batchSize)) {
-      const vectors = await this.embedBatch(batch.map((i) => inputs[i] as string));
+    return this.embedAll(prepareInputs(texts, this.settings.passagePrefix, this.settings.maxInputChars));
+  }
+
+  async embedQuery(text: string): Promise<Float32Array> {
+    const [vector] = await this.embedAll(
+      prepareInputs([text], this.settings.queryPrefix, this.settings.maxInputChars),
+    );
+    return vector as Float32Array;
+  }
+
+  async close(): Promise<void> {
+    await this.loaded.dispose();
+  }
+
+  /** Stages: tokenize all → truncate → plan batches by token length → per batch pad, run, pool, check. */
+  private async embedAll(inputs: string[]): Promise<Float32Array[]> {
+    if (inputs.length === 0) return [];
+    const tokenized = this.guard(inputs.length, () => this.loaded.encode(inputs)).map((t) =>
+      truncateTokens(t, this.settings.maxTokens),
+    );
+    const plan = planTokenBatches(
+      tokenized.map((t) => t.inputIds.length),
+      { maxItems: this.settings.batchSize, maxTokens: this.settings.maxBatchTokens },
+    );
+    const result = new Array<Float32Array>(inputs.length);
+    for (const batch of plan) {
+      const padded = padTokenBatch(
+        batch.map((i) => tokenized[i] as TokenizedText),
+        this.loaded.padTokenId,
+      );
+      const vectors = await this.embedBatch(padded);
       batch.forEach((original, k) => {
         result[original] = vectors[k] as Float32Array;
       });
@@ -51,36 +86,31 @@ export class TransformersEmbedder implements Embedder {
     return result;
   }
 
-  async embedQuery(text: string): Promise<Float32Array> {
-    const [input] = prepareInputs([text], this.settings.queryPrefix, this.settings.maxInputChars);
-    const [vector] = await this.embedBatch([input as string]);
-    return vector as Float32Array;
-  }
-
-  async close(): Promise<void> {
-    await this.loaded.model.dispose();
-  }
-
-  private async embedBatch(texts: string[]): Promise<Float32Array[]> {
-    let hidden: TensorLike | undefined;
-    let mask: TensorLike | undefined;
+  private guard<T>(count: number, work: () => T): T {
     try {
-      const encoded = this.loaded.tokenizer(texts, {
-        padding: true,
-        truncation: true,
-        max_length: this.settings.maxTokens,
-      });
-      mask = encoded.attention_mask;
-      const output = await this.loaded.model(encoded);
-      hidden = output.last_hidden_state ?? Object.values(output)[0];
+      return work();
     } catch (error) {
       throw new GrooveError(
         'EMBEDDING_FAILED',
-        `Model "${this.settings.model}" failed to embed a batch of ${texts.length} texts: ${describe(error)}.`,
+        `Model "${this.settings.model}" failed to embed ${count} texts: ${describe(error)}.`,
         { cause: error },
       );
     }
-    if (!hidden || !mask || hidden.dims.length !== 3) {
+  }
+
+  private async embedBatch(batch: PaddedBatch): Promise<Float32Array[]> {
+    let output: Record<string, TensorLike>;
+    try {
+      output = await this.loaded.run(batch);
+    } catch (error) {
+      throw new GrooveError(
+        'EMBEDDING_FAILED',
+        `Model "${this.settings.model}" failed on a batch of ${batch.dims[0]} texts: ${describe(error)}.`,
+        { cause: error },
+      );
+    }
+    const hidden = output.last_hidden_state ?? Object.values(output)[0];
+    if (hidden?.dims.length !== 3) {
       throw new GrooveError(
         'EMBEDDING_FAILED',
         `Model "${this.settings.model}" returned no [batch, tokens, hidden] output; is it a feature-extraction model?`,
@@ -89,11 +119,11 @@ export class TransformersEmbedder implements Embedder {
     const pooled = poolHiddenStates({
       hidden: hidden.data as ArrayLike<number>,
       dims: hidden.dims,
-      attentionMask: mask.data,
+      attentionMask: batch.attentionMask,
       pooling: this.settings.pooling,
     });
     return validateVectors(pooled, {
-      expectedCount: texts.length,
+      expectedCount: batch.dims[0],
       dimension: this.dimension,
       source: `model "${this.settings.model}"`,
       code: 'EMBEDDING_FAILED',
@@ -110,6 +140,8 @@ export interface OpenTransformersEmbedderOptions {
   offline: boolean;
   hubEndpoint?: string | null;
   batchSize: number;
+  /** Padded tokens per inference batch. */
+  maxBatchTokens: number;
   maxInputChars: number;
   /** onnxruntime intra-op threads. */
   threads: number;
@@ -118,7 +150,11 @@ export interface OpenTransformersEmbedderOptions {
 
 /** Resolve the model (registry + cache, or local folder), load it, and wrap it as an Embedder. */
 export async function openTransformersEmbedder(options: OpenTransformersEmbedderOptions): Promise<Embedder> {
-  const common = { batchSize: options.batchSize, maxInputChars: options.maxInputChars };
+  const common = {
+    batchSize: options.batchSize,
+    maxBatchTokens: options.maxBatchTokens,
+    maxInputChars: options.maxInputChars,
+  };
   if (options.modelDir) {
     const info = inspectModelFolder(options.modelDir);
     const loaded = await loadModelFolder({

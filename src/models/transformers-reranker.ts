@@ -8,6 +8,7 @@ import { inspectModelFolder } from './model-folder.js';
 import type { ModelProgressListener } from './model-progress.js';
 import { ensureModelFolder } from './model-pull.js';
 import { findRerankerModel } from './model-registry.js';
+import { type PaddedBatch, padTokenBatch, type TokenizedText, truncateTokens } from './token-batches.js';
 import { describe, type LoadedModel, loadModelFolder } from './transformers-runtime.js';
 
 export interface TransformersRerankerSettings {
@@ -34,44 +35,54 @@ export class TransformersReranker implements Reranker {
   }
 
   async score(query: string, passages: string[]): Promise<number[]> {
-    const { batchSize, maxInputChars } = this.settings;
-    const scores: number[] = [];
+    const { batchSize, maxInputChars, maxTokens } = this.settings;
+    if (passages.length === 0) return [];
     const trimmedQuery = truncateToChars(query, maxInputChars);
-    for (let start = 0; start < passages.length; start += batchSize) {
-      const batch = passages.slice(start, start + batchSize).map((p) => truncateToChars(p, maxInputChars));
-      scores.push(...(await this.scoreBatch(trimmedQuery, batch)));
+    let pairs: TokenizedText[];
+    try {
+      pairs = this.loaded.encode(
+        passages.map(() => trimmedQuery),
+        passages.map((p) => truncateToChars(p, maxInputChars)),
+      );
+    } catch (error) {
+      throw this.failure(passages.length, error);
+    }
+    const scores: number[] = [];
+    for (let start = 0; start < pairs.length; start += batchSize) {
+      const rows = pairs.slice(start, start + batchSize).map((pair) => truncateTokens(pair, maxTokens));
+      scores.push(...(await this.scoreBatch(padTokenBatch(rows, this.loaded.padTokenId))));
     }
     return scores;
   }
 
   async close(): Promise<void> {
-    await this.loaded.model.dispose();
+    await this.loaded.dispose();
   }
 
-  private async scoreBatch(query: string, passages: string[]): Promise<number[]> {
+  private failure(count: number, error: unknown): GrooveError {
+    return new GrooveError(
+      'RERANK_FAILED',
+      `Reranker "${this.settings.model}" failed on ${count} passages: ${describe(error)}.`,
+      { cause: error },
+    );
+  }
+
+  private async scoreBatch(batch: PaddedBatch): Promise<number[]> {
+    const count = batch.dims[0];
     let logits: ArrayLike<number>;
     let dims: number[];
     try {
-      const encoded = this.loaded.tokenizer(
-        passages.map(() => query),
-        { text_pair: passages, padding: true, truncation: true, max_length: this.settings.maxTokens },
-      );
-      const output = await this.loaded.model(encoded);
-      const tensor = output.logits;
+      const tensor = (await this.loaded.run(batch)).logits;
       if (!tensor) throw new Error('the model has no "logits" output');
       logits = tensor.data as ArrayLike<number>;
       dims = tensor.dims;
     } catch (error) {
-      throw new GrooveError(
-        'RERANK_FAILED',
-        `Reranker "${this.settings.model}" failed on ${passages.length} passages: ${describe(error)}.`,
-        { cause: error },
-      );
+      throw this.failure(count, error);
     }
     // Single-logit heads (bge rerankers) give [B, 1]; two-class heads give [B, 2] — use the "relevant" column.
     const width = dims[1] ?? 1;
     const scores: number[] = [];
-    for (let i = 0; i < passages.length; i++) {
+    for (let i = 0; i < count; i++) {
       const logit = logits[i * width + (width - 1)] as number;
       if (!Number.isFinite(logit)) {
         throw new GrooveError(

@@ -5,6 +5,7 @@ import { GrooveError } from '../errors.js';
 import { modelCorruptError } from './model-folder.js';
 import type { ModelProgressListener } from './model-progress.js';
 import { type ModelDtype, type ModelSpec, onnxFileFor } from './model-registry.js';
+import type { PaddedBatch, TokenizedText } from './token-batches.js';
 
 /** The slice of a transformers.js tensor groove reads. */
 export interface TensorLike {
@@ -12,23 +13,16 @@ export interface TensorLike {
   data: ArrayLike<number | bigint>;
 }
 
-export interface TokenizeOptions {
-  padding: boolean;
-  truncation: boolean;
-  max_length: number;
-  text_pair?: string[];
-}
-
-export type TokenizerFn = (texts: string[], options: TokenizeOptions) => Record<string, TensorLike>;
-
-export interface ModelFn {
-  (inputs: Record<string, TensorLike>): Promise<Record<string, TensorLike>>;
-  dispose(): Promise<unknown>;
-}
-
+/**
+ * A loaded tokenizer + ONNX model behind a small surface: tokenize without padding or truncation
+ * (token-batches.ts does both), and run padded int64 feeds.
+ */
 export interface LoadedModel {
-  tokenizer: TokenizerFn;
-  model: ModelFn;
+  /** Token ids per text, or per (text, pair) when `pairs` is given. */
+  encode(texts: string[], pairs?: string[]): TokenizedText[];
+  padTokenId: number;
+  run(batch: PaddedBatch): Promise<Record<string, TensorLike>>;
+  dispose(): Promise<void>;
 }
 
 export type ModelTask = 'embedding' | 'reranker';
@@ -69,6 +63,47 @@ function configureEnv(
   lib.env.localModelPath = remote.cacheDir.endsWith('/') ? remote.cacheDir : `${remote.cacheDir}/`;
 }
 
+interface RawEncoding {
+  input_ids: number[][];
+  token_type_ids?: number[][];
+}
+type TokenizerFn = ((
+  texts: string[],
+  options: { text_pair?: string[]; padding: false; truncation: false; return_tensor: false },
+) => RawEncoding) & { pad_token_id?: number | null };
+
+interface ModelFn {
+  (inputs: Record<string, unknown>): Promise<Record<string, TensorLike>>;
+  dispose(): Promise<unknown>;
+}
+
+function wrapLoaded(lib: TransformersModule, tokenizer: TokenizerFn, model: ModelFn): LoadedModel {
+  const tensor = (data: BigInt64Array, dims: number[]) => new lib.Tensor('int64', data, dims);
+  return {
+    padTokenId: tokenizer.pad_token_id ?? 0,
+    encode(texts, pairs) {
+      const options = { padding: false, truncation: false, return_tensor: false } as const;
+      const raw = tokenizer(texts, pairs ? { ...options, text_pair: pairs } : options);
+      return raw.input_ids.map((inputIds, i) => ({
+        inputIds,
+        tokenTypeIds: raw.token_type_ids?.[i] ?? null,
+      }));
+    },
+    run(batch) {
+      const feeds: Record<string, unknown> = {
+        input_ids: tensor(batch.inputIds, batch.dims),
+        attention_mask: tensor(batch.attentionMask, batch.dims),
+      };
+      // Models without a token_type_ids input get none; BERT-style models get zeros from the library.
+      if (batch.tokenTypeIds) feeds.token_type_ids = tensor(batch.tokenTypeIds, batch.dims);
+      return model(feeds);
+    },
+    async dispose() {
+      await model.dispose();
+    },
+  };
+}
+
 function modelClass(lib: TransformersModule, task: ModelTask) {
   return task === 'embedding' ? lib.AutoModel : lib.AutoModelForSequenceClassification;
 }
@@ -103,7 +138,7 @@ export function loadModelFolder(options: LoadModelFolderOptions): Promise<Loaded
         dtype: options.dtype,
         session_options: sessionOptions(options.threads),
       });
-      return { tokenizer: tokenizer as TokenizerFn, model: model as unknown as ModelFn };
+      return wrapLoaded(lib, tokenizer as TokenizerFn, model as unknown as ModelFn);
     } catch (error) {
       const file = onnxFileFor(options.dtype);
       throw modelCorruptError(folder, file, `could not be loaded by onnxruntime (${describe(error)})`, error);

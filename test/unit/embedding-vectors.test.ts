@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { GrooveError } from '../../src/errors.js';
-import { batchBySimilarLength, prepareInputs, truncateToChars } from '../../src/models/input-text.js';
+import { prepareInputs, truncateToChars } from '../../src/models/input-text.js';
 import { poolHiddenStates } from '../../src/models/pool-hidden-states.js';
+import { padTokenBatch, planTokenBatches, truncateTokens } from '../../src/models/token-batches.js';
 import { normalizeInPlace, validateVectors } from '../../src/models/validate-vectors.js';
 
 describe('input text', () => {
@@ -10,12 +11,43 @@ describe('input text', () => {
     expect(truncateToChars('ab😀cd', 3)).toBe('ab');
     expect(prepareInputs(['hello world'], 'query: ', 5)).toEqual(['query: hello']);
   });
+});
 
-  it('batches every index exactly once, longest texts first', () => {
-    const texts = ['a', 'ccc', 'bb', 'dddd', 'e'];
-    const batches = batchBySimilarLength(texts, 2);
-    expect(batches).toEqual([[3, 1], [2, 0], [4]]);
-    expect(batches.flat().sort()).toEqual([0, 1, 2, 3, 4]);
+describe('token batches', () => {
+  it('truncates token ids but keeps the closing special token', () => {
+    expect(truncateTokens({ inputIds: [2, 10, 11, 12, 3], tokenTypeIds: null }, 4).inputIds).toEqual([
+      2, 10, 11, 3,
+    ]);
+    const pair = truncateTokens({ inputIds: [2, 9, 3, 10, 11, 3], tokenTypeIds: [0, 0, 0, 1, 1, 1] }, 5);
+    expect(pair).toEqual({ inputIds: [2, 9, 3, 10, 3], tokenTypeIds: [0, 0, 0, 1, 1] });
+    expect(truncateTokens({ inputIds: [2, 3], tokenTypeIds: null }, 4).inputIds).toEqual([2, 3]);
+  });
+
+  it('plans longest-first batches under an item cap and a padded-token budget', () => {
+    const lengths = [5, 100, 20, 100, 7, 60];
+    const batches = planTokenBatches(lengths, { maxItems: 3, maxTokens: 200 });
+    expect(batches).toEqual([[1, 3], [5, 2, 4], [0]]);
+    expect(batches.flat().sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    for (const b of batches) {
+      const widest = Math.max(...b.map((i) => lengths[i] as number));
+      expect(b.length * widest <= 200 || b.length === 1).toBe(true);
+    }
+    // A single text longer than the budget still gets a batch of its own.
+    expect(planTokenBatches([500, 10], { maxItems: 8, maxTokens: 100 })).toEqual([[0], [1]]);
+  });
+
+  it('pads ids with the pad id and masks padding out', () => {
+    const batch = padTokenBatch(
+      [
+        { inputIds: [2, 7, 3], tokenTypeIds: null },
+        { inputIds: [2, 3], tokenTypeIds: null },
+      ],
+      1,
+    );
+    expect(batch.dims).toEqual([2, 3]);
+    expect([...batch.inputIds]).toEqual([2n, 7n, 3n, 2n, 3n, 1n]);
+    expect([...batch.attentionMask]).toEqual([1n, 1n, 1n, 1n, 1n, 0n]);
+    expect(batch.tokenTypeIds).toBeNull();
   });
 });
 
