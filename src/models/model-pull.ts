@@ -4,7 +4,7 @@
 import { findMissingModelFiles, modelFolderIn, modelUnavailableError } from './model-cache.js';
 import type { ModelProgressListener } from './model-progress.js';
 import { findModelSpec, type ModelSpec } from './model-registry.js';
-import { describe, downloadHubModel } from './transformers-runtime.js';
+import { downloadHubModel, summarizeError } from './transformers-runtime.js';
 
 export interface EnsureModelFolderOptions {
   spec: ModelSpec;
@@ -45,7 +45,7 @@ export async function ensureModelFolder(options: EnsureModelFolderOptions): Prom
       ...(options.progress ? { progress: options.progress } : {}),
     });
   } catch (error) {
-    throw modelUnavailableError({ spec, cacheDir, reason: describe(error), cause: error });
+    throw modelUnavailableError({ spec, cacheDir, reason: summarizeError(error), cause: error });
   }
   const stillMissing = findMissingModelFiles(folder, spec);
   if (stillMissing.length > 0) {

@@ -7,7 +7,7 @@ import { prepareInputs } from './input-text.js';
 import { inspectModelFolder } from './model-folder.js';
 import type { ModelProgressListener } from './model-progress.js';
 import { ensureModelFolder } from './model-pull.js';
-import { findEmbeddingModel, type ModelDtype, type Pooling } from './model-registry.js';
+import { findEmbeddingModel, type Pooling } from './model-registry.js';
 import { poolHiddenStates } from './pool-hidden-states.js';
 import {
   type PaddedBatch,
@@ -16,7 +16,12 @@ import {
   type TokenizedText,
   truncateTokens,
 } from './token-batches.js';
-import { describe, type LoadedModel, loadModelFolder, type TensorLike } from './transformers-runtime.js';
+import {
+  type LoadedModel,
+  loadModelFolder,
+  summarizeError,
+  type TensorLike,
+} from './transformers-runtime.js';
 import { validateVectors } from './validate-vectors.js';
 
 export interface TransformersEmbedderSettings {
@@ -92,7 +97,7 @@ export class TransformersEmbedder implements Embedder {
     } catch (error) {
       throw new GrooveError(
         'EMBEDDING_FAILED',
-        `Model "${this.settings.model}" failed to embed ${count} texts: ${describe(error)}.`,
+        `Model "${this.settings.model}" failed to embed ${count} texts: ${summarizeError(error)}.`,
         { cause: error },
       );
     }
@@ -105,7 +110,7 @@ export class TransformersEmbedder implements Embedder {
     } catch (error) {
       throw new GrooveError(
         'EMBEDDING_FAILED',
-        `Model "${this.settings.model}" failed on a batch of ${batch.dims[0]} texts: ${describe(error)}.`,
+        `Model "${this.settings.model}" failed on a batch of ${batch.dims[0]} texts: ${summarizeError(error)}.`,
         { cause: error },
       );
     }
@@ -185,7 +190,7 @@ export async function openTransformersEmbedder(options: OpenTransformersEmbedder
   const loaded = await loadModelFolder({
     folder,
     task: 'embedding',
-    dtype: spec.dtype as ModelDtype,
+    dtype: spec.dtype,
     threads: options.threads,
   });
   return new TransformersEmbedder(loaded, {

@@ -9,7 +9,7 @@ import type { ModelProgressListener } from './model-progress.js';
 import { ensureModelFolder } from './model-pull.js';
 import { findRerankerModel } from './model-registry.js';
 import { type PaddedBatch, padTokenBatch, type TokenizedText, truncateTokens } from './token-batches.js';
-import { describe, type LoadedModel, loadModelFolder } from './transformers-runtime.js';
+import { type LoadedModel, loadModelFolder, summarizeError } from './transformers-runtime.js';
 
 export interface TransformersRerankerSettings {
   /** Registry id, or the absolute folder for a local model. */
@@ -62,7 +62,7 @@ export class TransformersReranker implements Reranker {
   private failure(count: number, error: unknown): GrooveError {
     return new GrooveError(
       'RERANK_FAILED',
-      `Reranker "${this.settings.model}" failed on ${count} passages: ${describe(error)}.`,
+      `Reranker "${this.settings.model}" failed on ${count} passages: ${summarizeError(error)}.`,
       { cause: error },
     );
   }

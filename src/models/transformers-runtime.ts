@@ -130,7 +130,12 @@ export function loadModelFolder(options: LoadModelFolderOptions): Promise<Loaded
     try {
       tokenizer = await lib.AutoTokenizer.from_pretrained(folder, { local_files_only: true });
     } catch (error) {
-      throw modelCorruptError(folder, 'tokenizer.json', `could not be loaded (${describe(error)})`, error);
+      throw modelCorruptError(
+        folder,
+        'tokenizer.json',
+        `could not be loaded (${summarizeError(error)})`,
+        error,
+      );
     }
     try {
       const model = await modelClass(lib, options.task).from_pretrained(folder, {
@@ -141,7 +146,12 @@ export function loadModelFolder(options: LoadModelFolderOptions): Promise<Loaded
       return wrapLoaded(lib, tokenizer as TokenizerFn, model as unknown as ModelFn);
     } catch (error) {
       const file = onnxFileFor(options.dtype);
-      throw modelCorruptError(folder, file, `could not be loaded by onnxruntime (${describe(error)})`, error);
+      throw modelCorruptError(
+        folder,
+        file,
+        `could not be loaded by onnxruntime (${summarizeError(error)})`,
+        error,
+      );
     }
   });
 }
@@ -197,7 +207,7 @@ export function downloadHubModel(options: DownloadHubModelOptions): Promise<void
   });
 }
 
-export function describe(error: unknown): string {
+export function summarizeError(error: unknown): string {
   if (error instanceof GrooveError) return error.message;
   if (error instanceof Error) {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
