@@ -1,11 +1,40 @@
-// Exact nearest-neighbour search over every chunk vector, held in one contiguous Float32Array in memory.
-import { bufferToVector } from './document-store.js';
+// Nearest-neighbour search over every chunk vector, held in memory: an int8 SIMD pass ranks all rows, then the
+// best few hundred are rescored exactly in float32; exact float search is used wherever the first pass is moot.
+import { createInt8DotKernel, type Int8DotKernel } from './int8-dot-kernel.js';
 import type { SqliteDatabase } from './open-database.js';
 
 export interface VectorHit {
   id: number;
   similarity: number;
 }
+
+export interface VectorSearchOptions {
+  k: number;
+  minQuality: number;
+  documentIds: ReadonlySet<number> | null;
+  excluded: ReadonlySet<number>;
+  /** Skip the int8 first pass and score every allowed vector in float32 (the oracle the benchmark checks). */
+  exact?: boolean;
+  /** Rows the int8 pass hands to exact rescoring; default max(8·k, 256). */
+  rescoreRows?: number;
+}
+
+/** One stored vector with what the filters look at. */
+export interface VectorEntry {
+  id: number;
+  documentId: number;
+  quality: number;
+  vector: Float32Array;
+}
+
+/**
+ * The first pass only has to put the true top k somewhere in its top `rescoreRows`; int8 rounding moves a
+ * similarity by ~1e-3, far less than the gap to rank 256 (bench/search-speed.ts measures recall against exact).
+ */
+const RESCORE_FACTOR = 8;
+const RESCORE_MIN = 256;
+/** This many candidate rows or fewer (the whole index, or what a document filter leaves) are scored exactly. */
+const SMALL_SUBSET_ROWS = 2048;
 
 /** A snapshot of all chunk vectors; rebuild it when the index changes. */
 export class VectorIndex {
@@ -15,34 +44,58 @@ export class VectorIndex {
   private readonly documentIds: Int32Array;
   private readonly quality: Float32Array;
   private readonly matrix: Float32Array;
-  private readonly rowById: Map<number, number>;
+  private readonly rowById = new Map<number, number>();
+  private readonly rowsByDocument = new Map<number, number[]>();
+  /** Per row: max |component| / 127, the factor from int8 dot products back to similarity. */
+  private readonly rowScale: Float32Array;
+  private kernel: Int8DotKernel | null = null;
 
-  private constructor(
-    rows: { id: number; documentId: number; quality: number; embedding: Buffer }[],
-    dimension: number,
-  ) {
+  private constructor(size: number, dimension: number) {
     this.dimension = dimension;
-    this.size = rows.length;
-    this.ids = new Int32Array(rows.length);
-    this.documentIds = new Int32Array(rows.length);
-    this.quality = new Float32Array(rows.length);
-    this.matrix = new Float32Array(rows.length * dimension);
-    this.rowById = new Map();
-    rows.forEach((row, i) => {
-      this.ids[i] = row.id;
-      this.documentIds[i] = row.documentId;
-      this.quality[i] = row.quality;
-      this.matrix.set(bufferToVector(row.embedding).subarray(0, dimension), i * dimension);
-      this.rowById.set(row.id, i);
-    });
+    this.size = size;
+    this.ids = new Int32Array(size);
+    this.documentIds = new Int32Array(size);
+    this.quality = new Float32Array(size);
+    this.matrix = new Float32Array(size * dimension);
+    this.rowScale = new Float32Array(size);
   }
 
   static load(db: SqliteDatabase, dimension: number): VectorIndex {
-    const rows = db
-      .prepare(`SELECT c.id AS id, c.document_id AS documentId, c.quality_score AS quality, v.embedding AS embedding
-        FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id ORDER BY c.id`)
-      .all() as { id: number; documentId: number; quality: number; embedding: Buffer }[];
-    return new VectorIndex(rows, dimension);
+    const from = 'FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id';
+    // One read transaction (a savepoint when nested), so the count and the rows come from the same snapshot.
+    return db.transaction(() => {
+      const count = db.prepare(`SELECT count(*) ${from}`).pluck().get() as number;
+      const index = new VectorIndex(count, dimension);
+      const bytes = new Uint8Array(index.matrix.buffer);
+      const rowBytes = dimension * 4;
+      let row = 0;
+      const rows = db
+        .prepare(`SELECT c.id, c.document_id, c.quality_score, v.embedding ${from} ORDER BY c.id`)
+        .raw()
+        .iterate() as IterableIterator<[number, number, number, Buffer]>;
+      for (const [id, documentId, quality, embedding] of rows) {
+        bytes.set(embedding.subarray(0, Math.min(embedding.byteLength, rowBytes)), row * rowBytes);
+        index.place(row++, id, documentId, quality);
+      }
+      index.quantise();
+      return index;
+    })();
+  }
+
+  /** Build from vectors already in memory (each is copied, cut or zero-padded to `dimension`). */
+  static fromEntries(entries: readonly VectorEntry[], dimension: number): VectorIndex {
+    const index = new VectorIndex(entries.length, dimension);
+    entries.forEach((entry, row) => {
+      index.matrix.set(entry.vector.subarray(0, dimension), row * dimension);
+      index.place(row, entry.id, entry.documentId, entry.quality);
+    });
+    index.quantise();
+    return index;
+  }
+
+  /** Whether searches use the int8 first pass (false when the runtime lacks WebAssembly SIMD). */
+  get quantised(): boolean {
+    return this.kernel !== null;
   }
 
   /** Stored vector of a chunk (a view, do not mutate), or null. */
@@ -54,35 +107,148 @@ export class VectorIndex {
 
   /**
    * The `k` most similar chunks by dot product (vectors are unit length, so this is cosine), among those passing
-   * the quality floor, the allowed documents and not excluded. Exact: every vector is scored.
+   * the quality floor, the allowed documents and not excluded; best first, ties by id. Similarities are exact
+   * float32 dot products whichever path picked the rows.
    */
-  search(
-    query: Float32Array,
-    options: {
-      k: number;
-      minQuality: number;
-      documentIds: ReadonlySet<number> | null;
-      excluded: ReadonlySet<number>;
-    },
-  ): VectorHit[] {
-    const { k } = options;
-    const dim = this.dimension;
-    const top: VectorHit[] = [];
-    let floor = Number.NEGATIVE_INFINITY;
-    for (let row = 0; row < this.size; row++) {
-      if (this.quality[row]! < options.minQuality) continue;
-      if (options.documentIds && !options.documentIds.has(this.documentIds[row]!)) continue;
-      const base = row * dim;
-      let dot = 0;
-      for (let i = 0; i < dim; i++) dot += this.matrix[base + i]! * query[i]!;
-      if (top.length >= k && dot <= floor) continue;
-      const id = this.ids[row]!;
-      if (options.excluded.has(id)) continue;
-      insertSorted(top, { id, similarity: dot }, k);
-      if (top.length >= k) floor = top[top.length - 1]!.similarity;
+  search(query: Float32Array, options: VectorSearchOptions): VectorHit[] {
+    const k = Math.floor(options.k);
+    if (k <= 0 || this.size === 0) return [];
+    const subset = options.documentIds ? this.rowsOf(options.documentIds) : null;
+    const rescoreRows = Math.max(k, options.rescoreRows ?? Math.max(k * RESCORE_FACTOR, RESCORE_MIN));
+    const candidates = subset ? subset.length : this.size;
+    if (options.exact || !this.kernel || candidates <= rescoreRows || candidates <= SMALL_SUBSET_ROWS) {
+      return this.rescore(query, subset ?? allRows(this.size), options, k);
     }
-    return top;
+    const allowed = subset ? maskOf(subset, this.size) : null;
+    return this.rescore(query, this.firstPass(this.kernel, query, options, allowed, rescoreRows), options, k);
   }
+
+  private place(row: number, id: number, documentId: number, quality: number): void {
+    this.ids[row] = id;
+    this.documentIds[row] = documentId;
+    this.quality[row] = quality;
+    this.rowById.set(id, row);
+    const rows = this.rowsByDocument.get(documentId);
+    if (rows) rows.push(row);
+    else this.rowsByDocument.set(documentId, [row]);
+  }
+
+  /** Symmetric per-row int8 codes for the first pass (skipped when there is no SIMD kernel). */
+  private quantise(): void {
+    const kernel = this.size > 0 ? createInt8DotKernel(this.size, this.dimension) : null;
+    if (!kernel) return;
+    const dim = this.dimension;
+    for (let row = 0; row < this.size; row++) {
+      const scale = quantiseInto(this.matrix, row * dim, dim, kernel.codes, row * kernel.stride);
+      this.rowScale[row] = scale;
+    }
+    this.kernel = kernel;
+  }
+
+  private rowsOf(documentIds: ReadonlySet<number>): number[] {
+    const rows: number[] = [];
+    for (const documentId of documentIds) {
+      const found = this.rowsByDocument.get(documentId);
+      if (found) for (const row of found) rows.push(row);
+    }
+    return rows;
+  }
+
+  /** The `keep` allowed rows with the highest int8 scores (unordered). */
+  private firstPass(
+    kernel: Int8DotKernel,
+    query: Float32Array,
+    options: VectorSearchOptions,
+    allowed: Uint8Array | null,
+    keep: number,
+  ): Int32Array {
+    quantiseInto(query, 0, this.dimension, kernel.query, 0);
+    kernel.run();
+    const scores = kernel.scores;
+    const heap = new MinHeap(keep);
+    const { minQuality, excluded } = options;
+    for (let row = 0; row < this.size; row++) {
+      const approx = scores[row]! * this.rowScale[row]!;
+      if (heap.full && approx <= heap.minScore) continue;
+      if (this.quality[row]! < minQuality) continue;
+      if (allowed && allowed[row] === 0) continue;
+      if (excluded.size > 0 && excluded.has(this.ids[row]!)) continue;
+      heap.offer(approx, row);
+    }
+    return heap.rows();
+  }
+
+  /** Exact float32 scoring of `rows` (filters applied), sorted, cut to k. */
+  private rescore(
+    query: Float32Array,
+    rows: ArrayLike<number>,
+    options: VectorSearchOptions,
+    k: number,
+  ): VectorHit[] {
+    const dim = this.dimension;
+    const m = this.matrix;
+    const hits: VectorHit[] = [];
+    let floor = Number.NEGATIVE_INFINITY;
+    const { minQuality, excluded } = options;
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r]!;
+      if (this.quality[row]! < minQuality) continue;
+      const base = row * dim;
+      let d0 = 0;
+      let d1 = 0;
+      let d2 = 0;
+      let d3 = 0;
+      let i = 0;
+      for (; i + 3 < dim; i += 4) {
+        d0 += m[base + i]! * query[i]!;
+        d1 += m[base + i + 1]! * query[i + 1]!;
+        d2 += m[base + i + 2]! * query[i + 2]!;
+        d3 += m[base + i + 3]! * query[i + 3]!;
+      }
+      for (; i < dim; i++) d0 += m[base + i]! * query[i]!;
+      const dot = d0 + d1 + d2 + d3;
+      if (hits.length >= k && dot < floor) continue;
+      const id = this.ids[row]!;
+      if (excluded.size > 0 && excluded.has(id)) continue;
+      insertSorted(hits, { id, similarity: dot }, k);
+      if (hits.length >= k) floor = hits[hits.length - 1]!.similarity;
+    }
+    return hits;
+  }
+}
+
+/** Write int8 codes of `source[from .. from+dim)` to `target[at ..]`; returns max|x| / 127 (0 for a zero vector). */
+function quantiseInto(
+  source: Float32Array,
+  from: number,
+  dim: number,
+  target: Int8Array,
+  at: number,
+): number {
+  let maxAbs = 0;
+  for (let i = 0; i < dim; i++) {
+    const a = Math.abs(source[from + i]!);
+    if (a > maxAbs) maxAbs = a;
+  }
+  if (maxAbs === 0 || !Number.isFinite(maxAbs)) {
+    target.fill(0, at, at + dim);
+    return 0;
+  }
+  const scale = 127 / maxAbs;
+  for (let i = 0; i < dim; i++) target[at + i] = Math.round(source[from + i]! * scale);
+  return maxAbs / 127;
+}
+
+function allRows(size: number): Int32Array {
+  const rows = new Int32Array(size);
+  for (let i = 0; i < size; i++) rows[i] = i;
+  return rows;
+}
+
+function maskOf(rows: readonly number[], size: number): Uint8Array {
+  const mask = new Uint8Array(size);
+  for (const row of rows) mask[row] = 1;
+  return mask;
 }
 
 /** Keep `top` sorted by similarity desc (ties by id asc), at most `k` long. */
@@ -95,4 +261,57 @@ function insertSorted(top: VectorHit[], hit: VectorHit, k: number): void {
   }
   top.splice(i, 0, hit);
   if (top.length > k) top.pop();
+}
+
+/** Fixed-capacity min-heap of (score, row) on typed arrays: the first pass's running top `capacity`. */
+class MinHeap {
+  private readonly scores: Float64Array;
+  private readonly items: Int32Array;
+  private count = 0;
+
+  constructor(private readonly capacity: number) {
+    this.scores = new Float64Array(capacity);
+    this.items = new Int32Array(capacity);
+  }
+
+  get full(): boolean {
+    return this.count >= this.capacity;
+  }
+
+  get minScore(): number {
+    return this.scores[0]!;
+  }
+
+  offer(score: number, row: number): void {
+    if (this.count < this.capacity) {
+      let i = this.count++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (this.scores[parent]! <= score) break;
+        this.scores[i] = this.scores[parent]!;
+        this.items[i] = this.items[parent]!;
+        i = parent;
+      }
+      this.scores[i] = score;
+      this.items[i] = row;
+      return;
+    }
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= this.count) break;
+      const right = left + 1;
+      const child = right < this.count && this.scores[right]! < this.scores[left]! ? right : left;
+      if (this.scores[child]! >= score) break;
+      this.scores[i] = this.scores[child]!;
+      this.items[i] = this.items[child]!;
+      i = child;
+    }
+    this.scores[i] = score;
+    this.items[i] = row;
+  }
+
+  rows(): Int32Array {
+    return this.items.slice(0, this.count);
+  }
 }
