@@ -159,6 +159,8 @@ async function benchDataset(dataset: Dataset, tempRoot: string) {
     full_index_ms: full,
     docs_per_s: { median: documents / (full.median / 1000), p95: documents / (full.p95 / 1000) },
     cpu_ms_median: summarise(cpuMs).median,
+    // Documents per second of this process's CPU time: less distorted than wall time on a busy shared machine.
+    docs_per_cpu_s_median: documents / (summarise(cpuMs).median / 1000),
     db_size_bytes: fs.statSync(dbPath).size,
     noop_reindex_ms: noop,
     baseline_walk_read_hash_ms: baselineFull,
@@ -184,7 +186,10 @@ async function main(): Promise<void> {
       );
       console.log(
         `  full index (lexical-only): ${r.docs_per_s.median.toFixed(0)} docs/s median, ${r.docs_per_s.p95.toFixed(0)} ` +
-          `docs/s at p95 (${ms(r.full_index_ms)}; CPU ${r.cpu_ms_median.toFixed(0)} ms)  target ≥ ${TARGET_DOCS_PER_S}`,
+          `docs/s at p95 (${ms(r.full_index_ms)})  target ≥ ${TARGET_DOCS_PER_S}`,
+      );
+      console.log(
+        `  CPU time: median ${r.cpu_ms_median.toFixed(0)} ms = ${r.docs_per_cpu_s_median.toFixed(0)} docs per CPU-second`,
       );
       console.log(`  no-op re-index: ${ms(r.noop_reindex_ms)}  target ≤ ${r.noop_target_ms} ms`);
       console.log(
