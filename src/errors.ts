@@ -25,6 +25,7 @@ export const ERROR_CODES = [
   'GOLDEN_NOT_FOUND',
   'GOLDEN_INVALID',
   'HISTORY_INVALID',
+  'GOLDEN_STALE',
   'COMPONENT_DOWN',
   'INTERNAL',
 ] as const;

@@ -78,20 +78,20 @@ export interface HistoryWriteResult {
 }
 
 /**
- * Put `run` in front, keep `historySize` runs, and drop the oldest until the file fits the byte cap the
- * reader enforces — eval never writes a history it would then refuse. A run that cannot fit on its own is an
- * error (its numbers were already printed).
+ * Put `run` in front (several runs — the rows of one `--rows` eval — newest first), keep `historySize` runs,
+ * and drop the oldest until the file fits the byte cap the reader enforces — eval never writes a history it
+ * would then refuse. A run that cannot fit on its own is an error (its numbers were already printed).
  */
 export function saveEvalHistory(
   history: EvalHistory,
-  run: EvalRun,
+  run: EvalRun | readonly EvalRun[],
   options: { historySize: number; write: (filePath: string, text: string) => void; maxBytes?: number },
 ): HistoryWriteResult {
   const maxBytes = options.maxBytes ?? MAX_HISTORY_BYTES;
-  const entries = [evalRunToJson(run, { forHistory: true }), ...history.stored].slice(
-    0,
-    Math.max(1, options.historySize),
+  const added = (Array.isArray(run) ? run : [run as EvalRun]).map((r) =>
+    evalRunToJson(r, { forHistory: true }),
   );
+  const entries = [...added, ...history.stored].slice(0, Math.max(1, options.historySize));
   const pieces = entries.map((entry) => `    ${JSON.stringify(entry, null, 2).replaceAll('\n', '\n    ')}`);
   const frame = Buffer.byteLength('{\n  "runs": [\n\n  ]\n}\n');
   let size = frame;

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import type { EvalFingerprint } from '../core/eval-fingerprint.js';
 import type { AggregateMetrics, MetricsByK, QueryMetrics } from '../core/eval-metrics.js';
 import type { EvalRun, QuoteFinding } from '../core/eval-run.js';
-import type { EvalReport } from './evaluator.js';
 
 type Json = Record<string, unknown>;
 
@@ -45,6 +44,7 @@ const fingerprintSchema = z.object({
     })
     .optional(),
   context: z.object({ mode: z.string() }).optional(),
+  degraded: z.array(z.string()).optional(),
 });
 
 const hitSchema = z.object({
@@ -94,6 +94,8 @@ const runSchema = z.object({
       }),
     )
     .default([]),
+  row: z.string().optional(),
+  degradation: z.array(z.object({ leg: z.string(), reason: z.string() })).optional(),
 });
 
 /** Read one stored run; `null` when its shape is wrong (a type mismatch, not a missing field). */
@@ -130,6 +132,7 @@ export function evalRunFromJson(value: unknown): EvalRun | null {
         }
       : {}),
     ...(f.context ? { context: { mode: f.context.mode } } : {}),
+    ...(f.degraded && f.degraded.length > 0 ? { degraded: f.degraded } : {}),
   };
   return {
     timestamp: r.timestamp,
@@ -157,6 +160,8 @@ export function evalRunFromJson(value: unknown): EvalRun | null {
       path: x.path,
       quoted: x.quoted.map((q) => ({ queryId: q.query_id, rankInTopK: q.rank_in_top_k })),
     })),
+    ...(r.row === undefined ? {} : { row: r.row }),
+    ...(r.degradation && r.degradation.length > 0 ? { degradation: r.degradation } : {}),
   };
 }
 
@@ -189,6 +194,7 @@ export function fingerprintToJson(f: EvalFingerprint): Json {
         }
       : {}),
     ...(f.context ? { context: { mode: f.context.mode } } : {}),
+    ...(f.degraded && f.degraded.length > 0 ? { degraded: f.degraded } : {}),
   };
 }
 
@@ -227,23 +233,9 @@ export function evalRunToJson(run: EvalRun, options: { forHistory?: boolean } = 
       metrics: queryMetricsToJson(q.metrics),
     })),
     ...(findings.length > 0 || !options.forHistory ? { findings } : {}),
-  };
-}
-
-/** `groove eval --format json`: one object (not a frozen format). `previous` and `diff` are null when unused. */
-export function evalReportToJson(report: EvalReport): Json {
-  const run = evalRunToJson(report.run);
-  return {
-    timestamp: run.timestamp,
-    fingerprint: run.fingerprint,
-    corpus: run.corpus,
-    corpus_changed: report.corpusChanged,
-    aggregate: run.aggregate,
-    per_query: run.per_query,
-    findings: run.findings,
-    previous: report.previous ? evalRunToJson(report.previous) : null,
-    diff: report.diff
-      ? { recall_at_k: report.diff.recallAtK, ndcg_at_k: report.diff.ndcgAtK, mrr: report.diff.mrr }
-      : null,
+    ...(run.row === undefined ? {} : { row: run.row }),
+    ...(run.degradation && run.degradation.length > 0
+      ? { degradation: run.degradation.map((d) => ({ leg: d.leg, reason: d.reason })) }
+      : {}),
   };
 }

@@ -1,26 +1,28 @@
-// `groove eval` as a use case: load the golden set and history, run every query through the search pipeline
-// inside one read snapshot, score, snapshot and scan the corpus, compare with the previous run, decide the
-// regression gate. Printing and saving the history are separate steps, so numbers show before a save fails.
+// `groove eval` as a use case: load the golden set (refusing a stale one), probe every leg (refusing to measure
+// a degraded system), run each row's queries through the search pipeline inside one read snapshot, score,
+// snapshot and scan the corpus, compare with the baseline (with paired intervals) and decide the gates.
+// Printing and saving the history are separate steps, so numbers show before a save fails.
 import type { ResolvedConfig } from '../config/resolve-config.js';
-import {
-  type AggregateDiff,
-  compareRuns,
-  describeCorpusChange,
-  diffAggregates,
-  type FlaggedQuery,
-  findRegressions,
-  isCorpusChanged,
-  type RegressedMetric,
-  type RunComparison,
-  selectFlaggedQueries,
-} from '../core/eval-diff.js';
 import { type EvalFingerprint, normalizeEvalDepth } from '../core/eval-fingerprint.js';
-import { aggregateMetrics, computeQueryMetrics, METRIC_VERSION } from '../core/eval-metrics.js';
-import { type CorpusSnapshot, type EvalRun, formatRunTimestamp, type QueryResult } from '../core/eval-run.js';
+import { aggregateMetrics, METRIC_VERSION } from '../core/eval-metrics.js';
+import {
+  type CorpusSnapshot,
+  type EvalRun,
+  formatRunTimestamp,
+  type LegDegradation,
+} from '../core/eval-run.js';
 import { FTS_QUERY_VERSION } from '../core/fts-query.js';
+import { assessGoldenAge, type GoldenFreshness, measureCorpusDrift } from '../core/golden-freshness.js';
 import { buildQuoteNeedles, createQuoteScan, detectQuotedQueries } from '../core/golden-quotes.js';
 import { GrooveError } from '../errors.js';
 import type { CorpusChunkRow } from '../store/corpus-digest.js';
+import {
+  type CompareTarget,
+  compareWithPrevious,
+  type EvalComparison,
+  resolveCompareTarget,
+  selectBaseline,
+} from './eval-compare.js';
 import {
   type EvalHistory,
   type HistoryWriteResult,
@@ -28,13 +30,24 @@ import {
   loadEvalHistory,
   saveEvalHistory,
 } from './eval-history.js';
+import { type LegFailure, measureRow } from './eval-measure.js';
+import { type EvalRowSpec, effectivePipeline, resolveEvalRows } from './eval-rows.js';
 import { type GoldenSet, loadGoldenFile, type ReadCheckedFile, resolveGoldenPath } from './golden-file.js';
-import type { LegReport, SearchResponse } from './search-types.js';
+import { loadGoldenMeta } from './golden-meta.js';
+import { describeLegsDown, type LegProbeResult, probeLegs } from './leg-probe.js';
+import type { SearchResponse } from './search-types.js';
 
 export type { AggregateDiff, FlaggedQuery, RegressedMetric, RunComparison } from '../core/eval-diff.js';
 export type { EvalFingerprint } from '../core/eval-fingerprint.js';
-export type { CorpusSnapshot, EvalRun, QueryResult, QuoteFinding } from '../core/eval-run.js';
+export type { PairedMetric, PairedRunComparison } from '../core/eval-paired.js';
+export type { CorpusSnapshot, EvalRun, LegDegradation, QueryResult, QuoteFinding } from '../core/eval-run.js';
+export type { CorpusDrift, GoldenFreshness } from '../core/golden-freshness.js';
+export { formatDrift } from '../core/golden-freshness.js';
+export type { CompareTarget, EvalComparison, RegressionGate, SignificantGate } from './eval-compare.js';
+export { compareWithPrevious } from './eval-compare.js';
 export type { HistoryWriteResult } from './eval-history.js';
+export type { LegFailure } from './eval-measure.js';
+export type { LegDown, LegProbeResult } from './leg-probe.js';
 
 export interface EvaluateOptions {
   /** `--golden`, already absolute; default `[eval] golden`, then `<kb>/.groove-eval.yml`. */
@@ -48,6 +61,16 @@ export interface EvaluateOptions {
   /** false = `--no-diff`: compare with nothing (the history is still read and written). */
   diff?: boolean;
   failOnRegression?: boolean;
+  /** Exit 1 only when a metric's whole 95% interval lies below zero. */
+  failOnSignificantRegression?: boolean;
+  /** Measure even with a leg down; the run is recorded as degraded. */
+  allowDegraded?: boolean;
+  /** Measure even when the golden sidecar is older than [eval] max_golden_age_days. */
+  allowStaleGolden?: boolean;
+  /** `--compare RUN_ID|PATH`: the baseline instead of the newest history run. */
+  compare?: CompareTarget;
+  /** `--rows core,rerank,…`: several pipelines in one run; the first decides. */
+  rows?: string[];
   mmr?: boolean;
   mmrLambda?: number;
   mmrSameDocPenalty?: number;
@@ -63,43 +86,29 @@ export interface EvalSnapshot {
   search(request: unknown): Promise<SearchResponse>;
   /** One pass over every chunk in (path, chunk_index) order: counts, digest, and each row to `visit`. */
   readCorpus(visit: (row: CorpusChunkRow) => void): CorpusSnapshot;
+  /** Words of one indexed chunk for the leg probe, or null for an index without one. */
+  probeSample(): string | null;
 }
 
 export interface EvaluatorPorts {
   readFile: ReadCheckedFile;
   /** Run `work` inside one read transaction of the index. */
   withSnapshot<T>(work: (snapshot: EvalSnapshot) => Promise<T>): Promise<T>;
+  /** The clock (injectable so tests can age a golden set). */
   now(): Date;
 }
 
-export type RegressionGate =
-  | { state: 'off' }
-  | { state: 'no-op'; reason: string }
-  | { state: 'passed'; against: string }
-  | { state: 'regressed'; against: string; regressions: RegressedMetric[] };
-
-/** How often each retrieval leg failed during the run (a failed leg means the numbers measure less). */
-export interface LegFailure {
-  leg: keyof LegReport;
-  queries: number;
-  firstReason: string;
-}
-
-export interface EvalReport {
+export interface EvalReport extends EvalComparison {
   run: EvalRun;
-  /** The run compared against: the newest in the history; null with --no-diff, --no-history or none yet. */
-  previous: EvalRun | null;
-  comparison: RunComparison;
-  /** Set only when the previous run is compatible. */
-  diff: AggregateDiff | null;
-  corpusChanged: boolean | null;
-  /** `642 -> 646 documents, …` when the corpus moved since the previous run. */
-  corpusChange: string | null;
-  /** Misses and per-query regressions at the largest k. */
-  flagged: { k: number; rows: FlaggedQuery[] };
-  regressionThreshold: number;
-  gate: RegressionGate;
+  /** `chosen` when --compare named the baseline, else the history's previous run. */
+  comparedWith: 'previous' | 'chosen';
+  /** The reference rows of `--rows` after this (decision) row; empty for a plain run. */
+  otherRows: EvalReport[];
   legFailures: LegFailure[];
+  /** What the leg probe saw before measuring (shared by every row). */
+  probe: LegProbeResult;
+  /** Age and drift of the golden set; null when it has no sidecar. */
+  freshness: GoldenFreshness | null;
   /** Diagnostics for stderr (clamped values, a history started fresh). */
   notes: string[];
   golden: GoldenSet;
@@ -116,6 +125,7 @@ export async function runEvaluation(
     resolveGoldenPath({ flag: options.golden, configured: config.eval.golden, kbPath }),
     { read: ports.readFile, kbPath },
   );
+  const freshness = checkGoldenAge(golden, options, config, ports);
   const kValues = options.kValues ?? config.eval.kValues;
   for (const k of [...kValues, ...(options.limit === undefined ? [] : [options.limit])]) {
     if (!Number.isInteger(k) || k < 1) {
@@ -124,207 +134,176 @@ export async function runEvaluation(
       });
     }
   }
+  if (options.compare && options.diff === false) {
+    throw new GrooveError('INVALID_ARGUMENT', '--compare and --no-diff contradict each other', {
+      hint: 'drop one of them',
+    });
+  }
   const depth = normalizeEvalDepth({ limit: options.limit ?? Math.max(...kValues), kValues });
   const history =
     options.history === false ? null : loadEvalHistory(historyPathFor(kbPath), { read: ports.readFile });
-  const pipeline = effectivePipeline(options, config);
-  const reranker = config.reranker === 'none' ? null : config.reranker;
+  const rows: EvalRowSpec[] = options.rows
+    ? resolveEvalRows(options.rows, options, config)
+    : [{ name: null, pipeline: effectivePipeline(options, config) }];
+  const explicitBaseline = options.compare
+    ? resolveCompareTarget(options.compare, history?.runs ?? [], ports.readFile)
+    : null;
 
   const measured = await ports.withSnapshot(async (snapshot) => {
-    const legs = new Map<keyof LegReport, LegFailure>();
-    const perQuery: QueryResult[] = [];
-    for (const q of golden.queries) {
-      const response = await snapshot.search({
-        query: q.query,
-        limit: depth.fetchDepth,
-        // Eval measures retrieval unfiltered: no quality floor, no filters.
-        includeLowQuality: true,
-        rerank: reranker !== null,
-        mmr: pipeline.mmr !== null,
-        ...(pipeline.mmr
-          ? { mmrLambda: pipeline.mmr.lambda, mmrSameDocPenalty: pipeline.mmr.sameDocPenalty }
-          : {}),
-        parentRetriever: pipeline.parentRetriever !== null,
-      });
-      if (reranker !== null && response.legs.reranker === 'off') {
-        throw new GrooveError('MODEL_UNAVAILABLE', `reranker "${reranker}" was asked for but is not loaded`, {
-          hint: 'eval measures exactly the reranker given; pass --reranker none to measure without one',
-        });
-      }
-      countLegFailures(legs, response.legs);
-      const topK = response.results.map((hit, i) => ({
-        rank: i + 1,
-        path: hit.path,
-        heading: hit.heading,
-        score: hit.score,
-      }));
-      perQuery.push({
-        id: q.id,
-        query: q.query,
-        expected: q.expected,
-        topK,
-        metrics: computeQueryMetrics(q.expected, topK, depth.kValues),
-      });
+    const rerank = rows.some((r) => r.pipeline.reranker !== null);
+    const probe = await probeLegs((request) => snapshot.search(request), snapshot.probeSample(), { rerank });
+    if (probe.down.length > 0 && options.allowDegraded !== true)
+      throw componentDown(describeLegsDown(probe.down));
+    const measurements = [];
+    for (const row of rows) {
+      measurements.push(
+        await measureRow((request) => snapshot.search(request), golden.queries, {
+          pipeline: row.pipeline,
+          fetchDepth: depth.fetchDepth,
+          kValues: depth.kValues,
+        }),
+      );
     }
     const needles = buildQuoteNeedles(golden.queries.map((q) => q.query));
     const scan = createQuoteScan(needles);
     const corpus = snapshot.readCorpus((row) =>
       scan.observe(row.path, [row.heading, row.context, row.content]),
     );
-    const findings = detectQuotedQueries(perQuery, needles, scan.matchesByPath());
-    return { perQuery, corpus, findings, model: snapshot.model, contextMode: snapshot.contextMode, legs };
+    const matches = scan.matchesByPath();
+    const findings = measurements.map((m) => detectQuotedQueries(m.perQuery, needles, matches));
+    return {
+      probe,
+      measurements,
+      corpus,
+      findings,
+      model: snapshot.model,
+      contextMode: snapshot.contextMode,
+    };
   });
 
-  const fingerprint: EvalFingerprint = {
-    model: measured.model,
-    reranker,
-    limit: depth.limit,
-    kValues: depth.kValues,
-    goldenHash: golden.hash,
-    metricVersion: METRIC_VERSION,
-    ftsQueryVersion: FTS_QUERY_VERSION,
-    ...(pipeline.mmr ? { mmr: pipeline.mmr } : {}),
-    ...(pipeline.parentRetriever ? { parentRetriever: pipeline.parentRetriever } : {}),
-    ...(pipeline.fusion ? { fusion: pipeline.fusion } : {}),
-    ...(measured.contextMode !== 'off' ? { context: { mode: measured.contextMode } } : {}),
-  };
-  const run: EvalRun = {
-    timestamp: formatRunTimestamp(ports.now()),
-    fingerprint,
-    corpus: measured.corpus,
-    aggregate: aggregateMetrics(measured.perQuery, depth.kValues),
-    perQuery: measured.perQuery,
-    findings: measured.findings,
-  };
-  return {
-    run,
-    ...compareWithPrevious(run, history?.runs[0] ?? null, {
-      history: options.history !== false,
-      diff: options.diff !== false,
-      failOnRegression: options.failOnRegression === true,
-      threshold: config.eval.regressionThreshold,
-    }),
-    legFailures: [...measured.legs.values()],
-    notes: [...depth.notes, ...(history?.warnings ?? [])],
-    golden,
-    history,
-  };
+  if (freshness) {
+    const { corpus } = measured;
+    const atCreation = { documents: freshness.meta.corpusDocuments, chunks: freshness.meta.corpusChunks };
+    freshness.drift = measureCorpusDrift(atCreation, corpus, config.eval.goldenDriftWarn);
+  }
+  const timestamp = formatRunTimestamp(ports.now());
+  const reports = rows.map((row, i): EvalReport => {
+    const measurement = measured.measurements[i]!;
+    const degradation = collectDegradation(measured.probe, measurement.legFailures, golden.queries.length);
+    if (degradation.length > 0 && options.allowDegraded !== true) {
+      throw componentDown(
+        `component down: ${degradation[0]!.leg} — ${degradation[0]!.reason}; the numbers would mix healthy and degraded queries`,
+      );
+    }
+    const { pipeline } = row;
+    const fingerprint: EvalFingerprint = {
+      model: measured.model,
+      reranker: pipeline.reranker,
+      limit: depth.limit,
+      kValues: depth.kValues,
+      goldenHash: golden.hash,
+      metricVersion: METRIC_VERSION,
+      ftsQueryVersion: FTS_QUERY_VERSION,
+      ...(pipeline.mmr ? { mmr: pipeline.mmr } : {}),
+      ...(pipeline.parentRetriever ? { parentRetriever: pipeline.parentRetriever } : {}),
+      ...(pipeline.fusion ? { fusion: pipeline.fusion } : {}),
+      ...(measured.contextMode !== 'off' ? { context: { mode: measured.contextMode } } : {}),
+      ...(degradation.length > 0 ? { degraded: [...new Set(degradation.map((d) => d.leg))].sort() } : {}),
+    };
+    const run: EvalRun = {
+      timestamp,
+      fingerprint,
+      corpus: measured.corpus,
+      aggregate: aggregateMetrics(measurement.perQuery, depth.kValues),
+      perQuery: measurement.perQuery,
+      findings: measured.findings[i]!,
+      ...(row.name === null ? {} : { row: row.name }),
+      ...(degradation.length > 0 ? { degradation } : {}),
+    };
+    const decision = i === 0;
+    const baseline =
+      decision && explicitBaseline
+        ? explicitBaseline
+        : selectBaseline(history?.runs ?? [], run, row.name === null ? 'newest' : 'newest-compatible');
+    return {
+      run,
+      ...compareWithPrevious(run, baseline, {
+        history: options.history !== false || explicitBaseline !== null,
+        diff: options.diff !== false,
+        // Only the decision row is gated; reference rows are printed, never enforced.
+        failOnRegression: decision && options.failOnRegression === true,
+        failOnSignificantRegression: decision && options.failOnSignificantRegression === true,
+        threshold: config.eval.regressionThreshold,
+      }),
+      comparedWith: decision && explicitBaseline ? 'chosen' : 'previous',
+      otherRows: [],
+      legFailures: measurement.legFailures,
+      probe: measured.probe,
+      freshness,
+      notes: decision ? [...depth.notes, ...(history?.warnings ?? [])] : [],
+      golden,
+      history,
+    };
+  });
+  const [decisionReport, ...otherRows] = reports;
+  return { ...decisionReport!, otherRows };
 }
 
-export type EvalComparison = Pick<
-  EvalReport,
-  | 'previous'
-  | 'comparison'
-  | 'diff'
-  | 'corpusChanged'
-  | 'corpusChange'
-  | 'flagged'
-  | 'regressionThreshold'
-  | 'gate'
->;
-
-/**
- * Compare a run with the newest history run. With --no-diff nothing is compared (and the gate is a no-op);
- * the diff needs the whole fingerprint to match, while the corpus note never depends on it.
- */
-export function compareWithPrevious(
-  run: EvalRun,
-  newestInHistory: EvalRun | null,
-  options: { history: boolean; diff: boolean; failOnRegression: boolean; threshold: number },
-): EvalComparison {
-  const previous = options.diff ? newestInHistory : null;
-  const comparison = compareRuns(run.fingerprint, previous?.fingerprint ?? null);
-  const compatible = comparison === 'compatible' ? previous : null;
-  return {
-    previous,
-    comparison,
-    diff: compatible ? diffAggregates(run.aggregate, compatible.aggregate) : null,
-    corpusChanged: isCorpusChanged(run.corpus, previous?.corpus ?? null),
-    corpusChange: describeCorpusChange(run.corpus, previous?.corpus ?? null),
-    flagged: selectFlaggedQueries(run, compatible, options.threshold),
-    regressionThreshold: options.threshold,
-    gate: decideGate(run, compatible, { ...options, comparison }),
-  };
+/** Read the sidecar, if any, and refuse a set older than [eval] max_golden_age_days. */
+function checkGoldenAge(
+  golden: GoldenSet,
+  options: EvaluateOptions,
+  config: ResolvedConfig,
+  ports: EvaluatorPorts,
+): GoldenFreshness | null {
+  const meta = loadGoldenMeta(golden.path, { read: ports.readFile });
+  if (!meta) return null;
+  const freshness = assessGoldenAge(meta, ports.now(), config.eval.maxGoldenAgeDays);
+  if (freshness.stale && options.allowStaleGolden !== true) {
+    const days = Math.floor(freshness.ageDays);
+    throw new GrooveError(
+      'GOLDEN_STALE',
+      `golden set "${golden.path}" is ${days} days old (created ${meta.created}; [eval] max_golden_age_days = ${freshness.maxAgeDays}): it was judged against the documents of that day, and every document added since competes for slots without being able to be an answer, so its recall would measure the set's age rather than retrieval`,
+      {
+        hint: 'rebuild it (`groove eval golden build --from-feedback`), or re-check it and run `groove eval golden stamp`; --allow-stale-golden measures anyway',
+      },
+    );
+  }
+  return freshness;
 }
 
-/** Write the report's run to the history (no-op with --no-history). */
+/** Legs the probe found down, then legs that failed on some query after a healthy probe. */
+function collectDegradation(
+  probe: LegProbeResult,
+  failures: readonly LegFailure[],
+  total: number,
+): LegDegradation[] {
+  const out: LegDegradation[] = probe.down.map((d) => ({ leg: d.leg, reason: d.reason }));
+  for (const failure of failures) {
+    if (out.some((d) => d.leg === failure.leg)) continue;
+    out.push({
+      leg: failure.leg,
+      reason: `failed on ${failure.queries} of ${total} queries during the run (${failure.firstReason})`,
+    });
+  }
+  return out;
+}
+
+function componentDown(message: string): GrooveError {
+  return new GrooveError(
+    'COMPONENT_DOWN',
+    `${message}. Hybrid search quietly answers from the remaining legs when one fails, so this run would measure a different system than the one it names`,
+    {
+      hint: 'bring the component back (or repair the index with `groove index --force`); --allow-degraded measures anyway and records the run as degraded, never comparable with a healthy one',
+    },
+  );
+}
+
+/** Write the report's runs to the history (no-op with --no-history): reference rows first, the decision row newest. */
 export function recordEvalRun(
   report: EvalReport,
   options: { historySize: number; write: (filePath: string, text: string) => void; maxBytes?: number },
 ): HistoryWriteResult | null {
   if (!report.history) return null;
-  return saveEvalHistory(report.history, report.run, options);
-}
-
-interface EffectivePipeline {
-  mmr: { lambda: number; sameDocPenalty: number } | null;
-  parentRetriever: { wholeDocThresholdTokens: number; maxExpandedTokens: number } | null;
-  fusion: EvalFingerprint['fusion'] | null;
-}
-
-/** Flags over [search.*]; fusion enters the fingerprint only when it differs from the built-in 60/2/1/1. */
-function effectivePipeline(options: EvaluateOptions, config: ResolvedConfig): EffectivePipeline {
-  const { mmr, parentRetriever, fusion } = config.search;
-  const fusionIsDefault =
-    fusion.rrfK === 60 &&
-    fusion.bm25HeadingWeight === 2 &&
-    fusion.bm25ContextWeight === 1 &&
-    fusion.bm25ContentWeight === 1;
-  return {
-    mmr:
-      (options.mmr ?? mmr.enabled)
-        ? {
-            lambda: options.mmrLambda ?? mmr.lambda,
-            sameDocPenalty: options.mmrSameDocPenalty ?? mmr.sameDocPenalty,
-          }
-        : null,
-    parentRetriever:
-      (options.parentRetriever ?? parentRetriever.enabled)
-        ? {
-            wholeDocThresholdTokens: parentRetriever.wholeDocThresholdTokens,
-            maxExpandedTokens: parentRetriever.maxExpandedTokens,
-          }
-        : null,
-    fusion: fusionIsDefault ? null : { ...fusion },
-  };
-}
-
-function countLegFailures(legs: Map<keyof LegReport, LegFailure>, report: LegReport): void {
-  for (const leg of ['lexical', 'vector', 'reranker'] as const) {
-    const status = report[leg];
-    if (!status.startsWith('failed')) continue;
-    const seen = legs.get(leg);
-    if (seen) seen.queries++;
-    else legs.set(leg, { leg, queries: 1, firstReason: status.replace(/^failed: /, '') });
-  }
-}
-
-/** The gate is a no-op without a previous run, with --no-history or --no-diff, or across fingerprints. */
-function decideGate(
-  run: EvalRun,
-  compatible: EvalRun | null,
-  options: {
-    history: boolean;
-    diff: boolean;
-    failOnRegression: boolean;
-    threshold: number;
-    comparison: RunComparison;
-  },
-): RegressionGate {
-  if (!options.failOnRegression) return { state: 'off' };
-  if (!options.history) return { state: 'no-op', reason: '--no-history is set' };
-  if (!options.diff) return { state: 'no-op', reason: '--no-diff is set' };
-  if (options.comparison === 'none') return { state: 'no-op', reason: 'there is no previous run yet' };
-  if (!compatible) {
-    return {
-      state: 'no-op',
-      reason:
-        options.comparison === 'golden-changed'
-          ? 'the golden file changed since the previous run'
-          : 'the previous run has a different fingerprint (config or metric version changed)',
-    };
-  }
-  const regressions = findRegressions(run.aggregate, compatible.aggregate, options.threshold);
-  const against = compatible.timestamp;
-  return regressions.length > 0 ? { state: 'regressed', against, regressions } : { state: 'passed', against };
+  return saveEvalHistory(report.history, [report.run, ...report.otherRows.map((r) => r.run)], options);
 }

@@ -15,12 +15,23 @@ import {
   recordEvalRun,
   runEvaluation,
 } from './evaluator.js';
+import { type FeedbackInput, type FeedbackReceipt, recordFeedback } from './feedback.js';
+import { carryFeedbackInto, withFeedbackDatabase } from './feedback-database.js';
 import { type GetDocumentResult, getDocument } from './get-document.js';
+import {
+  buildGoldenFromFeedback,
+  type GoldenBuildOptions,
+  type GoldenBuildResult,
+  type GoldenPorts,
+  type GoldenStampResult,
+  stampGolden,
+} from './golden-build.js';
 import { IndexDatabase } from './index-database.js';
 import type { IndexEventSink, IndexSummary } from './index-events.js';
 import { acquireIndexLock } from './index-lock.js';
 import { runIndex } from './indexer.js';
 import { buildIndexerPorts } from './indexer-ports.js';
+import { type LegProbeOptions, type LegProbeResult, pickProbeSample, probeLegs } from './leg-probe.js';
 import { listTopics, type TopicListing } from './list-topics.js';
 import {
   adoptIndexModel,
@@ -36,6 +47,8 @@ import type { SearchResponse } from './search-types.js';
 export interface KnowledgeBaseDeps {
   createEmbedder?: (config: ResolvedConfig) => Promise<Embedder | null>;
   createReranker?: (config: ResolvedConfig) => Promise<Reranker | null>;
+  /** The clock for eval runs, golden sidecars and feedback (tests move it to age a golden set). */
+  now?: () => Date;
 }
 
 export interface IndexOptions {
@@ -92,9 +105,11 @@ export class KnowledgeBase {
 
   private readonly createEmbedder: (config: ResolvedConfig) => Promise<Embedder | null>;
   private readonly createReranker: (config: ResolvedConfig) => Promise<Reranker | null>;
+  private readonly now: () => Date;
 
   constructor(config: ResolvedConfig, deps: KnowledgeBaseDeps = {}) {
     this.config = config;
+    this.now = deps.now ?? (() => new Date());
     this.createEmbedder = deps.createEmbedder ?? createEmbedderFor;
     this.createReranker = deps.createReranker ?? createRerankerFor;
     const paths = requireKbPaths(config);
@@ -142,7 +157,7 @@ export class KnowledgeBase {
     } finally {
       database.close();
     }
-    await this.swapIn(tempPath);
+    await this.swapIn(tempPath, options.onEvent);
     return summary;
   }
 
@@ -151,7 +166,7 @@ export class KnowledgeBase {
    * running ones finish, and the session is closed BEFORE the rename: closing it afterwards would let SQLite
    * delete the new file's WAL by name. The next read opens the new file.
    */
-  private async swapIn(tempPath: string): Promise<void> {
+  private async swapIn(tempPath: string, onEvent?: IndexEventSink): Promise<void> {
     let finish = () => {};
     this.swapping = new Promise<void>((resolve) => {
       finish = resolve;
@@ -161,10 +176,29 @@ export class KnowledgeBase {
       const session = await this.sessionPromise?.catch(() => null);
       this.sessionPromise = null;
       session?.close();
+      this.carryFeedback(tempPath, onEvent);
       IndexDatabase.replace(tempPath, this.dbPath);
     } finally {
       this.swapping = null;
       finish();
+    }
+  }
+
+  /**
+   * Judgments are not derived from the files, so the rebuilt file gets the live file's copy. Feedback writes
+   * wait for the swap like reads do, so none lands in between. If the old file cannot be read (the usual
+   * reason for --force), the rebuild still goes ahead and the old file is kept beside it for recovery.
+   */
+  private carryFeedback(tempPath: string, onEvent?: IndexEventSink): void {
+    try {
+      carryFeedbackInto(tempPath, this.dbPath);
+    } catch (error) {
+      const keptAt = `${this.dbPath}.before-rebuild`;
+      fs.copyFileSync(this.dbPath, keptAt);
+      onEvent?.({
+        kind: 'warning',
+        message: `recorded feedback could not be copied from the old index (${(error as Error).message}); the old file is kept at "${keptAt}"`,
+      });
     }
   }
 
@@ -175,7 +209,10 @@ export class KnowledgeBase {
     options: IndexOptions,
   ): Promise<IndexSummary> {
     const policy = database.chunkPolicyFor(this.config);
-    const reparseAll = database.storedChunkPolicy() !== policy && database.documentCount() > 0;
+    const storedPolicy = database.storedChunkPolicy();
+    // Record the policy up front on a fresh index, so a first run killed midway is not re-parsed next time.
+    if (storedPolicy === undefined) database.recordChunkPolicy(policy);
+    const reparseAll = storedPolicy !== undefined && storedPolicy !== policy && database.documentCount() > 0;
     database.writeIdentity(identity);
     const summary = await runIndex({
       store: database.documents,
@@ -252,10 +289,77 @@ export class KnowledgeBase {
       kbPath: this.kbPath,
       ports: {
         readFile: readCheckedFile,
-        withSnapshot: (work) => this.withSession((session) => session.withReadSnapshot(work)),
-        now: () => new Date(),
+        withSnapshot: (work) =>
+          this.withSession((session) =>
+            session.withReadSnapshot((snapshot) =>
+              work({ ...snapshot, probeSample: () => pickProbeSample(session.view().reader) }),
+            ),
+          ),
+        now: this.now,
       },
     });
+  }
+
+  /** The leg probe on its own (tune runs it before sweeping): one query from the index through every leg. */
+  probeLegs(options: LegProbeOptions = { rerank: false }): Promise<LegProbeResult> {
+    return this.withSession((session) =>
+      session.withReadSnapshot((snapshot) =>
+        probeLegs((request) => snapshot.search(request), pickProbeSample(session.view().reader), options),
+      ),
+    );
+  }
+
+  /** record_feedback: store one serve's judgments in the index file (kept across re-index and --force). */
+  recordFeedback(input: FeedbackInput): Promise<FeedbackReceipt> {
+    return this.outsideSwap(() =>
+      withFeedbackDatabase(this.dbPath, (database) => recordFeedback(input, { ...database, now: this.now })),
+    );
+  }
+
+  /** `groove eval golden build --from-feedback`: the four filters, then the golden YAML and its sidecar. */
+  buildGolden(options: GoldenBuildOptions = {}): Promise<GoldenBuildResult> {
+    return this.outsideSwap(() =>
+      withFeedbackDatabase(this.dbPath, (database) =>
+        buildGoldenFromFeedback(options, {
+          config: this.config,
+          kbPath: this.kbPath,
+          ports: {
+            ...this.goldenPorts(database.counts),
+            readServes: database.readServes,
+            isIndexed: database.isIndexed,
+          },
+        }),
+      ),
+    );
+  }
+
+  /** `groove eval golden stamp`: write the sidecar dating the golden set against the index as it is now. */
+  stampGolden(options: { golden?: string } = {}): Promise<GoldenStampResult> {
+    return this.outsideSwap(() =>
+      withFeedbackDatabase(this.dbPath, (database) =>
+        stampGolden(options, {
+          config: this.config,
+          kbPath: this.kbPath,
+          ports: this.goldenPorts(database.counts),
+        }),
+      ),
+    );
+  }
+
+  private goldenPorts(counts: GoldenPorts['counts']): GoldenPorts {
+    return { readFile: readCheckedFile, write: writeFileAtomic, counts, now: this.now };
+  }
+
+  /** Run work that opens its own connection, never across a rebuild swap (it waits, and the swap waits for it). */
+  private async outsideSwap<T>(work: () => T): Promise<T> {
+    while (this.swapping) await this.swapping;
+    this.activeReads++;
+    try {
+      return work();
+    } finally {
+      this.activeReads--;
+      if (this.activeReads === 0) for (const resolve of this.readsDrained.splice(0)) resolve();
+    }
   }
 
   /** Save an evaluated run to `<kb>/.groove-eval-history.json` (null with --no-history). */

@@ -1,12 +1,14 @@
 // `groove eval`: measure retrieval against a golden file, diff with the previous run, optionally gate CI.
 import { Command, Option } from 'commander';
-import { evalReportToJson } from '../app/eval-run-json.js';
+import { evalReportToJson } from '../app/eval-report-json.js';
 import { openKnowledgeBase } from '../app/knowledge-base.js';
 import { expandPath, resolveConfig } from '../config/resolve-config.js';
 import { GrooveError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
+import { evalGoldenCommand } from './cmd-eval-golden.js';
 import { addKbOptions, addModelOptions, type CommonFlags } from './common-options.js';
-import { renderEvalDiagnostics, renderEvalText, renderGate, renderQuoteFindings } from './render-eval.js';
+import { renderEvalDiagnostics, renderEvalRowsText, renderGate, renderQuoteFindings } from './render-eval.js';
+import { renderIntegrityDiagnostics, renderSignificantGate } from './render-integrity.js';
 
 interface EvalFlags extends CommonFlags {
   golden?: string;
@@ -17,6 +19,11 @@ interface EvalFlags extends CommonFlags {
   diff: boolean;
   color: boolean;
   failOnRegression?: boolean;
+  failOnSignificantRegression?: boolean;
+  allowDegraded?: boolean;
+  allowStaleGolden?: boolean;
+  compare?: string;
+  rows?: string[];
   mmr?: boolean;
   mmrLambda?: number;
   mmrSameDocPenalty?: number;
@@ -35,6 +42,13 @@ function parsePositiveInt(flag: string) {
     }
     return n;
   };
+}
+
+function parseRows(value: string): string[] {
+  const rows = value.split(',').map((s) => s.trim());
+  if (rows.some((s) => s === ''))
+    throw invalid(`--rows "${value}" must be a comma-separated list like core,rerank`);
+  return rows;
 }
 
 function parseKList(value: string): number[] {
@@ -80,6 +94,21 @@ export function evalCommand(io: CliIo, setExit: (code: number) => void): Command
       '--fail-on-regression',
       'exit 1 when an aggregate metric fell by more than [eval] regression_threshold',
     )
+    .option(
+      '--fail-on-significant-regression',
+      'exit 1 only when the paired 95% interval of a metric lies entirely below zero',
+    )
+    .option(
+      '--compare <run-id|path>',
+      'baseline: a history run (its timestamp or a prefix) or a --format json file',
+    )
+    .option(
+      '--rows <list>',
+      'measure several pipelines in one run, e.g. core,rerank,mmr,parent (first decides)',
+      parseRows,
+    )
+    .option('--allow-degraded', 'measure even when a retrieval leg is down (the run is recorded as degraded)')
+    .option('--allow-stale-golden', 'measure even when the golden sidecar is past [eval] max_golden_age_days')
     .option('--mmr [bool]', 'diversify results with MMR (same as on `groove search`)', parseBool('--mmr'))
     .option('--no-mmr', 'turn MMR off even when [search.mmr] enables it')
     .option('--mmr-lambda <0..1>', 'MMR relevance/diversity trade-off', parseUnit('--mmr-lambda'))
@@ -96,8 +125,9 @@ export function evalCommand(io: CliIo, setExit: (code: number) => void): Command
     .option('--no-parent-retriever', 'turn the parent retriever off')
     .addHelpText(
       'after',
-      '\nExamples:\n  groove eval --kb-path ./notes\n  groove eval --kb-path ./notes --golden ci-golden.yml --k 1,3,10 --format json\n  groove eval --kb-path ./notes --fail-on-regression   # CI gate: exit 1 on a regression\n\nExit codes: 0 ok, 1 regression (with --fail-on-regression) or error, 2 bad usage.',
+      '\nExamples:\n  groove eval --kb-path ./notes\n  groove eval --kb-path ./notes --golden ci-golden.yml --k 1,3,10 --format json\n  groove eval --kb-path ./notes --fail-on-regression   # CI gate: exit 1 on a regression\n  groove eval --kb-path ./notes --rows core,rerank --reranker bge-reranker-v2-m3\n  groove eval golden build --from-feedback --kb-path ./notes\n\nExit codes: 0 ok, 1 regression (with a --fail-on-* gate) or error, 2 bad usage,\n3 refused to measure (a component is down, or the golden set is stale).',
     );
+  command.addCommand(evalGoldenCommand(io, setExit));
   addKbOptions(command);
   addModelOptions(command);
   return command.action(async (flags: EvalFlags) => {
@@ -123,6 +153,14 @@ export function evalCommand(io: CliIo, setExit: (code: number) => void): Command
         history: flags.history,
         diff: flags.diff,
         failOnRegression: flags.failOnRegression,
+        failOnSignificantRegression: flags.failOnSignificantRegression,
+        allowDegraded: flags.allowDegraded,
+        allowStaleGolden: flags.allowStaleGolden,
+        compare:
+          flags.compare === undefined
+            ? undefined
+            : { id: flags.compare, path: expandPath(flags.compare, io.cwd) },
+        rows: flags.rows,
         mmr: flags.mmr,
         mmrLambda: flags.mmrLambda,
         mmrSameDocPenalty: flags.mmrSameDocPenalty,
@@ -132,15 +170,18 @@ export function evalCommand(io: CliIo, setExit: (code: number) => void): Command
         io.stdout.write(`${JSON.stringify(evalReportToJson(report), null, 2)}\n`);
       } else {
         const color = Boolean(io.stdout.isTTY) && flags.color !== false && !io.env.NO_COLOR;
-        io.stdout.write(renderEvalText(report, { color }));
+        io.stdout.write(renderEvalRowsText(report, { color }));
       }
+      io.stderr.write(renderIntegrityDiagnostics(report));
       io.stderr.write(renderEvalDiagnostics(report));
       io.stderr.write(renderQuoteFindings(report.run.findings));
       // The history is written before the gate exits, so this run is the next run's baseline.
       const written = kb.recordEvalRun(report);
       if (written?.warning) io.stderr.write(`groove eval: warning: ${written.warning}\n`);
       io.stderr.write(renderGate(report));
-      setExit(report.gate.state === 'regressed' ? EXIT.failure : EXIT.ok);
+      io.stderr.write(renderSignificantGate(report));
+      const regressed = report.gate.state === 'regressed' || report.significantGate.state === 'regressed';
+      setExit(regressed ? EXIT.failure : EXIT.ok);
     } finally {
       await kb.close();
     }

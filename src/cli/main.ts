@@ -21,6 +21,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .description('Local-first knowledge-base search: hybrid retrieval over MCP and a CLI, measured honestly.')
     .version(VERSION)
     .showHelpAfterError('(run with --help for usage)')
+    // Options after a subcommand belong to it (`groove eval golden stamp --golden x` is stamp's --golden).
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   for (const command of [
@@ -56,6 +58,9 @@ function reportError(error: unknown, io: CliIo): number {
   if (!isGrooveError(error) && io.env.GROOVE_DEBUG && error instanceof Error)
     io.stderr.write(`${error.stack}\n`);
   if (isGrooveError(error) && error.code === 'INVALID_ARGUMENT') return EXIT.usage;
-  if (isGrooveError(error) && error.code === 'COMPONENT_DOWN') return EXIT.componentDown;
+  // Refusals to measure: a leg is down, or the golden set is too old for the corpus.
+  if (isGrooveError(error) && (error.code === 'COMPONENT_DOWN' || error.code === 'GOLDEN_STALE')) {
+    return EXIT.componentDown;
+  }
   return EXIT.failure;
 }

@@ -1,6 +1,12 @@
 // Pure renderers for `groove eval`: the text report (stdout) in the seed's layout, and the diagnostics for
 // stderr — notes, failed legs, golden-queries-quoted findings, the regression gate — in ASCII only.
 import type { EvalReport, QuoteFinding } from '../app/evaluator.js';
+import {
+  renderDetectableEffect,
+  renderIntegrityHeader,
+  renderIntervalSuffix,
+  renderRowTitle,
+} from './render-integrity.js';
 
 const ANSI = { green: '\x1b[32m', red: '\x1b[31m', gray: '\x1b[90m', reset: '\x1b[0m' } as const;
 
@@ -23,20 +29,30 @@ export function renderEvalText(report: EvalReport, options: RenderEvalTextOption
       lines.push('       a delta below may reflect that, not retrieval');
     }
   }
+  lines.push(...renderIntegrityHeader(report));
   lines.push('');
   if (report.comparison === 'golden-changed') lines.push('⚠️ golden changed since last run, diff disabled');
   if (report.comparison === 'config-changed') {
     lines.push('⚠️ config or metric version changed since last run, diff disabled');
   }
-  lines.push(report.diff && previous ? `Aggregate (previous run: ${previous.timestamp})` : 'Aggregate');
+  if (report.comparison === 'degradation-changed') {
+    lines.push('⚠️ one of the two runs was measured with a component down, diff disabled');
+  }
+  const against = report.comparedWith === 'chosen' ? 'compared run' : 'previous run';
+  lines.push(report.diff && previous ? `Aggregate (${against}: ${previous.timestamp})` : 'Aggregate');
 
-  const row = (label: string, value: number, delta: number | undefined) =>
-    `  ${label.padEnd(11)}${value.toFixed(3)}${delta === undefined ? '' : renderDelta(delta, report.regressionThreshold, options.color)}`;
+  const paired = new Map((report.paired?.metrics ?? []).map((m) => [m.metric, m]));
+  const row = (label: string, value: number, delta: number | undefined) => {
+    const arrow = delta === undefined ? '' : renderDelta(delta, report.regressionThreshold, options.color);
+    return `  ${label.padEnd(11)}${value.toFixed(3)}${arrow}${renderIntervalSuffix(paired.get(label))}`;
+  };
+  const maxK = Math.max(...f.kValues);
+  const shown = [...f.kValues.map((k) => `recall@${k}`), 'MRR', `nDCG@${maxK}`];
   for (const k of f.kValues)
     lines.push(row(`recall@${k}`, run.aggregate.recallAtK[k] ?? 0, report.diff?.recallAtK[k]));
   lines.push(row('MRR', run.aggregate.mrr, report.diff?.mrr));
-  const maxK = Math.max(...f.kValues);
   lines.push(row(`nDCG@${maxK}`, run.aggregate.ndcgAtK[maxK] ?? 0, report.diff?.ndcgAtK[maxK]));
+  lines.push(...renderDetectableEffect(report, shown));
 
   const { k, rows } = report.flagged;
   if (rows.length > 0) {
@@ -51,6 +67,14 @@ export function renderEvalText(report: EvalReport, options: RenderEvalTextOption
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Every row of a `--rows` run, one block each, the decision row first; a plain run is its single block. */
+export function renderEvalRowsText(report: EvalReport, options: RenderEvalTextOptions): string {
+  if (report.run.row === undefined) return renderEvalText(report, options);
+  return [report, ...report.otherRows]
+    .map((r, i) => `${renderRowTitle(r.run.row ?? '', i === 0)}\n${renderEvalText(r, options)}`)
+    .join('\n');
 }
 
 /** `  (↑ 0.056)`: green beyond +threshold, red beyond −threshold, gray within; `  (—)` when unchanged. */

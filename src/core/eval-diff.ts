@@ -5,13 +5,23 @@ import { type EvalFingerprint, fingerprintsEqual } from './eval-fingerprint.js';
 import type { AggregateMetrics, MetricsByK } from './eval-metrics.js';
 import type { CorpusSnapshot, EvalRun } from './eval-run.js';
 
-/** Why a previous run can or cannot be diffed against. The golden check wins when both changed. */
-export type RunComparison = 'none' | 'compatible' | 'golden-changed' | 'config-changed';
+/**
+ * Why a previous run can or cannot be diffed against. The golden check wins when several changed, then a
+ * change in degradation (one run measured with a leg down, the other not, or other legs).
+ */
+export type RunComparison =
+  | 'none'
+  | 'compatible'
+  | 'golden-changed'
+  | 'degradation-changed'
+  | 'config-changed';
 
 export function compareRuns(now: EvalFingerprint, previous: EvalFingerprint | null): RunComparison {
   if (previous === null) return 'none';
   if (fingerprintsEqual(now, previous)) return 'compatible';
-  return now.goldenHash === previous.goldenHash ? 'config-changed' : 'golden-changed';
+  if (now.goldenHash !== previous.goldenHash) return 'golden-changed';
+  const legs = (f: EvalFingerprint) => (f.degraded ?? []).join(',');
+  return legs(now) === legs(previous) ? 'config-changed' : 'degradation-changed';
 }
 
 export interface AggregateDiff {

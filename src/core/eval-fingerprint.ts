@@ -29,6 +29,11 @@ export interface EvalFingerprint {
   };
   /** Only when the index was built with a context mode other than off (the index's mode, not the config's). */
   context?: { mode: string };
+  /**
+   * Only when measured with a leg down (`--allow-degraded`): the legs, sorted. A degraded run measures another
+   * system than a healthy one, so it is never compared with one.
+   */
+  degraded?: string[];
 }
 
 /** The retrieval depth cap shared with search. */

@@ -25,6 +25,12 @@ export interface QuoteFinding {
   quoted: { queryId: string; rankInTopK: number | null }[];
 }
 
+/** A leg that was down while the run measured (only with --allow-degraded). */
+export interface LegDegradation {
+  leg: string;
+  reason: string;
+}
+
 export interface EvalRun {
   /** RFC 3339, UTC, whole seconds: `2026-04-24T05:32:01+00:00`. */
   timestamp: string;
@@ -34,6 +40,10 @@ export interface EvalRun {
   aggregate: AggregateMetrics;
   perQuery: QueryResult[];
   findings: QuoteFinding[];
+  /** The `--rows` row this run measured (`core`, `rerank`, …); absent for a plain run. */
+  row?: string;
+  /** Legs that were down (from the probe or during the run); absent or empty for a healthy run. */
+  degradation?: LegDegradation[];
 }
 
 /** Format a time the way runs are stamped. */

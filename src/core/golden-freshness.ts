@@ -28,7 +28,8 @@ export interface GoldenFreshness {
 }
 
 export interface CorpusDrift {
-  then: CorpusCounts;
+  /** The counts the sidecar recorded when the set was made. */
+  atCreation: CorpusCounts;
   now: CorpusCounts;
   /** The larger relative change of the two counts (0.077 = 7.7%); +∞ when the set was judged on an empty index. */
   change: number;
@@ -46,13 +47,20 @@ export function assessGoldenAge(meta: GoldenMeta, now: Date, maxAgeDays: number)
 }
 
 /** Relative movement of the corpus since the set was judged. */
-export function measureCorpusDrift(then: CorpusCounts, now: CorpusCounts, warnAbove: number): CorpusDrift {
+export function measureCorpusDrift(
+  atCreation: CorpusCounts,
+  now: CorpusCounts,
+  warnAbove: number,
+): CorpusDrift {
   const relative = (before: number, after: number) => {
     if (before === after) return 0;
     return before === 0 ? Number.POSITIVE_INFINITY : Math.abs(after - before) / before;
   };
-  const change = Math.max(relative(then.documents, now.documents), relative(then.chunks, now.chunks));
-  return { then, now, change, warnAbove, drifted: change > warnAbove };
+  const change = Math.max(
+    relative(atCreation.documents, now.documents),
+    relative(atCreation.chunks, now.chunks),
+  );
+  return { atCreation, now, change, warnAbove, drifted: change > warnAbove };
 }
 
 /** `7.7%`, or `from an empty index` when there was nothing to compare against. */

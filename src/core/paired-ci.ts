@@ -16,7 +16,7 @@ export interface PairedInterval {
   verdict: PairedVerdict;
   /**
    * The smallest true mean difference this N and spread detect with the given power at the given confidence:
-   * (t₁₋α/₂ + t_power) · sd / √n. +∞ when n < 2.
+   * (t₁₋α/₂ + t_power) · sd / √n. +∞ when n < 2; NaN when the differences have no spread to estimate it from.
    */
   minDetectableEffect: number;
 }
@@ -60,7 +60,10 @@ export function comparePaired(diffs: readonly number[], options: PairedOptions =
   const ciLow = meanDiff - halfWidth;
   const ciHigh = meanDiff + halfWidth;
   const verdict: PairedVerdict = ciLow > 0 ? 'improved' : ciHigh < 0 ? 'regressed' : 'indistinguishable';
-  const minDetectableEffect = (tCritical + studentTQuantile(power, df)) * standardError;
+  // With no spread at all (the runs moved every query alike, usually not at all) there is nothing to estimate
+  // the noise from, so the detectable effect is unknown rather than zero.
+  const minDetectableEffect =
+    sdDiff === 0 ? Number.NaN : (tCritical + studentTQuantile(power, df)) * standardError;
   return { n, meanDiff, sdDiff, ciLow, ciHigh, verdict, minDetectableEffect };
 }
 

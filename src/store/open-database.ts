@@ -6,7 +6,7 @@ import { GrooveError } from '../errors.js';
 export type SqliteDatabase = Database.Database;
 
 /** Bump when the schema changes; every migration below is idempotent. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -51,6 +51,24 @@ const MIGRATIONS: readonly string[] = [
   `CREATE VIRTUAL TABLE IF NOT EXISTS fts_words USING fts5(
      heading, context, content, content='', contentless_delete=1,
      tokenize='porter unicode61 remove_diacritics 2')`,
+  // Version 2: agent judgments (record_feedback). Not derived from the files, so re-indexing never touches
+  // them and a forced rebuild copies them into the new file.
+  `CREATE TABLE IF NOT EXISTS feedback_serves (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     recorded_at TEXT NOT NULL,
+     task_id TEXT NOT NULL,
+     query TEXT NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS feedback_serves_task ON feedback_serves(task_id)`,
+  `CREATE TABLE IF NOT EXISTS feedback_items (
+     serve_id INTEGER NOT NULL REFERENCES feedback_serves(id) ON DELETE CASCADE,
+     position INTEGER NOT NULL,
+     path TEXT NOT NULL,
+     heading TEXT,
+     verdict TEXT NOT NULL CHECK (verdict IN ('helped', 'noise', 'wrong')),
+     always_served INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (serve_id, position)
+   )`,
 ];
 
 export interface OpenDatabaseOptions {

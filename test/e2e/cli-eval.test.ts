@@ -108,8 +108,19 @@ describe('groove eval: output and history', () => {
       'findings',
       'previous',
       'diff',
+      'row',
+      'degraded',
+      'degradation',
+      'paired',
+      'gates',
+      'probe',
+      'golden_freshness',
+      'rows',
     ]);
     expect(first.corpus_changed).toBeNull();
+    expect(first).toMatchObject({ row: null, degraded: false, degradation: [], paired: null, rows: null });
+    expect(first.golden_freshness).toBeNull();
+    expect(first.probe).toMatchObject({ legs: { lexical: 'ok', vector: 'off', reranker: 'off' }, down: [] });
     expect(first.previous).toBeNull();
     expect(first.diff).toBeNull();
     expect(first.findings).toEqual([]);
@@ -140,7 +151,10 @@ describe('groove eval: output and history', () => {
       mrr: 0,
     });
     const text = await evalCli();
-    expect(text.stdout).toMatch(/Aggregate \(previous run: [^)]+\)\n {2}recall@1 {3}\d\.\d{3} {2}\(—\)\n/);
+    expect(text.stdout).toMatch(
+      /Aggregate \(previous run: [^)]+\)\n {2}recall@1 {3}\d\.\d{3} {2}\(—\) {2}95% CI \[\+0\.000, \+0\.000\] indistinguishable\n/,
+    );
+    expect((second.paired as { shared_queries: number }).shared_queries).toBe(4);
     expect(readHistory().runs).toHaveLength(3);
   });
 

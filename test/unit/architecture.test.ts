@@ -53,6 +53,7 @@ const COMPOSITION_ROOT = new Set([
   'app/model-catalog.ts',
   'app/get-document.ts',
   'app/live-sync.ts',
+  'app/feedback-database.ts',
 ]);
 
 const ADAPTERS = new Set(['store', 'models', 'fs']);

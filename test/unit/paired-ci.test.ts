@@ -162,6 +162,7 @@ describe('comparePaired', () => {
     expect(one.minDetectableEffect).toBe(Number.POSITIVE_INFINITY);
     const same = comparePaired([0, 0, 0, 0]);
     expect(same).toMatchObject({ meanDiff: 0, sdDiff: 0, ciLow: 0, ciHigh: 0, verdict: 'indistinguishable' });
+    expect(same.minDetectableEffect).toBeNaN();
     expect(comparePaired([-0.25, -0.25, -0.25]).verdict).toBe('regressed');
   });
 });

@@ -76,7 +76,11 @@ function report(
       failOnRegression: options.gate ?? false,
       threshold: 0.05,
     }),
+    comparedWith: 'previous',
+    otherRows: [],
     legFailures: [],
+    probe: { query: 'probe words here', legs: { lexical: 'ok', vector: 'ok', reranker: 'off' }, down: [] },
+    freshness: null,
     notes: [],
     golden: { path: 'g.yml', queries: [], hash: 'g1' },
     history: null,
@@ -124,9 +128,13 @@ describe('eval text report', () => {
     );
     expect(text).toContain('Aggregate (previous run: 2026-04-23T00:00:00+00:00)\n');
     // recall@1: (0.5 + 0) / 2 -> (0 + 1) / 2; recall@5: (1 + 0) / 2 -> (0.5 + 1) / 2; MRR 0.5 -> 0.75.
-    expect(text).toContain('  recall@1   0.500  (↑ 0.250)\n');
-    expect(text).toContain('  recall@5   0.750  (↑ 0.250)\n');
-    expect(text).toContain('  MRR        0.750  (↑ 0.250)\n');
+    // Two queries give an interval that cannot exclude zero (clipped to the metric's range of ±1).
+    expect(text).toContain('  recall@1   0.500  (↑ 0.250)  95% CI [-1.000, +1.000] indistinguishable\n');
+    expect(text).toContain('  recall@5   0.750  (↑ 0.250)  95% CI [');
+    expect(text).toContain('  MRR        0.750  (↑ 0.250)  95% CI [');
+    expect(text).toContain(
+      '  paired over 2 shared queries; smallest effect detectable at this N (80% power):\n    recall@1 none (> 1),',
+    );
     expect(text).toContain(
       'Per-query (regressions and misses, 1 of 2)\n  ↓ rrf-basics               recall@10: 1.00 → 0.50\n',
     );
@@ -145,7 +153,7 @@ describe('eval text report', () => {
     const worse = renderEvalText(report(before, now), { color: true });
     expect(worse).toContain('(\x1b[31m↓ 0.500\x1b[0m)');
     const same = renderEvalText(report(before, before), { color: true });
-    expect(same).toContain('  recall@1   0.250  (—)\n');
+    expect(same).toContain('  recall@1   0.250  (—)  95% CI [+0.000, +0.000] indistinguishable\n');
   });
 
   it('disables the diff when the golden file or the config changed, and says which', () => {

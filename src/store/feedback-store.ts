@@ -1,0 +1,124 @@
+// Agent judgments in the index file (feedback_serves + feedback_items): append one serve per record_feedback
+// call, read them back for the golden build, carry them into a forced rebuild's new file, and answer whether
+// a judged document (and heading) is still indexed.
+import type { SqliteDatabase } from './open-database.js';
+
+export type StoredVerdict = 'helped' | 'noise' | 'wrong';
+
+export interface StoredFeedbackItem {
+  path: string;
+  heading: string | null;
+  verdict: StoredVerdict;
+  alwaysServed: boolean;
+}
+
+export interface FeedbackServeInput {
+  recordedAt: string;
+  taskId: string;
+  query: string;
+  items: readonly StoredFeedbackItem[];
+}
+
+export interface StoredFeedbackServe {
+  serveId: number;
+  recordedAt: string;
+  taskId: string;
+  query: string;
+  items: StoredFeedbackItem[];
+}
+
+/** Append one serve and its items in one transaction; returns the serve id. */
+export function insertFeedbackServe(db: SqliteDatabase, serve: FeedbackServeInput): number {
+  const insertServe = db.prepare('INSERT INTO feedback_serves(recorded_at, task_id, query) VALUES (?, ?, ?)');
+  const insertItem =
+    db.prepare(`INSERT INTO feedback_items(serve_id, position, path, heading, verdict, always_served)
+    VALUES (?, ?, ?, ?, ?, ?)`);
+  return db.transaction(() => {
+    const serveId = Number(insertServe.run(serve.recordedAt, serve.taskId, serve.query).lastInsertRowid);
+    serve.items.forEach((item, position) => {
+      insertItem.run(serveId, position, item.path, item.heading, item.verdict, item.alwaysServed ? 1 : 0);
+    });
+    return serveId;
+  })();
+}
+
+/** Every serve with its items, in recording order. */
+export function readFeedbackServes(db: SqliteDatabase): StoredFeedbackServe[] {
+  const serves = db
+    .prepare(
+      'SELECT id AS serveId, recorded_at AS recordedAt, task_id AS taskId, query FROM feedback_serves ORDER BY id',
+    )
+    .all() as Omit<StoredFeedbackServe, 'items'>[];
+  const items = db
+    .prepare(`SELECT serve_id AS serveId, path, heading, verdict, always_served AS alwaysServed
+      FROM feedback_items ORDER BY serve_id, position`)
+    .all() as (Omit<StoredFeedbackItem, 'alwaysServed'> & { serveId: number; alwaysServed: number })[];
+  const byServe = new Map<number, StoredFeedbackItem[]>();
+  for (const { serveId, alwaysServed, ...item } of items) {
+    const list = byServe.get(serveId) ?? [];
+    list.push({ ...item, alwaysServed: alwaysServed === 1 });
+    byServe.set(serveId, list);
+  }
+  return serves.map((serve) => ({ ...serve, items: byServe.get(serve.serveId) ?? [] }));
+}
+
+export function countFeedback(db: SqliteDatabase): { serves: number; items: number } {
+  return db
+    .prepare(
+      'SELECT (SELECT count(*) FROM feedback_serves) AS serves, (SELECT count(*) FROM feedback_items) AS items',
+    )
+    .get() as { serves: number; items: number };
+}
+
+/**
+ * Copy every judgment of the index file at `fromPath` into `into` (a freshly built index), keeping serve ids
+ * so recording order survives. A file from before feedback existed has nothing to copy.
+ */
+export function copyFeedbackFrom(into: SqliteDatabase, fromPath: string): { serves: number; items: number } {
+  into.prepare('ATTACH DATABASE ? AS previous').run(fromPath);
+  try {
+    const hasTables = into
+      .prepare(
+        "SELECT count(*) FROM previous.sqlite_master WHERE type = 'table' AND name IN ('feedback_serves', 'feedback_items')",
+      )
+      .pluck()
+      .get() as number;
+    if (hasTables < 2) return { serves: 0, items: 0 };
+    return into.transaction(() => {
+      const serves = into
+        .prepare(`INSERT INTO main.feedback_serves(id, recorded_at, task_id, query)
+          SELECT id, recorded_at, task_id, query FROM previous.feedback_serves ORDER BY id`)
+        .run().changes;
+      const items = into
+        .prepare(`INSERT INTO main.feedback_items(serve_id, position, path, heading, verdict, always_served)
+          SELECT serve_id, position, path, heading, verdict, always_served FROM previous.feedback_items`)
+        .run().changes;
+      return { serves, items };
+    })();
+  } finally {
+    into.exec('DETACH DATABASE previous');
+  }
+}
+
+/**
+ * Whether a document is indexed under exactly this path and, when a heading is given, has a chunk under it
+ * (trimmed, case-insensitive — the golden hit rule). Answers are cached per path.
+ */
+export function createIndexedEntryCheck(
+  db: SqliteDatabase,
+): (path: string, heading: string | null) => boolean {
+  const headingsOf = db.prepare(`SELECT c.heading FROM chunks c JOIN documents d ON d.id = c.document_id
+    WHERE d.path = ? AND c.heading IS NOT NULL`);
+  const documentExists = db.prepare('SELECT 1 FROM documents WHERE path = ?').pluck();
+  const cache = new Map<string, Set<string> | null>();
+  return (path, heading) => {
+    if (!cache.has(path)) {
+      const exists = documentExists.get(path) !== undefined;
+      const headings = (headingsOf.pluck().all(path) as string[]).map((h) => h.trim().toLowerCase());
+      cache.set(path, exists ? new Set(headings) : null);
+    }
+    const headings = cache.get(path);
+    if (!headings) return false;
+    return heading === null || headings.has(heading.trim().toLowerCase());
+  };
+}
