@@ -86,6 +86,10 @@ export class IndexDatabase {
     return this.meta().chunk_policy;
   }
 
+  recordChunkPolicy(chunkPolicy: string): void {
+    writeMeta(this.db, { chunk_policy: chunkPolicy });
+  }
+
   finishRun(chunkPolicy: string): void {
     writeMeta(this.db, { chunk_policy: chunkPolicy, last_indexed_at: new Date().toISOString() });
   }
