@@ -6,6 +6,7 @@ import {
   compileFtsQuery,
   compileWordQuery,
   type FtsQuery,
+  QUERY_STOP_WORDS,
   type WordQuery,
 } from '../core/fts-query.js';
 import type { Bm25Weights, SearchReader } from '../store/chunk-search.js';
@@ -51,7 +52,8 @@ export interface VectorLegOptions {
 export function compileLegQuery(query: string): CompiledLegQuery {
   const trigram = compileFtsQuery(query);
   if (trigram.kind === 'exclusion-only') return trigram;
-  const words = compileWordQuery(query);
+  // Stop words leave the word-level query only (never the index): quality-neutral, 2–3× faster (ADR 0001).
+  const words = compileWordQuery(query, { stopWords: QUERY_STOP_WORDS });
   if (words.kind === 'exclusion-only') return words;
   return { kind: 'query', trigram, words };
 }
