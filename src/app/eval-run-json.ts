@@ -94,7 +94,8 @@ const runSchema = z.object({
       }),
     )
     .default([]),
-  row: z.string().optional(),
+  // `--format json` writes `row: null` for a plain run; the history leaves it out.
+  row: z.string().nullable().optional(),
   degradation: z.array(z.object({ leg: z.string(), reason: z.string() })).optional(),
 });
 
@@ -160,7 +161,7 @@ export function evalRunFromJson(value: unknown): EvalRun | null {
       path: x.path,
       quoted: x.quoted.map((q) => ({ queryId: q.query_id, rankInTopK: q.rank_in_top_k })),
     })),
-    ...(r.row === undefined ? {} : { row: r.row }),
+    ...(r.row === undefined || r.row === null ? {} : { row: r.row }),
     ...(r.degradation && r.degradation.length > 0 ? { degradation: r.degradation } : {}),
   };
 }

@@ -91,7 +91,9 @@ export function evalGoldenCommand(io: CliIo, setExit: (code: number) => void): C
   });
 
   const golden = wire(
-    new Command('golden').description('make golden sets: build from feedback, or stamp'),
+    new Command('golden')
+      .enablePositionalOptions()
+      .description('make golden sets: build from feedback, or stamp'),
     io,
   );
   golden.addCommand(wire(build, io));

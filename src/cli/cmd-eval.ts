@@ -77,6 +77,8 @@ function parseBool(flag: string) {
 
 export function evalCommand(io: CliIo, setExit: (code: number) => void): Command {
   const command = new Command('eval')
+    // `groove eval golden stamp --golden x`: options after the subcommand are the subcommand's.
+    .enablePositionalOptions()
     .description('measure retrieval quality against a golden file and diff with the previous run')
     .option('--golden <path>', 'golden YAML (default: [eval] golden, then <kb>/.groove-eval.yml)')
     .option('--reranker <id>', 'cross-encoder to measure with, or `none` (rerank_by_default is ignored)')
