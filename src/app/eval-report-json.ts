@@ -17,7 +17,13 @@ export function evalReportToJson(report: EvalReport): Json {
     ...rowToJson(report),
     probe: probeToJson(report.probe),
     golden_freshness: freshnessToJson(report.freshness),
-    rows: rows ? rows.map((r, i) => ({ ...rowToJson(r), decision: i === 0 })) : null,
+    rows: rows
+      ? rows.map((r, i) => ({
+          ...rowToJson(r),
+          decision: i === 0,
+          versus_decision: pairedToJson(r.versusDecision),
+        }))
+      : null,
   };
 }
 

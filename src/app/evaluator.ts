@@ -5,6 +5,7 @@
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import { type EvalFingerprint, normalizeEvalDepth } from '../core/eval-fingerprint.js';
 import { aggregateMetrics, METRIC_VERSION } from '../core/eval-metrics.js';
+import { type PairedRunComparison, pairRuns } from '../core/eval-paired.js';
 import {
   type CorpusSnapshot,
   type EvalRun,
@@ -104,6 +105,8 @@ export interface EvalReport extends EvalComparison {
   comparedWith: 'previous' | 'chosen';
   /** The reference rows of `--rows` after this (decision) row; empty for a plain run. */
   otherRows: EvalReport[];
+  /** A reference row paired with the decision row of the same run (same queries, same snapshot); else null. */
+  versusDecision: PairedRunComparison | null;
   legFailures: LegFailure[];
   /** What the leg probe saw before measuring (shared by every row). */
   probe: LegProbeResult;
@@ -237,6 +240,7 @@ export async function runEvaluation(
       }),
       comparedWith: decision && explicitBaseline ? 'chosen' : 'previous',
       otherRows: [],
+      versusDecision: null,
       legFailures: measurement.legFailures,
       probe: measured.probe,
       freshness,
@@ -246,6 +250,7 @@ export async function runEvaluation(
     };
   });
   const [decisionReport, ...otherRows] = reports;
+  for (const other of otherRows) other.versusDecision = pairRuns(other.run, decisionReport!.run);
   return { ...decisionReport!, otherRows };
 }
 

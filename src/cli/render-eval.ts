@@ -6,6 +6,7 @@ import {
   renderIntegrityHeader,
   renderIntervalSuffix,
   renderRowTitle,
+  renderVersusDecision,
 } from './render-integrity.js';
 
 const ANSI = { green: '\x1b[32m', red: '\x1b[31m', gray: '\x1b[90m', reset: '\x1b[0m' } as const;
@@ -13,6 +14,8 @@ const ANSI = { green: '\x1b[32m', red: '\x1b[31m', gray: '\x1b[90m', reset: '\x1
 export interface RenderEvalTextOptions {
   /** ANSI colours on the diff arrows (only when stdout is a terminal and --no-color is absent). */
   color: boolean;
+  /** For a reference row of --rows: the decision row's name, to label its paired comparison. */
+  decisionRow?: string;
 }
 
 export function renderEvalText(report: EvalReport, options: RenderEvalTextOptions): string {
@@ -53,6 +56,7 @@ export function renderEvalText(report: EvalReport, options: RenderEvalTextOption
   lines.push(row('MRR', run.aggregate.mrr, report.diff?.mrr));
   lines.push(row(`nDCG@${maxK}`, run.aggregate.ndcgAtK[maxK] ?? 0, report.diff?.ndcgAtK[maxK]));
   lines.push(...renderDetectableEffect(report, shown));
+  if (options.decisionRow) lines.push(...renderVersusDecision(report, options.decisionRow, shown));
 
   const { k, rows } = report.flagged;
   if (rows.length > 0) {
@@ -73,7 +77,10 @@ export function renderEvalText(report: EvalReport, options: RenderEvalTextOption
 export function renderEvalRowsText(report: EvalReport, options: RenderEvalTextOptions): string {
   if (report.run.row === undefined) return renderEvalText(report, options);
   return [report, ...report.otherRows]
-    .map((r, i) => `${renderRowTitle(r.run.row ?? '', i === 0)}\n${renderEvalText(r, options)}`)
+    .map(
+      (r, i) =>
+        `${renderRowTitle(r.run.row ?? '', i === 0)}\n${renderEvalText(r, i === 0 ? options : { ...options, decisionRow: report.run.row })}`,
+    )
     .join('\n');
 }
 

@@ -60,6 +60,25 @@ export function renderDetectableEffect(report: EvalReport, shown: readonly strin
   ];
 }
 
+/** A reference row against the decision row, paired over the same queries: what the row buys, if anything. */
+export function renderVersusDecision(
+  report: EvalReport,
+  decisionRow: string,
+  shown: readonly string[],
+): string[] {
+  const paired = report.versusDecision;
+  if (!paired) return [];
+  const lines = [`  vs decision row ${decisionRow} (paired over ${paired.sharedQueries} queries, 95% CI):`];
+  for (const m of paired.metrics.filter((x) => shown.includes(x.metric))) {
+    lines.push(
+      paired.sharedQueries < 2
+        ? `    ${m.metric.padEnd(10)} ${signed(m.meanDiff)}`
+        : `    ${m.metric.padEnd(10)} ${signed(m.meanDiff)} [${signed(m.ciLow)}, ${signed(m.ciHigh)}] ${m.verdict}`,
+    );
+  }
+  return lines;
+}
+
 /** What --fail-on-significant-regression decided, for stderr; '' when off or nothing regressed. */
 export function renderSignificantGate(report: EvalReport): string {
   const gate = report.significantGate;

@@ -195,11 +195,16 @@ describe('--rows', () => {
       '── row parent · reference row (printed, never gated) ──',
     ]);
     expect(result.stdout.match(/^groove eval — /gm)).toHaveLength(3);
+    expect(
+      result.stdout.match(/^ {2}vs decision row core \(paired over 12 queries, 95% CI\):$/gm),
+    ).toHaveLength(2);
+    expect(result.stdout).toMatch(/\n {4}recall@1 {3}[+-]\d\.\d{3} \[[+-]\d\.\d{3}, [+-]\d\.\d{3}\] \w+\n/);
     const json = JSON.parse((await evalCli('--rows', 'core,mmr', '--format', 'json')).stdout) as {
       row: string;
-      rows: { row: string; decision: boolean }[];
+      rows: { row: string; decision: boolean; versus_decision: unknown }[];
     };
     expect(json.row).toBe('core');
+    expect(json.rows.map((r) => r.versus_decision === null)).toEqual([true, false]);
     expect(json.rows.map((r) => [r.row, r.decision])).toEqual([
       ['core', true],
       ['mmr', false],

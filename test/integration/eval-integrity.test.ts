@@ -284,6 +284,10 @@ describe('--rows', () => {
       expect(
         new Set([report.run.corpus, ...report.otherRows.map((r) => r.run.corpus)].map((c) => c!.digest)).size,
       ).toBe(1);
+      // Each reference row is paired with the decision row over the same queries; the decision row is not.
+      expect(report.versusDecision).toBeNull();
+      expect(report.otherRows.map((r) => r.versusDecision?.sharedQueries)).toEqual([12, 12]);
+      expect(report.otherRows[0]!.versusDecision!.against).toBe(report.run.timestamp);
       expect(report.gate.state).toBe('no-op');
       expect(report.otherRows.map((r) => r.gate.state)).toEqual(['off', 'off']);
       const written = facade.recordEvalRun(report)!;

@@ -78,6 +78,7 @@ function report(
     }),
     comparedWith: 'previous',
     otherRows: [],
+    versusDecision: null,
     legFailures: [],
     probe: { query: 'probe words here', legs: { lexical: 'ok', vector: 'ok', reranker: 'off' }, down: [] },
     freshness: null,
