@@ -42,6 +42,7 @@ import {
 } from './model-identity.js';
 import { SearchSession } from './search-session.js';
 import type { SearchResponse } from './search-types.js';
+import { runTune, type TuneEvent, type TuneOptions, type TuneOutcome } from './tuner.js';
 
 /** Seams for the composition root; tests inject a deterministic embedder here. */
 export interface KnowledgeBaseDeps {
@@ -371,6 +372,20 @@ export class KnowledgeBase {
   async warmUp(): Promise<void> {
     if (fs.existsSync(this.dbPath)) await this.withSession(async () => {});
     else await this.embedder();
+  }
+
+  /** `groove tune`: sweep the fusion grid inside one read snapshot; applies nothing. */
+  tune(options: TuneOptions = {}, onEvent?: (event: TuneEvent) => void): Promise<TuneOutcome> {
+    const withSnapshot: Parameters<typeof runTune>[1]['ports']['withSnapshot'] = (work) =>
+      this.withSession(async (session) => {
+        const embedder = await this.embedder();
+        const { reader, vectors } = session.view();
+        return session.withReadSnapshot(({ model, readCorpus }) =>
+          work({ model, readCorpus, reader, vectors, embedder }),
+        );
+      });
+    const ports = { readFile: readCheckedFile, withSnapshot, onEvent, nowMs: () => performance.now() };
+    return runTune(options, { config: this.config, kbPath: this.kbPath, ports });
   }
 
   /** Run one read on the session, never across a rebuild swap (see swapIn). */

@@ -8,6 +8,7 @@ import { modelsCommand } from './cmd-models.js';
 import { searchCommand } from './cmd-search.js';
 import { serveCommand } from './cmd-serve.js';
 import { statusCommand } from './cmd-status.js';
+import { tuneCommand } from './cmd-tune.js';
 
 export const VERSION = '0.1.0';
 
@@ -31,6 +32,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     statusCommand(io, setExit),
     serveCommand(io, setExit),
     evalCommand(io, setExit),
+    tuneCommand(io, setExit),
     modelsCommand(io, setExit),
   ]) {
     program.addCommand(

@@ -1,5 +1,6 @@
 // Read-side SQL for search: FTS MATCH legs with bm25 column weights, substring fallback, exclusion scans,
 // chunk records for results, neighbours for the parent retriever, and the document list for filters.
+import { createFtsPostingsReader, type FtsPostingsReader } from './fts-postings.js';
 import type { SqliteDatabase } from './open-database.js';
 
 export interface Bm25Weights {
@@ -103,6 +104,22 @@ export function searchSubstrings(
   return db.prepare(sql).pluck().all(params) as number[];
 }
 
+/**
+ * How many distinct chunks match any of the expressions, each on its table: the whole lexical union, unranked
+ * and unlimited (what `groove tune` compares with the chunk count to spot a clamped idf).
+ */
+export function countFtsUnion(
+  db: SqliteDatabase,
+  parts: readonly { table: FtsTable; expression: string }[],
+): number {
+  if (parts.length === 0) return 0;
+  const selects = parts.map((part) => `SELECT rowid FROM ${part.table} WHERE ${part.table} MATCH ?`);
+  return db
+    .prepare(`SELECT count(*) FROM (${selects.join(' UNION ')})`)
+    .pluck()
+    .get(...parts.map((part) => part.expression)) as number;
+}
+
 /** Every chunk id matching an exclusion expression (rowid only, no ranking). */
 export function findExcludedChunkIds(db: SqliteDatabase, expression: string): Set<number> {
   const ids = db
@@ -161,6 +178,9 @@ export interface SearchReader {
     options: { limit: number; minQuality: number; documentIds: readonly number[] | null; scanLimit: number },
   ): number[];
   findExcludedChunkIds(expression: string): Set<number>;
+  countFtsUnion(parts: readonly { table: FtsTable; expression: string }[]): number;
+  /** Postings of the word-level table (tune's in-memory bm25); a fresh reader each call (TEMP helper tables). */
+  openWordPostings(): FtsPostingsReader;
   readChunkRecords(ids: readonly number[]): ChunkRecord[];
   readDocumentChunks(documentId: number, maxRows: number): ChunkRecord[];
   readDocumentFacts(): DocumentFacts[];
@@ -171,6 +191,8 @@ export function createSearchReader(db: SqliteDatabase): SearchReader {
     searchFts: (table, options) => searchFts(db, table, options),
     searchSubstrings: (terms, options) => searchSubstrings(db, terms, options),
     findExcludedChunkIds: (expression) => findExcludedChunkIds(db, expression),
+    countFtsUnion: (parts) => countFtsUnion(db, parts),
+    openWordPostings: () => createFtsPostingsReader(db, 'fts_words'),
     readChunkRecords: (ids) => readChunkRecords(db, ids),
     readDocumentChunks: (documentId, maxRows) => readDocumentChunks(db, documentId, maxRows),
     readDocumentFacts: () => readDocumentFacts(db),

@@ -1,0 +1,153 @@
+// FTS5's bm25() recomputed in memory from postings, for many column-weight sets at once (groove tune). The
+// arithmetic mirrors fts5_aux.c step by step — same constants, same operation order — so the ranking matches
+// `ORDER BY bm25(table, w…), rowid` exactly; callers still verify that against SQLite before trusting it.
+
+export const BM25_K1 = 1.2;
+export const BM25_B = 0.75;
+
+/** Occurrences of one token: parallel arrays (row, column index, token offset). */
+export interface TokenOccurrences {
+  rows: ArrayLike<number>;
+  columns: ArrayLike<number>;
+  offsets: ArrayLike<number>;
+}
+
+/** Where a phrase occurs: each row once, with its hit count per column (`counts[i * columnCount + col]`). */
+export interface PhraseHits {
+  rows: number[];
+  counts: Int32Array;
+}
+
+/** A phrase of one or more tokens: an instance is token j at offset o + j in the same row and column. */
+export function countPhraseHits(tokens: readonly TokenOccurrences[], columnCount: number): PhraseHits {
+  const first = tokens[0];
+  if (!first) return { rows: [], counts: new Int32Array(0) };
+  const rest = tokens.slice(1).map((t) => {
+    const keys = new Set<string>();
+    for (let i = 0; i < t.rows.length; i++) keys.add(`${t.rows[i]}:${t.columns[i]}:${t.offsets[i]}`);
+    return keys;
+  });
+  const byRow = new Map<number, Int32Array>();
+  for (let i = 0; i < first.rows.length; i++) {
+    const row = first.rows[i]!;
+    const column = first.columns[i]!;
+    if (column < 0 || column >= columnCount) continue;
+    const offset = first.offsets[i]!;
+    if (!rest.every((keys, j) => keys.has(`${row}:${column}:${offset + j + 1}`))) continue;
+    let perColumn = byRow.get(row);
+    if (!perColumn) {
+      perColumn = new Int32Array(columnCount);
+      byRow.set(row, perColumn);
+    }
+    perColumn[column]!++;
+  }
+  const rows = [...byRow.keys()];
+  const counts = new Int32Array(rows.length * columnCount);
+  rows.forEach((row, i) => {
+    counts.set(byRow.get(row)!, i * columnCount);
+  });
+  return { rows, counts };
+}
+
+export interface Bm25RankInput {
+  /** The rows the MATCH expression selects (only these are ranked). */
+  candidates: readonly number[];
+  /** Every phrase of the expression, in expression order. */
+  phrases: readonly PhraseHits[];
+  columnCount: number;
+  /** Tokens in a row over all columns. */
+  rowLength(row: number): number;
+  /** Rows in the table and tokens in the table: FTS5's xRowCount and xColumnTotalSize(-1). */
+  rowCount: number;
+  tokenTotal: number;
+}
+
+/** IDF per phrase as FTS5 computes it, clamped to 1e-6 where it would be ≤ 0 (the "idf_clamped" case). */
+function phraseIdf(hitRows: number, rowCount: number): number {
+  const idf = Math.log((rowCount - hitRows + 0.5) / (hitRows + 0.5));
+  return idf <= 0 ? 1e-6 : idf;
+}
+
+/**
+ * Rank the candidates under each weight set (weights per column, in column order): best bm25 first, ties by
+ * rowid ascending, at most `limit` per set. Weights must be exact binary fractions (the tune grid's 0.5–4.0
+ * are): FTS5 adds a column's weight once per instance, and only then does count × weight round identically.
+ */
+export function rankByBm25(
+  input: Bm25RankInput,
+  weightSets: readonly (readonly number[])[],
+  limit: number,
+): number[][] {
+  const { candidates, phrases, columnCount } = input;
+  const rowCount = input.rowCount > 0 ? input.rowCount : 1;
+  const avgdl = input.tokenTotal / rowCount;
+  const slot = new Map<number, number>();
+  candidates.forEach((row, i) => {
+    slot.set(row, i);
+  });
+  // Sparse (candidate, phrase) entries, each candidate's in phrase order so scores sum in FTS5's order.
+  const entryCount = new Int32Array(candidates.length + 1);
+  for (const phrase of phrases) {
+    for (const row of phrase.rows) {
+      const c = slot.get(row);
+      if (c !== undefined) entryCount[c + 1]!++;
+    }
+  }
+  for (let c = 0; c < candidates.length; c++) entryCount[c + 1]! += entryCount[c]!;
+  const start = entryCount;
+  const fill = start.slice(0, candidates.length);
+  const total = start[candidates.length]!;
+  const entryPhrase = new Int32Array(total);
+  const entryHits = new Int32Array(total * columnCount);
+  phrases.forEach((phrase, p) => {
+    phrase.rows.forEach((row, i) => {
+      const c = slot.get(row);
+      if (c === undefined) return;
+      const e = fill[c]!++;
+      entryPhrase[e] = p;
+      for (let col = 0; col < columnCount; col++) {
+        entryHits[e * columnCount + col] = phrase.counts[i * columnCount + col]!;
+      }
+    });
+  });
+  const idf = phrases.map((phrase) => phraseIdf(phrase.rows.length, rowCount));
+  const lengthTerm = candidates.map(
+    (row) => BM25_K1 * (1 - BM25_B + (BM25_B * input.rowLength(row)) / avgdl),
+  );
+
+  return weightSets.map((weights) => {
+    const w = Array.from({ length: columnCount }, (_, col) => weights[col] ?? 1);
+    const top: ScoredRow[] = [];
+    for (let c = 0; c < candidates.length; c++) {
+      let score = 0;
+      for (let e = start[c]!; e < start[c + 1]!; e++) {
+        let freq = 0;
+        for (let col = 0; col < columnCount; col++) freq += w[col]! * entryHits[e * columnCount + col]!;
+        if (freq === 0) continue;
+        score += idf[entryPhrase[e]!]! * ((freq * (BM25_K1 + 1.0)) / (freq + lengthTerm[c]!));
+      }
+      insertTop(top, candidates[c]!, score, limit);
+    }
+    return top.map((entry) => entry.row);
+  });
+}
+
+interface ScoredRow {
+  row: number;
+  score: number;
+}
+
+/** a ranks below b: a lower score, or the same score and a higher rowid. */
+function ranksBelow(a: ScoredRow, score: number, row: number): boolean {
+  return a.score < score || (a.score === score && a.row > row);
+}
+
+/** Keep `top` ordered best first (higher score, then lower rowid), at most `limit` long. */
+function insertTop(top: ScoredRow[], row: number, score: number, limit: number): void {
+  if (limit <= 0) return;
+  if (top.length >= limit && !ranksBelow(top[top.length - 1]!, score, row)) return;
+  let i = top.length;
+  while (i > 0 && ranksBelow(top[i - 1]!, score, row)) i--;
+  top.splice(i, 0, { row, score });
+  if (top.length > limit) top.pop();
+}

@@ -1,0 +1,127 @@
+// Raw postings of the word-level FTS table — query tokens under the table's own tokenizer, every instance of a
+// token, per-row token counts — so `groove tune` can recompute bm25 for 64 weight sets in memory. The helper
+// tables live in the connection's TEMP schema only: the index file is never written.
+import type { SqliteDatabase } from './open-database.js';
+
+/** Occurrences of one token: parallel arrays, one entry per instance (row, column index, token offset). */
+export interface TokenInstances {
+  rows: Int32Array;
+  columns: Int8Array;
+  offsets: Int32Array;
+}
+
+export interface RowLengths {
+  /** Tokens per row over all columns (FTS5's xColumnSize(-1)), by rowid. */
+  lengths: Map<number, number>;
+  rowCount: number;
+  tokenTotal: number;
+}
+
+export interface FtsPostingsReader {
+  /** The FTS columns in declaration order (bm25 weights are given in this order). */
+  readonly columns: readonly string[];
+  /** Each text as the table's tokenizer splits it (porter stems included). */
+  tokenize(texts: readonly string[]): string[][];
+  readInstances(token: string): TokenInstances;
+  readRowLengths(): RowLengths;
+  /** Rowids matching `expression`, unranked. */
+  matchRowIds(expression: string): number[];
+}
+
+function readTableSql(db: SqliteDatabase, table: string): string {
+  const sql = db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(table) as
+    | string
+    | undefined;
+  if (!sql) throw new Error(`FTS table "${table}" does not exist`);
+  return sql;
+}
+
+/** Decode one SQLite varint (big-endian 7-bit groups; a 9th byte carries 8 bits). */
+function readVarint(bytes: Uint8Array, start: number): { value: number; next: number } {
+  let value = 0;
+  for (let i = 0; i < 8; i++) {
+    const byte = bytes[start + i]!;
+    value = value * 128 + (byte & 0x7f);
+    if ((byte & 0x80) === 0) return { value, next: start + i + 1 };
+  }
+  return { value: value * 256 + bytes[start + 8]!, next: start + 9 };
+}
+
+/** Sum of the per-column varints of one docsize blob. */
+function sumDocsize(blob: Uint8Array, columnCount: number): number {
+  let total = 0;
+  let at = 0;
+  for (let c = 0; c < columnCount && at < blob.length; c++) {
+    const { value, next } = readVarint(blob, at);
+    total += value;
+    at = next;
+  }
+  return total;
+}
+
+export function createFtsPostingsReader(db: SqliteDatabase, table: 'fts_words'): FtsPostingsReader {
+  const tableSql = readTableSql(db, table);
+  const tokenizer = /tokenize\s*=\s*'([^']*)'/i.exec(tableSql)?.[1] ?? 'unicode61';
+  const columns = db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[];
+  const columnIndex = new Map(columns.map((name, i) => [name, i]));
+  const scratch = `groove_tok_${table}`;
+  const vocab = `groove_inst_${table}`;
+  db.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${scratch} USING fts5(t, tokenize='${tokenizer.replaceAll("'", "''")}')`,
+  );
+  db.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${scratch}_v USING fts5vocab(temp, ${scratch}, 'instance')`,
+  );
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vocab} USING fts5vocab(main, ${table}, 'instance')`);
+  const clearScratch = db.prepare(`DELETE FROM temp.${scratch}`);
+  const insertScratch = db.prepare(`INSERT INTO temp.${scratch}(rowid, t) VALUES (?, ?)`);
+  const readScratch = db.prepare(`SELECT doc, term FROM temp.${scratch}_v ORDER BY doc, offset`).raw();
+  const readTerm = db.prepare(`SELECT doc, col, offset FROM temp.${vocab} WHERE term = ?`).raw();
+  const match = db.prepare(`SELECT rowid FROM ${table} WHERE ${table} MATCH ?`).pluck();
+  let lengths: RowLengths | null = null;
+
+  return {
+    columns,
+    tokenize(texts) {
+      clearScratch.run();
+      texts.forEach((text, i) => {
+        insertScratch.run(i + 1, text);
+      });
+      const tokens: string[][] = texts.map(() => []);
+      for (const [doc, term] of readScratch.all() as [number, string][]) tokens[doc - 1]!.push(term);
+      return tokens;
+    },
+    readInstances(token) {
+      const rows = readTerm.all(token) as [number, string, number][];
+      const result: TokenInstances = {
+        rows: new Int32Array(rows.length),
+        columns: new Int8Array(rows.length),
+        offsets: new Int32Array(rows.length),
+      };
+      rows.forEach(([doc, col, offset], i) => {
+        result.rows[i] = doc;
+        result.columns[i] = columnIndex.get(col) ?? -1;
+        result.offsets[i] = offset;
+      });
+      return result;
+    },
+    readRowLengths() {
+      if (lengths) return lengths;
+      const map = new Map<number, number>();
+      let tokenTotal = 0;
+      const rows = db.prepare(`SELECT id, sz FROM ${table}_docsize`).raw().iterate() as IterableIterator<
+        [number, Uint8Array]
+      >;
+      for (const [id, sz] of rows) {
+        const size = sumDocsize(sz, columns.length);
+        map.set(id, size);
+        tokenTotal += size;
+      }
+      lengths = { lengths: map, rowCount: map.size, tokenTotal };
+      return lengths;
+    },
+    matchRowIds(expression) {
+      return match.all(expression) as number[];
+    },
+  };
+}
