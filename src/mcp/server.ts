@@ -1,5 +1,5 @@
-// The MCP server: five tools over one KnowledgeBase (search, get_document, list_topics, rebuild_index,
-// get_connection_graph). Every failure becomes an `isError` result whose text says how to fix the call.
+// The MCP server: six tools over one KnowledgeBase (search, get_document, list_topics, rebuild_index,
+// get_connection_graph, record_feedback). Every failure becomes an `isError` result saying how to fix the call.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { IndexSummary } from '../app/index-events.js';
@@ -7,6 +7,7 @@ import type { IndexRunner } from '../app/index-runner.js';
 import type { KnowledgeBase } from '../app/knowledge-base.js';
 import { searchResponseToJson } from '../app/search-types.js';
 import { describeError, isGrooveError } from '../errors.js';
+import { registerRecordFeedbackTool } from './tool-record-feedback.js';
 import {
   connectionGraphInput,
   getDocumentInput,
@@ -138,6 +139,7 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
       }),
   );
 
+  registerRecordFeedbackTool(server, { kb, guard });
   return server;
 }
 

@@ -139,7 +139,7 @@ describe('groove serve over Streamable HTTP', () => {
     const { port, url } = await start();
     const client = await connect(url);
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(5);
+    expect(tools).toHaveLength(6);
     const result = await client.callTool({ name: 'search', arguments: { query: 'restorealpha', limit: 5 } });
     const paths = (result.structuredContent as { results: { path: string }[] }).results.map((r) => r.path);
     expect(paths).toContain('ops/restore.md');
@@ -185,7 +185,7 @@ describe('groove serve over Streamable HTTP', () => {
     expect(wrong.status).toBe(401);
     await expect(connect(url)).rejects.toThrow();
     const client = await connect(url, 's3cret');
-    expect((await client.listTools()).tools).toHaveLength(5);
+    expect((await client.listTools()).tools).toHaveLength(6);
     await expectHealthy(port); // /healthz stays public
   });
 
@@ -221,7 +221,7 @@ describe('groove serve over Streamable HTTP', () => {
     expect(wrongRoute.status).toBe(404);
     await expectHealthy(port);
     const client = await connect(url);
-    expect((await client.listTools()).tools).toHaveLength(5);
+    expect((await client.listTools()).tools).toHaveLength(6);
   });
 
   it('caps sessions: 429 with Retry-After once max_sessions are open', async () => {

@@ -1,4 +1,4 @@
-// The five MCP tools through the SDK's own Client over its in-memory transport: same JSON as the CLI search,
+// The MCP tools through the SDK's own Client over its in-memory transport: same JSON as the CLI search,
 // validation errors that say how to fix the call, get_document's refusals, topics, the graph and rebuild_index.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -40,10 +40,17 @@ describe('MCP tools (in-memory transport, counting embedder)', () => {
   const call = (name: string, args: Record<string, unknown> = {}) =>
     connected.client.callTool({ name, arguments: args });
 
-  it('lists the five tools with descriptions and strict input schemas', async () => {
+  it('lists the tools with descriptions and strict input schemas', async () => {
     const { tools } = await connected.client.listTools();
     const names = tools.map((t) => t.name).sort();
-    expect(names).toEqual(['get_connection_graph', 'get_document', 'list_topics', 'rebuild_index', 'search']);
+    expect(names).toEqual([
+      'get_connection_graph',
+      'get_document',
+      'list_topics',
+      'rebuild_index',
+      'record_feedback',
+      'search',
+    ]);
     const search = tools.find((t) => t.name === 'search')!;
     expect(search.description).toMatch(/hybrid/i);
     expect(search.inputSchema.required).toEqual(['query']);
