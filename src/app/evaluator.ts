@@ -35,7 +35,7 @@ import { type LegFailure, measureRow } from './eval-measure.js';
 import { type EvalRowSpec, effectivePipeline, resolveEvalRows } from './eval-rows.js';
 import { type GoldenSet, loadGoldenFile, type ReadCheckedFile, resolveGoldenPath } from './golden-file.js';
 import { loadGoldenMeta } from './golden-meta.js';
-import { describeLegsDown, type LegProbeResult, probeLegs } from './leg-probe.js';
+import { componentDownError, describeLegsDown, type LegProbeResult, probeLegs } from './leg-probe.js';
 import type { SearchResponse } from './search-types.js';
 
 export type { AggregateDiff, FlaggedQuery, RegressedMetric, RunComparison } from '../core/eval-diff.js';
@@ -156,7 +156,7 @@ export async function runEvaluation(
     const rerank = rows.some((r) => r.pipeline.reranker !== null);
     const probe = await probeLegs((request) => snapshot.search(request), snapshot.probeSample(), { rerank });
     if (probe.down.length > 0 && options.allowDegraded !== true)
-      throw componentDown(describeLegsDown(probe.down));
+      throw componentDownError(describeLegsDown(probe.down));
     const measurements = [];
     for (const row of rows) {
       measurements.push(
@@ -194,7 +194,7 @@ export async function runEvaluation(
     const measurement = measured.measurements[i]!;
     const degradation = collectDegradation(measured.probe, measurement.legFailures, golden.queries.length);
     if (degradation.length > 0 && options.allowDegraded !== true) {
-      throw componentDown(
+      throw componentDownError(
         `component down: ${degradation[0]!.leg} — ${degradation[0]!.reason}; the numbers would mix healthy and degraded queries`,
       );
     }
@@ -292,16 +292,6 @@ function collectDegradation(
     });
   }
   return out;
-}
-
-function componentDown(message: string): GrooveError {
-  return new GrooveError(
-    'COMPONENT_DOWN',
-    `${message}. Hybrid search quietly answers from the remaining legs when one fails, so this run would measure a different system than the one it names`,
-    {
-      hint: 'bring the component back (or repair the index with `groove index --force`); --allow-degraded measures anyway and records the run as degraded, never comparable with a healthy one',
-    },
-  );
 }
 
 /** Write the report's runs to the history (no-op with --no-history): reference rows first, the decision row newest. */

@@ -1,6 +1,7 @@
 // The leg probe run before eval and tune measure anything: one query taken from the index itself goes through
 // every configured leg, and any leg that failed — or answered empty for words it indexed — is reported down.
 // Hybrid search survives a dead leg by answering from the others; a benchmark must not.
+import { GrooveError } from '../errors.js';
 import type { ChunkRecord, DocumentFacts } from '../store/chunk-search.js';
 import type { LegReport, LegStatus, SearchResponse } from './search-types.js';
 
@@ -102,4 +103,20 @@ export function describeLegsDown(down: readonly LegDown[]): string {
   if (!first) return 'no component is down';
   const also = rest.length > 0 ? ` (also down: ${rest.map((d) => `${d.leg} — ${d.reason}`).join('; ')})` : '';
   return `component down: ${first.leg} — ${first.reason}${also}`;
+}
+
+/** The refusal eval and tune share: what is down, why measuring would mislead, and the override. */
+export function componentDownError(message: string): GrooveError {
+  return new GrooveError(
+    'COMPONENT_DOWN',
+    `${message}. Hybrid search quietly answers from the remaining legs when one fails, so this run would measure a different system than the one it names`,
+    {
+      hint: 'bring the component back (or repair the index with `groove index --force`); --allow-degraded measures anyway and records the run as degraded, never comparable with a healthy one',
+    },
+  );
+}
+
+/** Throw the refusal when the probe found a leg down (callers skip this with --allow-degraded). */
+export function refuseDownLegs(probe: LegProbeResult): void {
+  if (probe.down.length > 0) throw componentDownError(describeLegsDown(probe.down));
 }

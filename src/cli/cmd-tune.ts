@@ -2,6 +2,7 @@
 // a [search.fusion] only when it survives nested leave-one-query-out; applies nothing.
 import { Command, Option } from 'commander';
 import { openKnowledgeBase } from '../app/knowledge-base.js';
+import { describeLegsDown, refuseDownLegs } from '../app/leg-probe.js';
 import { expandPath } from '../config/resolve-config.js';
 import { GrooveError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
@@ -19,6 +20,7 @@ interface TuneFlags extends CommonFlags {
   k?: number[];
   limit?: number;
   color: boolean;
+  allowDegraded?: boolean;
 }
 
 function invalid(message: string): GrooveError {
@@ -60,11 +62,13 @@ export function tuneCommand(io: CliIo, setExit: (code: number) => void): Command
     )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--no-color', 'no ANSI colours (they are only used on a terminal anyway)')
+    .option('--allow-degraded', 'sweep even when a retrieval leg fails the probe sent first')
     .addHelpText(
       'after',
       '\nExamples:\n  groove tune --kb-path ./notes\n  groove tune --kb-path ./notes --format json > tune.json\n  groove tune --kb-path ./notes --golden ci-golden.yml --limit 20\n\n' +
         'tune applies nothing: it prints a paste-ready [search.fusion] snippet or says to keep the defaults.\n' +
-        'Exit codes: 0 either verdict, 1 error, 2 bad usage or no measurable golden query (effective N = 0).',
+        'Exit codes: 0 either verdict, 1 error, 2 bad usage or no measurable golden query (effective N = 0),\n' +
+        '3 a retrieval leg is down (the probe sent before sweeping failed; --allow-degraded sweeps anyway).',
     );
   addKbOptions(command);
   addModelOptions(command);
@@ -73,6 +77,14 @@ export function tuneCommand(io: CliIo, setExit: (code: number) => void): Command
     const config = loadConfig({ ...flags, reranker: 'none' }, io);
     const kb = openKnowledgeBase(config);
     try {
+      // Like eval: a leg that is down would make every grid point measure a different system.
+      const probe = await kb.probeLegs();
+      if (!flags.allowDegraded) refuseDownLegs(probe);
+      else if (probe.down.length > 0) {
+        io.stderr.write(
+          `groove tune: warning: sweeping with a component down (--allow-degraded): ${describeLegsDown(probe.down)}\n`,
+        );
+      }
       const outcome = await kb.tune(
         {
           golden: flags.golden === undefined ? undefined : expandPath(flags.golden, io.cwd),

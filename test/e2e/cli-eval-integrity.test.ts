@@ -84,6 +84,21 @@ describe('refusals (exit 3)', () => {
     expect(text.stdout).toContain('Aggregate (previous run: ');
   });
 
+  it('groove tune probes the legs first: exit 3 on a corrupted FTS index, --allow-degraded sweeps anyway', async () => {
+    const db = new Database(kb.dbPath);
+    db.unsafeMode(true);
+    db.exec("UPDATE fts_words_data SET block = x'00112233445566778899' WHERE id > 10");
+    db.close();
+    const refused = await groove('tune', ...where());
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/^groove: error: component down: lexical — failed: /);
+    const anyway = await groove('tune', ...where(), '--allow-degraded');
+    expect(anyway.stderr).toContain(
+      'groove tune: warning: sweeping with a component down (--allow-degraded)',
+    );
+    expect(anyway.code).not.toBe(3);
+  });
+
   it('a golden set past max_golden_age_days: exit 3 a month later; --allow-stale-golden warns on top', async () => {
     const stamped = await groove('eval', 'golden', 'stamp', ...where());
     expect(stamped.code, stamped.stderr).toBe(0);
