@@ -46,9 +46,9 @@ export class VectorIndex {
   private readonly matrix: Float32Array;
   private readonly rowById = new Map<number, number>();
   private readonly rowsByDocument = new Map<number, number[]>();
-  /** Per row: max |component| / 127, the factor from int8 dot products back to similarity. */
-  private readonly rowScale: Float32Array;
   private kernel: Int8DotKernel | null = null;
+  /** cold → warm after the first search that could use the first pass; the next one builds the int8 codes. */
+  private firstPassState: 'cold' | 'warm' | 'built' = 'cold';
 
   private constructor(size: number, dimension: number) {
     this.dimension = dimension;
@@ -57,7 +57,6 @@ export class VectorIndex {
     this.documentIds = new Int32Array(size);
     this.quality = new Float32Array(size);
     this.matrix = new Float32Array(size * dimension);
-    this.rowScale = new Float32Array(size);
   }
 
   static load(db: SqliteDatabase, dimension: number): VectorIndex {
@@ -77,7 +76,6 @@ export class VectorIndex {
         bytes.set(embedding.subarray(0, Math.min(embedding.byteLength, rowBytes)), row * rowBytes);
         index.place(row++, id, documentId, quality);
       }
-      index.quantise();
       return index;
     })();
   }
@@ -89,11 +87,10 @@ export class VectorIndex {
       index.matrix.set(entry.vector.subarray(0, dimension), row * dimension);
       index.place(row, entry.id, entry.documentId, entry.quality);
     });
-    index.quantise();
     return index;
   }
 
-  /** Whether searches use the int8 first pass (false when the runtime lacks WebAssembly SIMD). */
+  /** Whether the int8 codes exist (built by the second large search; never without WebAssembly SIMD). */
   get quantised(): boolean {
     return this.kernel !== null;
   }
@@ -116,11 +113,26 @@ export class VectorIndex {
     const subset = options.documentIds ? this.rowsOf(options.documentIds) : null;
     const rescoreRows = Math.max(k, options.rescoreRows ?? Math.max(k * RESCORE_FACTOR, RESCORE_MIN));
     const candidates = subset ? subset.length : this.size;
-    if (options.exact || !this.kernel || candidates <= rescoreRows || candidates <= SMALL_SUBSET_ROWS) {
-      return this.rescore(query, subset ?? allRows(this.size), options, k);
-    }
+    const kernel =
+      options.exact || candidates <= rescoreRows || candidates <= SMALL_SUBSET_ROWS
+        ? null
+        : this.firstPassKernel();
+    if (!kernel) return this.rescore(query, subset ?? allRows(this.size), options, k);
     const allowed = subset ? maskOf(subset, this.size) : null;
-    return this.rescore(query, this.firstPass(this.kernel, query, options, allowed, rescoreRows), options, k);
+    return this.rescore(query, this.firstPass(kernel, query, options, allowed, rescoreRows), options, k);
+  }
+
+  /**
+   * The int8 codes, built on the second search that wants them: quantising costs about one exact scan, so a
+   * one-shot process (a cold `groove search`) scans exactly once instead of quantising and then searching.
+   */
+  private firstPassKernel(): Int8DotKernel | null {
+    if (this.firstPassState === 'cold') this.firstPassState = 'warm';
+    else if (this.firstPassState === 'warm') {
+      this.firstPassState = 'built'; // built once; stays null without WebAssembly SIMD
+      this.quantise();
+    }
+    return this.kernel;
   }
 
   private place(row: number, id: number, documentId: number, quality: number): void {
@@ -133,15 +145,11 @@ export class VectorIndex {
     else this.rowsByDocument.set(documentId, [row]);
   }
 
-  /** Symmetric per-row int8 codes for the first pass (skipped when there is no SIMD kernel). */
+  /** Symmetric per-row int8 codes for the first pass (none without a SIMD kernel). */
   private quantise(): void {
-    const kernel = this.size > 0 ? createInt8DotKernel(this.size, this.dimension) : null;
+    const kernel = createInt8DotKernel(this.size, this.dimension);
     if (!kernel) return;
-    const dim = this.dimension;
-    for (let row = 0; row < this.size; row++) {
-      const scale = quantiseInto(this.matrix, row * dim, dim, kernel.codes, row * kernel.stride);
-      this.rowScale[row] = scale;
-    }
+    kernel.quantise(this.matrix, this.dimension);
     this.kernel = kernel;
   }
 
@@ -162,13 +170,13 @@ export class VectorIndex {
     allowed: Uint8Array | null,
     keep: number,
   ): Int32Array {
-    quantiseInto(query, 0, this.dimension, kernel.query, 0);
+    quantiseQuery(query, this.dimension, kernel.query);
     kernel.run();
-    const scores = kernel.scores;
+    const { scores, scales } = kernel;
     const heap = new MinHeap(keep);
     const { minQuality, excluded } = options;
     for (let row = 0; row < this.size; row++) {
-      const approx = scores[row]! * this.rowScale[row]!;
+      const approx = scores[row]! * scales[row]!;
       if (heap.full && approx <= heap.minScore) continue;
       if (this.quality[row]! < minQuality) continue;
       if (allowed && allowed[row] === 0) continue;
@@ -217,26 +225,18 @@ export class VectorIndex {
   }
 }
 
-/** Write int8 codes of `source[from .. from+dim)` to `target[at ..]`; returns max|x| / 127 (0 for a zero vector). */
-function quantiseInto(
-  source: Float32Array,
-  from: number,
-  dim: number,
-  target: Int8Array,
-  at: number,
-): number {
+/**
+ * The query's int8 codes (symmetric, scaled to its own max |x|). Its scale is one factor common to every row,
+ * so the first pass can rank without it. A zero or non-finite query gets zero codes.
+ */
+function quantiseQuery(query: Float32Array, dim: number, target: Int8Array): void {
   let maxAbs = 0;
   for (let i = 0; i < dim; i++) {
-    const a = Math.abs(source[from + i]!);
+    const a = Math.abs(query[i]!);
     if (a > maxAbs) maxAbs = a;
   }
-  if (maxAbs === 0 || !Number.isFinite(maxAbs)) {
-    target.fill(0, at, at + dim);
-    return 0;
-  }
-  const scale = 127 / maxAbs;
-  for (let i = 0; i < dim; i++) target[at + i] = Math.round(source[from + i]! * scale);
-  return maxAbs / 127;
+  const scale = maxAbs > 0 && Number.isFinite(maxAbs) ? 127 / maxAbs : 0;
+  for (let i = 0; i < dim; i++) target[i] = Math.round(query[i]! * scale) || 0;
 }
 
 function allRows(size: number): Int32Array {

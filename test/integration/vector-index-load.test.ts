@@ -47,6 +47,9 @@ describe('VectorIndex.load', () => {
   })();
   const index = VectorIndex.load(db, DIM);
   afterAll(() => db.close());
+  const warmUp = { k: 1, minQuality: 0, documentIds: null, excluded: new Set<number>() };
+  index.search(vectorFor(0), warmUp); // the second search builds the int8 codes
+  index.search(vectorFor(0), warmUp);
 
   it('holds one row per stored vector, each readable by chunk id', () => {
     expect(index.size).toBe(COUNT - COUNT / 10);

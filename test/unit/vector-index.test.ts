@@ -79,12 +79,63 @@ describe('int8 dot kernel', () => {
   });
 });
 
+describe('int8 quantise kernel', () => {
+  it('writes round(x·127/max|x|) per row with scale max/127, zero padding, and zeros for bad rows', () => {
+    for (const dim of [7, 33, 384]) {
+      const rows = 1500; // more than one staging batch
+      const random = randomOf(dim + 1);
+      const matrix = new Float32Array(rows * dim);
+      for (let i = 0; i < matrix.length; i++) matrix[i] = (random() - 0.5) * (1 + (i % 5));
+      matrix.fill(0, 3 * dim, 4 * dim); // a zero row
+      matrix[5 * dim + 2] = Number.NaN; // a broken row
+      matrix[6 * dim] = Number.POSITIVE_INFINITY;
+      const kernel = createInt8DotKernel(rows, dim)!;
+      kernel.quantise(matrix, dim);
+      let exact = 0;
+      let worst = 0;
+      let badScales = 0;
+      for (let r = 0; r < rows; r++) {
+        const row = matrix.subarray(r * dim, (r + 1) * dim);
+        const codes = kernel.codes.subarray(r * kernel.stride, (r + 1) * kernel.stride);
+        expect(Array.from(codes.subarray(dim)).every((c) => c === 0)).toBe(true);
+        if (r === 3 || r === 5 || r === 6) {
+          expect(Array.from(codes).every((c) => c === 0)).toBe(true);
+          expect(kernel.scales[r]).toBe(0);
+          continue;
+        }
+        const max = row.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
+        if (kernel.scales[r] !== Math.fround(max / 127)) badScales++;
+        for (let i = 0; i < dim; i++) {
+          const want = Math.round((row[i]! * 127) / max);
+          worst = Math.max(worst, Math.abs(codes[i]! - want));
+          if (codes[i] === want) exact++;
+        }
+      }
+      expect(badScales).toBe(0);
+      // float32 arithmetic may land the other side of a .5 tie than float64: never more than one step.
+      expect(worst).toBeLessThanOrEqual(1);
+      expect(exact / ((rows - 3) * dim)).toBeGreaterThan(0.999);
+    }
+  });
+});
+
 describe('VectorIndex.search', () => {
   const dim = 48;
   const entries = makeEntries(3000, dim, 7);
+  const anyQuery = { k: 10, minQuality: 0, documentIds: null, excluded: new Set<number>() };
+  /** An index past its first two searches, so the int8 first pass is in use. */
   const index = VectorIndex.fromEntries(entries, dim);
+  index.search(entries[0]!.vector, anyQuery);
+  index.search(entries[0]!.vector, anyQuery);
 
-  it('uses the int8 first pass on this runtime', () => {
+  it('scans exactly on the first search and builds the int8 codes on the second (this runtime has SIMD)', () => {
+    const fresh = VectorIndex.fromEntries(entries, dim);
+    expect(fresh.quantised).toBe(false);
+    fresh.search(entries[0]!.vector, { ...anyQuery, exact: true });
+    fresh.search(entries[0]!.vector, anyQuery);
+    expect(fresh.quantised).toBe(false);
+    fresh.search(entries[0]!.vector, anyQuery);
+    expect(fresh.quantised).toBe(true);
     expect(index.quantised).toBe(true);
   });
 
