@@ -2,11 +2,11 @@
 import { Command, Option } from 'commander';
 import { evalReportToJson } from '../app/eval-report-json.js';
 import { openKnowledgeBase } from '../app/knowledge-base.js';
-import { expandPath, resolveConfig } from '../config/resolve-config.js';
+import { expandPath } from '../config/resolve-config.js';
 import { GrooveError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import { evalGoldenCommand } from './cmd-eval-golden.js';
-import { addKbOptions, addModelOptions, type CommonFlags } from './common-options.js';
+import { addKbOptions, addModelOptions, type CommonFlags, loadConfig } from './common-options.js';
 import { renderEvalDiagnostics, renderEvalRowsText, renderGate, renderQuoteFindings } from './render-eval.js';
 import { renderIntegrityDiagnostics, renderSignificantGate } from './render-integrity.js';
 
@@ -133,19 +133,7 @@ export function evalCommand(io: CliIo, setExit: (code: number) => void): Command
   addKbOptions(command);
   addModelOptions(command);
   return command.action(async (flags: EvalFlags) => {
-    const config = resolveConfig({
-      configPath: flags.config,
-      cwd: io.cwd,
-      env: io.env,
-      overrides: {
-        kbPath: flags.kbPath,
-        dbPath: flags.dbPath,
-        model: flags.model,
-        modelDir: flags.modelDir,
-        reranker: flags.reranker,
-        offline: flags.offline,
-      },
-    });
+    const config = loadConfig(flags, io);
     const kb = openKnowledgeBase(config);
     try {
       const report = await kb.evaluate({
