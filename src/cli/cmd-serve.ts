@@ -8,9 +8,6 @@ import { type LiveSyncHandle, startLiveSync } from '../app/live-sync.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import { GrooveError } from '../errors.js';
 import { isLoopbackBind } from '../mcp/http-guard.js';
-import { createGrooveServer } from '../mcp/server.js';
-import { serveHttp } from '../mcp/transport-http.js';
-import { serveStdio } from '../mcp/transport-stdio.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import { addKbOptions, addModelOptions, type CommonFlags, loadConfig } from './common-options.js';
 
@@ -103,6 +100,9 @@ interface ServeContext {
 
 async function runStdio(context: ServeContext): Promise<void> {
   const { kb, log } = context;
+  // The MCP SDK costs ~250 ms to import: load it only when a server actually starts.
+  const { createGrooveServer } = await import('../mcp/server.js');
+  const { serveStdio } = await import('../mcp/transport-stdio.js');
   const serving = await serveStdio({
     server: createGrooveServer(context),
     stdin: process.stdin,
@@ -125,6 +125,8 @@ async function runHttp(context: ServeContext & { bind: string; port: number }): 
         'note: allowed_hosts is empty, so only loopback Host names are accepted; list the names clients use',
       );
   }
+  const { createGrooveServer } = await import('../mcp/server.js');
+  const { serveHttp } = await import('../mcp/transport-http.js');
   const serving = await serveHttp({
     createServer: () => createGrooveServer(context),
     bind: context.bind,
