@@ -2,6 +2,7 @@
 // best few hundred are rescored exactly in float32; exact float search is used wherever the first pass is moot.
 import { createInt8DotKernel, type Int8DotKernel } from './int8-dot-kernel.js';
 import type { SqliteDatabase } from './open-database.js';
+import { TopRowsHeap } from './top-rows-heap.js';
 
 export interface VectorHit {
   id: number;
@@ -173,7 +174,7 @@ export class VectorIndex {
     quantiseQuery(query, this.dimension, kernel.query);
     kernel.run();
     const { scores, scales } = kernel;
-    const heap = new MinHeap(keep);
+    const heap = new TopRowsHeap(keep);
     const { minQuality, excluded } = options;
     for (let row = 0; row < this.size; row++) {
       const approx = scores[row]! * scales[row]!;
@@ -261,57 +262,4 @@ function insertSorted(top: VectorHit[], hit: VectorHit, k: number): void {
   }
   top.splice(i, 0, hit);
   if (top.length > k) top.pop();
-}
-
-/** Fixed-capacity min-heap of (score, row) on typed arrays: the first pass's running top `capacity`. */
-class MinHeap {
-  private readonly scores: Float64Array;
-  private readonly items: Int32Array;
-  private count = 0;
-
-  constructor(private readonly capacity: number) {
-    this.scores = new Float64Array(capacity);
-    this.items = new Int32Array(capacity);
-  }
-
-  get full(): boolean {
-    return this.count >= this.capacity;
-  }
-
-  get minScore(): number {
-    return this.scores[0]!;
-  }
-
-  offer(score: number, row: number): void {
-    if (this.count < this.capacity) {
-      let i = this.count++;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (this.scores[parent]! <= score) break;
-        this.scores[i] = this.scores[parent]!;
-        this.items[i] = this.items[parent]!;
-        i = parent;
-      }
-      this.scores[i] = score;
-      this.items[i] = row;
-      return;
-    }
-    let i = 0;
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= this.count) break;
-      const right = left + 1;
-      const child = right < this.count && this.scores[right]! < this.scores[left]! ? right : left;
-      if (this.scores[child]! >= score) break;
-      this.scores[i] = this.scores[child]!;
-      this.items[i] = this.items[child]!;
-      i = child;
-    }
-    this.scores[i] = score;
-    this.items[i] = row;
-  }
-
-  rows(): Int32Array {
-    return this.items.slice(0, this.count);
-  }
 }
