@@ -28,3 +28,21 @@ export interface IndexSummary {
 }
 
 export type IndexEventSink = (event: IndexEvent) => void;
+
+/** A summary with every count at zero, for the given model. */
+export function emptyIndexSummary(model: string): IndexSummary {
+  return {
+    indexed: 0,
+    updated: 0,
+    renamed: 0,
+    deleted: 0,
+    skipped: 0,
+    unchanged: 0,
+    documents: 0,
+    chunks: 0,
+    embeddedChunks: 0,
+    frontmatterErrors: 0,
+    durationMs: 0,
+    model,
+  };
+}

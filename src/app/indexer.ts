@@ -3,7 +3,12 @@ import { createHash } from 'node:crypto';
 import { isUnchangedByStat, planRenames, type StoredFileState } from '../core/plan-index-changes.js';
 import type { ChunkRowInput, DocumentStore } from '../store/document-store.js';
 import type { Embedder, ParsedDocument } from '../types.js';
-import type { IndexEvent, IndexEventSink, IndexSummary } from './index-events.js';
+import {
+  emptyIndexSummary,
+  type IndexEvent,
+  type IndexEventSink,
+  type IndexSummary,
+} from './index-events.js';
 
 export interface WalkedEntry {
   relPath: string;
@@ -88,7 +93,7 @@ function yieldToEventLoop(): Promise<void> {
 export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> {
   const startedAt = performance.now();
   const { store, ports, onEvent } = options;
-  const summary = emptySummary(options.embedder?.id ?? 'none');
+  const summary = emptyIndexSummary(options.embedder?.id ?? 'none');
   const walk = ports.walk();
   // Every candidate, refused ones included, ends with exactly one file/unchanged/skipped event, so progress
   // counted over these events reaches exactly 100%.
@@ -314,21 +319,4 @@ function toEmbeddingInput(context: string, content: string, options: RunIndexOpt
 
 function hashText(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
-}
-
-function emptySummary(model: string): IndexSummary {
-  return {
-    indexed: 0,
-    updated: 0,
-    renamed: 0,
-    deleted: 0,
-    skipped: 0,
-    unchanged: 0,
-    documents: 0,
-    chunks: 0,
-    embeddedChunks: 0,
-    frontmatterErrors: 0,
-    durationMs: 0,
-    model,
-  };
 }

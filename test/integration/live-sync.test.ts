@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { emptyIndexSummary } from '../../src/app/index-events.js';
 import { IndexRunner } from '../../src/app/index-runner.js';
 import type { KnowledgeBase } from '../../src/app/knowledge-base.js';
 import { LiveSync, type LiveSyncHandle, startLiveSync } from '../../src/app/live-sync.js';
@@ -28,7 +29,7 @@ describe('LiveSync queue', () => {
           release = resolve;
         });
         inFlight--;
-        return emptySummary();
+        return emptyIndexSummary('none');
       },
     });
     for (let i = 0; i < 10_000; i++) sync.notify({ kind: 'change', relPath: `notes/n${i}.md` });
@@ -59,7 +60,7 @@ describe('LiveSync queue', () => {
       run: async () => {
         attempts++;
         if (attempts === 1) throw new Error('disk on fire');
-        return emptySummary();
+        return emptyIndexSummary('none');
       },
     });
     sync.notify({ kind: 'change', relPath: 'a.md' });
@@ -187,20 +188,3 @@ describe('live sync with the real watcher and indexer', () => {
     expect(kb.status().documents).toBe(6);
   });
 });
-
-function emptySummary() {
-  return {
-    indexed: 0,
-    updated: 0,
-    renamed: 0,
-    deleted: 0,
-    skipped: 0,
-    unchanged: 0,
-    documents: 0,
-    chunks: 0,
-    embeddedChunks: 0,
-    frontmatterErrors: 0,
-    durationMs: 0,
-    model: 'none',
-  };
-}
