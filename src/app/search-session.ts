@@ -1,7 +1,7 @@
 // A long-lived read side of one index: the connection, the model check, and the vector snapshot cache.
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import { type BrowseReader, createBrowseReader } from '../store/browse-queries.js';
-import { createSearchReader, type SearchReader } from '../store/chunk-search.js';
+import { createSearchReader, type DocumentFacts, type SearchReader } from '../store/chunk-search.js';
 import { type CorpusChunkRow, type CorpusDigest, readCorpusDigest } from '../store/corpus-digest.js';
 import { VectorIndex } from '../store/vector-index.js';
 import type { Embedder, Reranker } from '../types.js';
@@ -43,6 +43,7 @@ export class SearchSession {
   private readonly reader: SearchReader;
   private browser: BrowseReader | null = null;
   private vectorCache: { version: number; index: VectorIndex | null } | null = null;
+  private factsCache: { version: number; facts: DocumentFacts[] } | null = null;
   /** Open withReadSnapshot calls sharing the read transaction. */
   private snapshotUsers = 0;
 
@@ -56,7 +57,9 @@ export class SearchSession {
     this.config = config;
     this.embedder = embedder;
     this.reranker = reranker;
-    this.reader = createSearchReader(database.db);
+    const reader = createSearchReader(database.db);
+    // Filters look at every document's facts; re-read them only after another connection committed.
+    this.reader = { ...reader, readDocumentFacts: () => this.currentDocumentFacts(reader) };
   }
 
   /** Open the index, follow or check its model identity, and load the models once. */
@@ -100,10 +103,21 @@ export class SearchSession {
     };
   }
 
+  private currentDocumentFacts(reader: SearchReader): DocumentFacts[] {
+    const version = this.dataVersion();
+    if (this.factsCache?.version !== version)
+      this.factsCache = { version, facts: reader.readDocumentFacts() };
+    return this.factsCache.facts;
+  }
+
+  private dataVersion(): number {
+    return this.database.db.pragma('data_version', { simple: true }) as number;
+  }
+
   /** Reload the vector snapshot only when another connection committed since it was taken. */
   private currentVectors(): VectorIndex | null {
     if (!this.embedder) return null;
-    const version = this.database.db.pragma('data_version', { simple: true }) as number;
+    const version = this.dataVersion();
     if (this.vectorCache?.version !== version) {
       const loaded = VectorIndex.load(this.database.db, this.embedder.dimension);
       this.vectorCache = { version, index: loaded.size > 0 ? loaded : null };
