@@ -47,18 +47,20 @@ export async function runSearch(context: SearchContext, input: unknown): Promise
     : new Set<number>();
 
   const f = config.search.fusion;
+  // Start the query embedding first: inference runs on onnxruntime's threads while the lexical leg runs here.
+  const pendingVector = runVectorLeg(context, trigram.positiveText, {
+    pool,
+    minQuality,
+    documentIds,
+    excluded,
+  });
   const lexical = runLexicalLeg(reader, compiled, {
     weights: { heading: f.bm25HeadingWeight, context: f.bm25ContextWeight, content: f.bm25ContentWeight },
     pool,
     minQuality,
     documentIds,
   });
-  const vector = await runVectorLeg(context, trigram.positiveText, {
-    pool,
-    minQuality,
-    documentIds,
-    excluded,
-  });
+  const vector = await pendingVector;
   const fused = fuseRrf(
     [
       { name: 'lexical', ids: lexical.ids },
