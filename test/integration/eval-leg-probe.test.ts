@@ -5,11 +5,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type KnowledgeBaseDeps, openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import type { Embedder, Reranker } from '../../src/types.js';
 import { CountingEmbedder } from '../support/counting-embedder.js';
-import { createTempKb, noteText, type TempKb } from '../support/temp-kb.js';
+import { type TempKb, threeNoteFiles, useTempKbs } from '../support/temp-kb.js';
 
 const GOLDEN = `queries:
   - id: alpha
@@ -26,21 +26,8 @@ const GOLDEN = `queries:
       - path: notes/gamma.md
 `;
 
-let kb: TempKb | null = null;
-afterEach(() => {
-  kb?.cleanup();
-  kb = null;
-});
-
-function makeKb(): TempKb {
-  kb = createTempKb({
-    'notes/alpha.md': noteText('alpha'),
-    'notes/beta.md': noteText('beta'),
-    'notes/gamma.md': noteText('gamma'),
-    '.groove-eval.yml': GOLDEN,
-  });
-  return kb;
-}
+const createKb = useTempKbs();
+const makeKb = (): TempKb => createKb(threeNoteFiles({ '.groove-eval.yml': GOLDEN }));
 
 const counting = async (): Promise<Embedder> => new CountingEmbedder();
 

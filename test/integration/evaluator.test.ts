@@ -3,12 +3,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { readCorpusDigest } from '../../src/store/corpus-digest.js';
 import type { Embedder } from '../../src/types.js';
 import { CountingEmbedder } from '../support/counting-embedder.js';
-import { createTempKb, noteText, type TempKb } from '../support/temp-kb.js';
+import { noteText, type TempKb, threeNoteFiles, useTempKbs } from '../support/temp-kb.js';
 
 const GOLDEN = `queries:
   - id: alpha
@@ -22,21 +22,8 @@ const GOLDEN = `queries:
         heading: Details of beta
 `;
 
-let kb: TempKb | null = null;
-afterEach(() => {
-  kb?.cleanup();
-  kb = null;
-});
-
-function makeKb(): TempKb {
-  kb = createTempKb({
-    'notes/alpha.md': noteText('alpha'),
-    'notes/beta.md': noteText('beta'),
-    'notes/gamma.md': noteText('gamma'),
-    '.groove-eval.yml': GOLDEN,
-  });
-  return kb;
-}
+const createKb = useTempKbs();
+const makeKb = (): TempKb => createKb(threeNoteFiles({ '.groove-eval.yml': GOLDEN }));
 
 const counting = async (): Promise<Embedder> => new CountingEmbedder();
 

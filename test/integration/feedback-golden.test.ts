@@ -3,25 +3,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
-import { createTempKb, noteText, type TempKb } from '../support/temp-kb.js';
+import { noteText, type TempKb, threeNoteFiles, useTempKbs } from '../support/temp-kb.js';
 
-let kb: TempKb | null = null;
-afterEach(() => {
-  kb?.cleanup();
-  kb = null;
-});
-
-function makeKb(): TempKb {
-  kb = createTempKb({
-    'notes/alpha.md': noteText('alpha'),
-    'notes/beta.md': noteText('beta'),
-    'notes/gamma.md': noteText('gamma'),
-    'rules/always.md': noteText('rules'),
-  });
-  return kb;
-}
+const createKb = useTempKbs();
+const makeKb = (): TempKb => createKb(threeNoteFiles({ 'rules/always.md': noteText('rules') }));
 
 const clock = { now: new Date('2026-04-01T09:00:00Z') };
 const open = (temp: TempKb) =>

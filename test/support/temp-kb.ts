@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { afterEach } from 'vitest';
 import { type ConfigOverrides, type ResolvedConfig, resolveConfig } from '../../src/config/resolve-config.js';
 
 export interface StoredChunk {
@@ -151,4 +152,27 @@ export function noteText(name: string, options: { title?: string; tags?: string[
     `The second section of ${name} mentions ${name}beta, again with plenty of words so it is not merged.`,
     '',
   ].join('\n');
+}
+
+/** The three notes (`notes/alpha.md`, `beta`, `gamma`) most eval tests start from, plus any extra files. */
+export function threeNoteFiles(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    'notes/alpha.md': noteText('alpha'),
+    'notes/beta.md': noteText('beta'),
+    'notes/gamma.md': noteText('gamma'),
+    ...extra,
+  };
+}
+
+/** A factory whose temp KBs are cleaned up after each test of the calling file. */
+export function useTempKbs(): (files: Record<string, string | Buffer>) => TempKb {
+  const created: TempKb[] = [];
+  afterEach(() => {
+    for (const kb of created.splice(0)) kb.cleanup();
+  });
+  return (files) => {
+    const kb = createTempKb(files);
+    created.push(kb);
+    return kb;
+  };
 }
