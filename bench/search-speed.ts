@@ -276,7 +276,9 @@ function printScaling(all: SizeResult[]): void {
 }
 
 async function main(): Promise<void> {
-  const workDir = values['work-dir'] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'groove-bench-search-'));
+  const workDir = values['work-dir']
+    ? path.resolve(values['work-dir'])
+    : fs.mkdtempSync(path.join(os.tmpdir(), 'groove-bench-search-'));
   const loadBefore = os.loadavg()[0]!;
   const modelDir = path.join(workDir, 'minilm-l6');
   const model = writeTestModel({ kind: 'embed', shape: 'minilm-l6', outDir: modelDir });

@@ -57,8 +57,64 @@ function documentClause(documentIds: readonly number[] | null): string {
   return documentIds === null ? '' : 'AND c.document_id IN (SELECT value FROM json_each(@documentIds))';
 }
 
-/** Ids of chunks matching `expression`, best bm25 first (SQLite's bm25 is lower-is-better). */
+/** How many times `limit` rows the ranking-only passes fetch before falling back to the joined query. */
+const OVERFETCH_FACTORS = [2, 16] as const;
+
+/**
+ * Ids of chunks matching `expression`, best bm25 first (SQLite's bm25 is lower-is-better), ties by rowid.
+ * FTS ranks on its own first — joining `chunks` for every matching row costs more than the ranking itself — and
+ * the quality and document filters are checked on the top rows only, widening the window when too few pass; a
+ * filter that rejects most rows ends in the joined query, which is exact at any selectivity.
+ */
 export function searchFts(db: SqliteDatabase, table: FtsTable, options: LexicalQueryOptions): number[] {
+  const unfiltered = options.minQuality <= 0 && options.documentIds === null;
+  for (const factor of OVERFETCH_FACTORS) {
+    const window = options.limit * factor;
+    const ranked = rankFts(db, table, options, unfiltered ? options.limit : window);
+    if (unfiltered) return ranked;
+    const kept = keepAllowed(db, ranked, options);
+    if (kept.length >= options.limit || ranked.length < window) return kept.slice(0, options.limit);
+  }
+  return searchFtsJoined(db, table, options);
+}
+
+function bm25Params(options: LexicalQueryOptions) {
+  return {
+    expression: options.expression,
+    wHeading: options.weights.heading,
+    wContext: options.weights.context,
+    wContent: options.weights.content,
+  };
+}
+
+function rankFts(db: SqliteDatabase, table: FtsTable, options: LexicalQueryOptions, limit: number): number[] {
+  const sql = `SELECT rowid FROM ${table} WHERE ${table} MATCH @expression
+    ORDER BY bm25(${table}, @wHeading, @wContext, @wContent), rowid LIMIT @limit`;
+  return db
+    .prepare(sql)
+    .pluck()
+    .all({ ...bm25Params(options), limit }) as number[];
+}
+
+/** `ids` in their order, keeping the chunks that pass the quality and document filters. */
+function keepAllowed(db: SqliteDatabase, ids: readonly number[], options: LexicalQueryOptions): number[] {
+  if (ids.length === 0) return [];
+  const allowed = new Set(
+    db
+      .prepare(`SELECT c.id FROM chunks c WHERE c.id IN (SELECT value FROM json_each(@ids))
+        AND c.quality_score >= @minQuality ${documentClause(options.documentIds)}`)
+      .pluck()
+      .all({
+        ids: JSON.stringify(ids),
+        minQuality: options.minQuality,
+        documentIds: JSON.stringify(options.documentIds ?? []),
+      }) as number[],
+  );
+  return ids.filter((id) => allowed.has(id));
+}
+
+/** The filters applied to every matching row inside SQLite: exact for any filter, slow for many matches. */
+function searchFtsJoined(db: SqliteDatabase, table: FtsTable, options: LexicalQueryOptions): number[] {
   const sql = `SELECT f.rowid AS id FROM ${table} f JOIN chunks c ON c.id = f.rowid
     WHERE ${table} MATCH @expression AND c.quality_score >= @minQuality ${documentClause(options.documentIds)}
     ORDER BY bm25(${table}, @wHeading, @wContext, @wContent), f.rowid LIMIT @limit`;
@@ -66,12 +122,9 @@ export function searchFts(db: SqliteDatabase, table: FtsTable, options: LexicalQ
     .prepare(sql)
     .pluck()
     .all({
-      expression: options.expression,
+      ...bm25Params(options),
       minQuality: options.minQuality,
       documentIds: JSON.stringify(options.documentIds ?? []),
-      wHeading: options.weights.heading,
-      wContext: options.weights.context,
-      wContent: options.weights.content,
       limit: options.limit,
     }) as number[];
 }
