@@ -47,7 +47,7 @@ export async function runSearch(context: SearchContext, input: unknown): Promise
     : new Set<number>();
 
   const f = config.search.fusion;
-  // Start the query embedding first: inference runs on onnxruntime's threads while the lexical leg runs here.
+  // Start the query embedding first: it runs on the inference thread while the lexical leg runs here.
   const pendingVector = runVectorLeg(context, trigram.positiveText, {
     pool,
     minQuality,

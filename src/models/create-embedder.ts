@@ -94,8 +94,9 @@ export async function createEmbedder(options: CreateEmbedderOptions): Promise<Em
         },
       );
     }
-    const { openTransformersEmbedder } = await import('./transformers-embedder.js');
-    return openTransformersEmbedder({
+    // Inference runs on its own thread: onnxruntime-node blocks the calling thread for a whole run.
+    const { openWorkerEmbedder } = await import('./worker-embedder.js');
+    return openWorkerEmbedder({
       model: options.model ?? '',
       modelDir: options.modelDir ?? null,
       cacheDir: options.cacheDir,

@@ -108,8 +108,17 @@ function modelClass(lib: TransformersModule, task: ModelTask) {
   return task === 'embedding' ? lib.AutoModel : lib.AutoModelForSequenceClassification;
 }
 
+/**
+ * Intra-op threads sleep between runs instead of spinning: a spinning pool burns the cores the main thread and
+ * concurrent requests need (measured: 8 HTTP clients 49 → 62 searches/s, one query 5.2 → 3.4 ms, 128 passages
+ * 2.7 → 2.6 s with two threads on two cores).
+ */
 function sessionOptions(threads: number) {
-  return { intraOpNumThreads: threads, interOpNumThreads: 1 };
+  return {
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    extra: { session: { intra_op: { allow_spinning: '0' } } },
+  };
 }
 
 export interface LoadModelFolderOptions {

@@ -1,0 +1,51 @@
+// The inference thread: opens a transformers embedder (download, tokenizer, onnxruntime session) and answers embed
+// requests one at a time. onnxruntime-node runs a session synchronously on the calling thread, so inference here
+// leaves the main thread free to serve requests, run the lexical leg and read SQLite meanwhile.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Embedder } from '../types.js';
+import {
+  type EmbedderWorkerData,
+  type EmbedRequest,
+  serializeError,
+  type WorkerReply,
+} from './embedder-worker-protocol.js';
+import { openTransformersEmbedder } from './transformers-embedder.js';
+
+const port = parentPort;
+if (!port) throw new Error('embedder-worker.ts runs only as a worker thread');
+const data = workerData as EmbedderWorkerData;
+const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+
+let embedder: Embedder | null = null;
+try {
+  embedder = await openTransformersEmbedder({
+    ...data.options,
+    ...(data.reportProgress ? { progress: (event) => reply({ type: 'progress', event }) } : {}),
+  });
+  reply({ type: 'ready', id: embedder.id, provider: embedder.provider, dimension: embedder.dimension });
+} catch (error) {
+  reply({ type: 'open-failed', error: serializeError(error) });
+}
+
+port.on('message', async (request: EmbedRequest) => {
+  if (request.type === 'close') {
+    await embedder?.close();
+    port.close();
+    return;
+  }
+  try {
+    if (!embedder) throw new Error('the model did not load');
+    const vectors =
+      request.kind === 'query'
+        ? [await embedder.embedQuery(request.texts[0] ?? '')]
+        : await embedder.embedDocuments(request.texts);
+    // Copy into one buffer per vector so each can be transferred without dragging a shared backing store along.
+    const owned = vectors.map((v) => new Float32Array(v));
+    reply(
+      { type: 'vectors', seq: request.seq, vectors: owned },
+      owned.map((v) => v.buffer as ArrayBuffer),
+    );
+  } catch (error) {
+    reply({ type: 'failed', seq: request.seq, error: serializeError(error) });
+  }
+});

@@ -1,0 +1,137 @@
+// An Embedder whose transformers model lives on its own thread (embedder-worker.ts). Requests queue in order;
+// the thread keeps the process alive only while a request is outstanding, and a thread that dies fails every
+// pending and later call with the reason instead of hanging.
+import { Worker } from 'node:worker_threads';
+import { GrooveError } from '../errors.js';
+import type { Embedder } from '../types.js';
+import {
+  type EmbedderWorkerData,
+  type EmbedRequest,
+  reviveError,
+  type WorkerReply,
+} from './embedder-worker-protocol.js';
+import type { OpenTransformersEmbedderOptions } from './transformers-embedder.js';
+
+const CLOSE_TIMEOUT_MS = 5000;
+
+interface Pending {
+  resolve(vectors: Float32Array[]): void;
+  reject(error: Error): void;
+}
+
+/** Start the thread from the compiled .js, or — running from sources (tests, benches) — the .ts through tsx. */
+function startWorker(data: EmbedderWorkerData): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new Worker(new URL('./embedder-worker.js', here), { workerData: data });
+  const entry = JSON.stringify(new URL('./embedder-worker.ts', here).href);
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  const code = `import(${tsx}).then((api) => { api.register(); return import(${entry}); });`;
+  return new Worker(code, { eval: true, workerData: data });
+}
+
+class WorkerEmbedder implements Embedder {
+  readonly id: string;
+  readonly provider: string;
+  readonly dimension: number;
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextSeq = 1;
+  private stopped: GrooveError | null = null;
+  private readonly exited: Promise<void>;
+
+  constructor(worker: Worker, identity: { id: string; provider: string; dimension: number }) {
+    this.worker = worker;
+    this.id = identity.id;
+    this.provider = identity.provider;
+    this.dimension = identity.dimension;
+    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
+    worker.on('message', (reply: WorkerReply) => this.settle(reply));
+    worker.on('error', (error) => this.stop(error.message));
+    worker.on('exit', (code) => this.stop(`the thread exited with code ${code}`));
+    worker.unref();
+  }
+
+  async embedQuery(text: string): Promise<Float32Array> {
+    const [vector] = await this.request('query', [text]);
+    return vector as Float32Array;
+  }
+
+  embedDocuments(texts: string[]): Promise<Float32Array[]> {
+    return texts.length === 0 ? Promise.resolve([]) : this.request('documents', texts);
+  }
+
+  async close(): Promise<void> {
+    if (this.stopped) return;
+    this.post({ type: 'close' });
+    this.worker.ref();
+    const timer = setTimeout(() => void this.worker.terminate(), CLOSE_TIMEOUT_MS);
+    await this.exited;
+    clearTimeout(timer);
+  }
+
+  private request(kind: 'query' | 'documents', texts: string[]): Promise<Float32Array[]> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const seq = this.nextSeq++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(seq, { resolve, reject });
+      if (this.pending.size === 1) this.worker.ref();
+      this.post({ type: 'embed', seq, kind, texts });
+    });
+  }
+
+  private post(message: EmbedRequest): void {
+    this.worker.postMessage(message);
+  }
+
+  private settle(reply: WorkerReply): void {
+    if (reply.type !== 'vectors' && reply.type !== 'failed') return;
+    const waiting = this.pending.get(reply.seq);
+    if (!waiting) return;
+    this.pending.delete(reply.seq);
+    if (this.pending.size === 0) this.worker.unref();
+    if (reply.type === 'vectors') waiting.resolve(reply.vectors);
+    else waiting.reject(reviveError(reply.error, 'EMBEDDING_FAILED'));
+  }
+
+  private stop(reason: string): void {
+    this.stopped ??= new GrooveError(
+      'EMBEDDING_FAILED',
+      `The inference thread of "${this.id}" stopped: ${reason}.`,
+      { hint: 'restart the groove process; the reason above says what stopped the thread' },
+    );
+    for (const waiting of this.pending.values()) waiting.reject(this.stopped);
+    this.pending.clear();
+  }
+}
+
+/** Open the model on a new thread; resolves once it is loaded, or rejects with the loader's own error. */
+export function openWorkerEmbedder(options: OpenTransformersEmbedderOptions): Promise<Embedder> {
+  const { progress, ...rest } = options;
+  const worker = startWorker({ options: rest, reportProgress: progress !== undefined });
+  return new Promise((resolve, reject) => {
+    const onMessage = (reply: WorkerReply) => {
+      if (reply.type === 'progress') progress?.(reply.event);
+      else if (reply.type === 'ready') {
+        detach();
+        resolve(new WorkerEmbedder(worker, reply));
+      } else if (reply.type === 'open-failed') {
+        detach();
+        void worker.terminate();
+        reject(reviveError(reply.error, 'MODEL_UNAVAILABLE'));
+      }
+    };
+    const onError = (error: Error) => {
+      detach();
+      reject(new GrooveError('MODEL_UNAVAILABLE', `The inference thread failed to start: ${error.message}.`));
+    };
+    const onExit = (code: number) => onError(new Error(`it exited with code ${code}`));
+    const detach = () => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+  });
+}

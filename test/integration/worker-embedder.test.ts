@@ -1,0 +1,100 @@
+// Inference on its own thread: the same vectors as in-process inference, the main thread free while a model
+// runs, and a process that exits by itself when the caller never closes the embedder.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeTestModel } from '../../scripts/test-model/write-test-model.js';
+import { openTransformersEmbedder } from '../../src/models/transformers-embedder.js';
+import { openWorkerEmbedder } from '../../src/models/worker-embedder.js';
+import type { Embedder } from '../../src/types.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+let tmp: string;
+let modelDir: string;
+let inWorker: Embedder;
+let inProcess: Embedder;
+
+const options = () => ({
+  model: '',
+  modelDir,
+  cacheDir: path.join(tmp, 'cache'),
+  offline: true,
+  batchSize: 16,
+  maxBatchTokens: 8192,
+  maxInputChars: 4000,
+  threads: 1,
+});
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'groove-worker-embedder-'));
+  modelDir = writeTestModel({ kind: 'embed', shape: 'minilm-l6', outDir: path.join(tmp, 'minilm') }).dir;
+  inWorker = await openWorkerEmbedder(options());
+  inProcess = await openTransformersEmbedder(options());
+}, 60_000);
+afterAll(async () => {
+  await inWorker?.close();
+  await inProcess?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const texts = Array.from(
+  { length: 64 },
+  (_, i) => `note ${i}: rotate the backup keys, then verify the restore of volume ${i} 東京の売上`,
+);
+
+describe('openWorkerEmbedder', () => {
+  it('gives the vectors in-process inference gives, with the same identity', async () => {
+    expect(inWorker.id).toBe(inProcess.id);
+    expect(inWorker.dimension).toBe(inProcess.dimension);
+    const [a, b] = await Promise.all([inWorker.embedDocuments(texts), inProcess.embedDocuments(texts)]);
+    expect(a).toHaveLength(texts.length);
+    a.forEach((vector, i) => {
+      expect(vector).toHaveLength(inWorker.dimension);
+      vector.forEach((x, d) => {
+        expect(x).toBeCloseTo(b[i]![d]!, 5);
+      });
+    });
+    const query = await inWorker.embedQuery('verify the restore');
+    expect(Array.from(query)).toEqual(Array.from(await inProcess.embedQuery('verify the restore')));
+  });
+
+  it('keeps the main thread free while the model runs', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const started = performance.now();
+    await inWorker.embedDocuments([...texts, ...texts, ...texts]);
+    const ms = performance.now() - started;
+    clearInterval(timer);
+    // In-process inference would block for the whole call, so no 1 ms timer could fire until it ended.
+    expect(ms).toBeGreaterThan(20);
+    expect(ticks).toBeGreaterThan(3);
+  });
+
+  it('answers concurrent calls each with its own vectors', async () => {
+    const single = await Promise.all(texts.slice(0, 8).map((t) => inWorker.embedQuery(t)));
+    const again = await Promise.all(texts.slice(0, 8).map((t) => inProcess.embedQuery(t)));
+    single.forEach((vector, i) => {
+      expect(Array.from(vector)).toEqual(Array.from(again[i]!));
+    });
+  });
+
+  it('lets the process exit when the caller never closes it', () => {
+    const script = path.join(tmp, 'no-close.mts');
+    fs.writeFileSync(
+      script,
+      `import { openWorkerEmbedder } from ${JSON.stringify(path.join(repoRoot, 'src/models/worker-embedder.ts'))};
+const e = await openWorkerEmbedder(${JSON.stringify(options())});
+const v = await e.embedQuery('hello');
+console.log(v.length);\n`,
+    );
+    const out = execFileSync(process.execPath, ['--import', 'tsx', script], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(out.trim()).toBe(String(inWorker.dimension));
+  });
+});
