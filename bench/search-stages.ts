@@ -6,15 +6,23 @@ import { buildDocumentFilter } from '../src/app/search-filters.js';
 import { validateSearchRequest } from '../src/app/search-request.js';
 import { DEFAULTS } from '../src/config/defaults.js';
 import { fuseRrf } from '../src/core/fuse-rrf.js';
-import { createSearchReader } from '../src/store/chunk-search.js';
+import { createSearchReader, type SearchReader } from '../src/store/chunk-search.js';
+import { createFtsPostingsReader } from '../src/store/fts-postings.js';
 import { openDatabase } from '../src/store/open-database.js';
 import { VectorIndex } from '../src/store/vector-index.js';
+import { WordIndex } from '../src/store/word-index.js';
 import type { BenchQuery } from './synthetic-kb.js';
 import { summarise, type Timing } from './vector-scan.js';
 
 export interface StageReport {
   /** Opening the snapshot: read every vector and quantise it (paid once per index version, not per search). */
   vector_load_ms: number;
+  /** Building the in-memory word snapshot (once per index version in a long-lived session). */
+  word_load_ms: number;
+  /** Postings in the word snapshot. */
+  word_postings: number;
+  /** The lexical leg as a one-shot CLI search runs it: FTS5 ranks every matching row. */
+  lexical_leg_fts5_ms: Timing;
   filter_resolution_ms: Timing;
   lexical_leg_ms: Timing;
   vector_knn_ms: Timing;
@@ -37,7 +45,7 @@ export function measureStages(
 ): StageReport {
   const db = openDatabase(dbPath, { readonly: true });
   try {
-    const reader = createSearchReader(db);
+    const fts5Reader = createSearchReader(db);
     let t = performance.now();
     const index = VectorIndex.load(db, options.dimension);
     const vectorLoadMs = performance.now() - t;
@@ -47,15 +55,29 @@ export function measureStages(
       context: f.bm25ContextWeight,
       content: f.bm25ContentWeight,
     };
-    const minQuality = DEFAULTS.qualityFilter.threshold;
-    const stage: Record<'filter' | 'lexical' | 'vector' | 'exact' | 'records' | 'total', number[]> = {
-      filter: [],
-      lexical: [],
-      vector: [],
-      exact: [],
-      records: [],
-      total: [],
+    t = performance.now();
+    const words = WordIndex.load(db, weights);
+    const wordLoadMs = performance.now() - t;
+    const tokenizer = createFtsPostingsReader(db, 'fts_words');
+    // What a long-lived session's reader adds: the in-memory word ranking (search-session.ts rankWords).
+    const reader: SearchReader = {
+      ...fts5Reader,
+      rankWords: (terms, rankOptions) => {
+        const tokens = tokenizer.tokenize(terms);
+        return words && !tokens.some((x) => x.length > 1) ? words.rank(tokens.flat(), rankOptions) : null;
+      },
     };
+    const minQuality = DEFAULTS.qualityFilter.threshold;
+    const stage: Record<'filter' | 'lexical' | 'fts5' | 'vector' | 'exact' | 'records' | 'total', number[]> =
+      {
+        filter: [],
+        fts5: [],
+        lexical: [],
+        vector: [],
+        exact: [],
+        records: [],
+        total: [],
+      };
     const lexicalByKind = new Map<string, number[]>();
     for (let run = 0; run < options.runs; run++) {
       for (const q of queries) {
@@ -75,6 +97,9 @@ export function measureStages(
         t = performance.now();
         const lexical = runLexicalLeg(reader, compiled, { weights, pool, minQuality, documentIds });
         const lexicalMs = performance.now() - t;
+        t = performance.now();
+        runLexicalLeg(fts5Reader, compiled, { weights, pool, minQuality, documentIds });
+        stage.fts5.push(performance.now() - t);
         const embedding = embeddings.get(compiled.trigram.positiveText);
         const knn = {
           k: pool,
@@ -112,6 +137,9 @@ export function measureStages(
     }
     return {
       vector_load_ms: vectorLoadMs,
+      word_load_ms: wordLoadMs,
+      word_postings: words?.postingCount ?? 0,
+      lexical_leg_fts5_ms: summarise(stage.fts5),
       filter_resolution_ms: summarise(stage.filter),
       lexical_leg_ms: summarise(stage.lexical),
       vector_knn_ms: summarise(stage.vector),

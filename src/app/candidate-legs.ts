@@ -9,7 +9,7 @@ import {
   QUERY_STOP_WORDS,
   type WordQuery,
 } from '../core/fts-query.js';
-import type { Bm25Weights, SearchReader } from '../store/chunk-search.js';
+import type { Bm25Weights, LexicalQueryOptions, SearchReader } from '../store/chunk-search.js';
 import type { VectorIndex } from '../store/vector-index.js';
 import type { Embedder } from '../types.js';
 import type { LegStatus } from './search-types.js';
@@ -87,9 +87,7 @@ export function runLexicalLeg(
       minQuality: options.minQuality,
       documentIds: options.documentIds,
     };
-    if (words.expression) {
-      add(reader.searchFts('fts_words', { ...common, expression: words.expression }), 'words');
-    }
+    if (words.expression) add(rankWordLeg(reader, query, common), 'words');
     if (trigram.expression && ids.length < pool) {
       add(reader.searchFts('fts_chunks', { ...common, expression: trigram.expression }), 'trigram');
     }
@@ -104,6 +102,31 @@ export function runLexicalLeg(
     return { ids: [], source, status: `failed: ${(error as Error).message}` };
   }
   return { ids, source, status: ids.length > 0 ? 'ok' : 'empty' };
+}
+
+/**
+ * Word-level bm25: the session's in-memory snapshot when it can answer (no exclusions, the snapshot's weights),
+ * its best hit confirmed by FTS5 so a damaged or diverged FTS table still fails loudly; else FTS5 itself.
+ */
+function rankWordLeg(
+  reader: SearchReader,
+  query: Extract<CompiledLegQuery, { kind: 'query' }>,
+  common: Omit<LexicalQueryOptions, 'expression'>,
+): number[] {
+  const expression = query.words.expression ?? '';
+  const inMemory =
+    query.trigram.negatives.length === 0 && reader.rankWords
+      ? reader.rankWords(query.words.terms, {
+          weights: common.weights,
+          limit: common.limit,
+          minQuality: common.minQuality,
+          documentIds: common.documentIds ? new Set(common.documentIds) : null,
+        })
+      : null;
+  if (inMemory && inMemory.length > 0 && reader.confirmMatch('fts_words', expression, inMemory[0]!)) {
+    return inMemory;
+  }
+  return reader.searchFts('fts_words', { ...common, expression });
 }
 
 /** The vector leg: embed the positive text, exact KNN over the current snapshot, exclusions removed. */

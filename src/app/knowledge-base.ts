@@ -370,7 +370,7 @@ export class KnowledgeBase {
 
   /** Load the model once, following the model an existing index records, so the first call does not pay for it. */
   async warmUp(): Promise<void> {
-    if (fs.existsSync(this.dbPath)) await this.withSession(async () => {});
+    if (fs.existsSync(this.dbPath)) await this.withSession(async (session) => session.preload());
     else await this.embedder();
   }
 

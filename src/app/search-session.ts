@@ -1,9 +1,16 @@
 // A long-lived read side of one index: the connection, the model check, and the vector snapshot cache.
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import { type BrowseReader, createBrowseReader } from '../store/browse-queries.js';
-import { createSearchReader, type DocumentFacts, type SearchReader } from '../store/chunk-search.js';
+import {
+  type Bm25Weights,
+  createSearchReader,
+  type DocumentFacts,
+  type SearchReader,
+} from '../store/chunk-search.js';
 import { type CorpusChunkRow, type CorpusDigest, readCorpusDigest } from '../store/corpus-digest.js';
+import { createFtsPostingsReader, type FtsPostingsReader } from '../store/fts-postings.js';
 import { VectorIndex } from '../store/vector-index.js';
+import { WordIndex, type WordRankOptions } from '../store/word-index.js';
 import type { Embedder, Reranker } from '../types.js';
 import { IndexDatabase } from './index-database.js';
 import { adoptIndexModel, assertSameIdentity, identityOf } from './model-identity.js';
@@ -44,6 +51,12 @@ export class SearchSession {
   private browser: BrowseReader | null = null;
   private vectorCache: { version: number; index: VectorIndex | null } | null = null;
   private factsCache: { version: number; facts: DocumentFacts[] } | null = null;
+  private wordCache: { version: number; index: WordIndex | null } | null = null;
+  /** Searches run against the current data_version; the word snapshot is built from the second one on. */
+  private searchesSeen = { version: -1, count: 0 };
+  /** Query tokens as fts_words makes them. Its TEMP tables are created here, outside any read transaction whose
+   * rollback would drop them again (eval and tune search inside one). */
+  private readonly wordTokenizer: FtsPostingsReader;
   /** Open withReadSnapshot calls sharing the read transaction. */
   private snapshotUsers = 0;
 
@@ -58,8 +71,13 @@ export class SearchSession {
     this.embedder = embedder;
     this.reranker = reranker;
     const reader = createSearchReader(database.db);
+    this.wordTokenizer = createFtsPostingsReader(database.db, 'fts_words');
     // Filters look at every document's facts; re-read them only after another connection committed.
-    this.reader = { ...reader, readDocumentFacts: () => this.currentDocumentFacts(reader) };
+    this.reader = {
+      ...reader,
+      readDocumentFacts: () => this.currentDocumentFacts(reader),
+      rankWords: (terms, options) => this.rankWords(terms, options),
+    };
   }
 
   /** Open the index, follow or check its model identity, and load the models once. */
@@ -101,6 +119,46 @@ export class SearchSession {
       vectors: () => this.currentVectors(),
       lexicalOnly: this.embedder === null,
     };
+  }
+
+  /** Build the snapshots a search needs now, so the first searches do not pay for them (serve calls this). */
+  preload(): void {
+    this.currentVectors();
+    this.currentWordIndex(true);
+  }
+
+  /**
+   * Rank single-token terms in memory, or null to let the caller use FTS5: no snapshot (yet), an index from
+   * before schema 3, or a term that is a phrase under the table's tokenizer.
+   */
+  private rankWords(
+    terms: readonly string[],
+    options: WordRankOptions & { weights: Bm25Weights },
+  ): number[] | null {
+    const index = this.currentWordIndex(false);
+    if (!index?.rankedWith(options.weights)) return null;
+    const tokens = this.wordTokenizer.tokenize(terms);
+    if (tokens.some((t) => t.length > 1)) return null;
+    return index.rank(tokens.flat(), options);
+  }
+
+  /**
+   * The word snapshot of the current data_version. Building it costs about as much as ten FTS5 searches, so a
+   * one-shot search (the CLI) never builds it: only the second search of a version, or `preload`, does.
+   */
+  private currentWordIndex(eager: boolean): WordIndex | null {
+    const version = this.dataVersion();
+    if (this.wordCache?.version === version) return this.wordCache.index;
+    if (this.searchesSeen.version !== version) this.searchesSeen = { version, count: 0 };
+    if (!eager && ++this.searchesSeen.count < 2) return null;
+    const f = this.config.search.fusion;
+    const weights = {
+      heading: f.bm25HeadingWeight,
+      context: f.bm25ContextWeight,
+      content: f.bm25ContentWeight,
+    };
+    this.wordCache = { version, index: WordIndex.load(this.database.db, weights) };
+    return this.wordCache.index;
   }
 
   private currentDocumentFacts(reader: SearchReader): DocumentFacts[] {

@@ -2,6 +2,7 @@
 // chunk records for results, neighbours for the parent retriever, and the document list for filters.
 import { createFtsPostingsReader, type FtsPostingsReader } from './fts-postings.js';
 import type { SqliteDatabase } from './open-database.js';
+import type { WordRankOptions } from './word-index.js';
 
 export interface Bm25Weights {
   heading: number;
@@ -173,6 +174,19 @@ export function countFtsUnion(
     .get(...parts.map((part) => part.expression)) as number;
 }
 
+/**
+ * One rowid probe through the FTS index. The CAST matters: a rowid bound as a JS number arrives as REAL, and
+ * FTS5 (3.53) then ignores the rowid constraint next to MATCH and returns every matching row.
+ */
+export function confirmMatch(db: SqliteDatabase, table: FtsTable, expression: string, id: number): boolean {
+  return (
+    db
+      .prepare(`SELECT 1 FROM ${table} WHERE ${table} MATCH ? AND rowid = CAST(? AS INTEGER)`)
+      .pluck()
+      .get(expression, id) !== undefined
+  );
+}
+
 /** Every chunk id matching an exclusion expression (rowid only, no ranking). */
 export function findExcludedChunkIds(db: SqliteDatabase, expression: string): Set<number> {
   const ids = db
@@ -237,6 +251,13 @@ export interface SearchReader {
   readChunkRecords(ids: readonly number[]): ChunkRecord[];
   readDocumentChunks(documentId: number, maxRows: number): ChunkRecord[];
   readDocumentFacts(): DocumentFacts[];
+  /**
+   * Optional in-memory ranking of the word-level leg (a long-lived session's snapshot): the same ids as
+   * `searchFts('fts_words', …)` for an OR of `terms`, or null when it cannot answer and FTS5 must.
+   */
+  rankWords?(terms: readonly string[], options: WordRankOptions & { weights: Bm25Weights }): number[] | null;
+  /** Whether FTS5 itself agrees that chunk `id` matches `expression` (a spot check of an in-memory answer). */
+  confirmMatch(table: FtsTable, expression: string, id: number): boolean;
 }
 
 export function createSearchReader(db: SqliteDatabase): SearchReader {
@@ -249,5 +270,6 @@ export function createSearchReader(db: SqliteDatabase): SearchReader {
     readChunkRecords: (ids) => readChunkRecords(db, ids),
     readDocumentChunks: (documentId, maxRows) => readDocumentChunks(db, documentId, maxRows),
     readDocumentFacts: () => readDocumentFacts(db),
+    confirmMatch: (table, expression, id) => confirmMatch(db, table, expression, id),
   };
 }

@@ -1,5 +1,6 @@
 // Document and chunk rows, with their FTS rows and vectors, written one document per transaction.
 import type { SqliteDatabase } from './open-database.js';
+import { WordCountWriter } from './word-counts.js';
 
 export interface DocumentRowInput {
   path: string;
@@ -44,9 +45,11 @@ export interface StoredDocumentState {
 export class DocumentStore {
   private readonly db: SqliteDatabase;
   private readonly statements;
+  private readonly wordCounts: WordCountWriter;
 
   constructor(db: SqliteDatabase) {
     this.db = db;
+    this.wordCounts = new WordCountWriter(db);
     this.statements = {
       insertDocument: db.prepare(`INSERT INTO documents
         (path, title, topic, category, date, tags, metadata, frontmatter_error, content_hash, size_bytes, mtime_ms, last_indexed)
@@ -112,7 +115,11 @@ export class DocumentStore {
         lastIndexed: new Date().toISOString(),
       });
       const documentId = Number(result.lastInsertRowid);
-      for (const chunk of chunks) this.insertChunk(documentId, chunk);
+      const written = chunks.map((chunk) => ({
+        id: this.insertChunk(documentId, chunk),
+        words: chunk.words,
+      }));
+      this.wordCounts.write(written);
     });
   }
 
@@ -156,7 +163,7 @@ export class DocumentStore {
     return deleted;
   }
 
-  private insertChunk(documentId: number, chunk: ChunkRowInput): void {
+  private insertChunk(documentId: number, chunk: ChunkRowInput): number {
     const s = this.statements;
     const result = s.insertChunk.run(
       documentId,
@@ -175,6 +182,7 @@ export class DocumentStore {
     s.insertTrigram.run(chunkId, chunk.heading ?? '', chunk.context, chunk.content);
     s.insertWords.run(chunkId, chunk.words.heading, chunk.words.context, chunk.words.content);
     if (chunk.vector) s.insertVector.run(chunkId, vectorToBuffer(chunk.vector));
+    return Number(chunkId);
   }
 
   private removeByPath(path: string): boolean {

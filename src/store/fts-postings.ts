@@ -37,7 +37,7 @@ function readTableSql(db: SqliteDatabase, table: string): string {
 }
 
 /** Decode one SQLite varint (big-endian 7-bit groups; a 9th byte carries 8 bits). */
-function readVarint(bytes: Uint8Array, start: number): { value: number; next: number } {
+export function readVarint(bytes: Uint8Array, start: number): { value: number; next: number } {
   let value = 0;
   for (let i = 0; i < 8; i++) {
     const byte = bytes[start + i]!;
@@ -57,6 +57,30 @@ function sumDocsize(blob: Uint8Array, columnCount: number): number {
     at = next;
   }
   return total;
+}
+
+/**
+ * The row and token totals FTS5's bm25 divides by (xRowCount, xColumnTotalSize(-1)), from the table's averages
+ * record. In a contentless table a delete leaves them unchanged, so they count every row ever inserted since the
+ * table was built — bm25 uses them as they are, and so must anything that reproduces its ranking.
+ */
+export function readFtsTotals(
+  db: SqliteDatabase,
+  table: 'fts_words',
+): { rowCount: number; tokenTotal: number } {
+  const block = db.prepare(`SELECT block FROM ${table}_data WHERE id = 1`).pluck().get() as
+    | Uint8Array
+    | undefined;
+  if (!block) return { rowCount: 0, tokenTotal: 0 };
+  let at = 0;
+  const values: number[] = [];
+  while (at < block.length) {
+    const { value, next } = readVarint(block, at);
+    values.push(value);
+    at = next;
+  }
+  const [rowCount = 0, ...columns] = values;
+  return { rowCount, tokenTotal: columns.reduce((sum, n) => sum + n, 0) };
 }
 
 export function createFtsPostingsReader(db: SqliteDatabase, table: 'fts_words'): FtsPostingsReader {
@@ -117,7 +141,11 @@ export function createFtsPostingsReader(db: SqliteDatabase, table: 'fts_words'):
         map.set(id, size);
         tokenTotal += size;
       }
-      lengths = { lengths: map, rowCount: map.size, tokenTotal };
+      // bm25 divides by FTS5's own totals, which still count deleted rows (readFtsTotals); a table without
+      // deletes has exactly the live sums.
+      const totals = readFtsTotals(db, table);
+      lengths =
+        totals.rowCount > 0 ? { lengths: map, ...totals } : { lengths: map, rowCount: map.size, tokenTotal };
       return lengths;
     },
     matchRowIds(expression) {

@@ -6,7 +6,7 @@ import { GrooveError } from '../errors.js';
 export type SqliteDatabase = Database.Database;
 
 /** Bump when the schema changes; every migration below is idempotent. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -68,6 +68,13 @@ const MIGRATIONS: readonly string[] = [
      verdict TEXT NOT NULL CHECK (verdict IN ('helped', 'noise', 'wrong')),
      always_served INTEGER NOT NULL DEFAULT 0,
      PRIMARY KEY (serve_id, position)
+   )`,
+  // Version 3: per-chunk token counts of fts_words (word-counts.ts), for in-memory bm25 in long-lived sessions.
+  // An index from version 2 has none; the next `groove index` fills them in (backfillWordCounts).
+  `CREATE TABLE IF NOT EXISTS word_terms (id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE)`,
+  `CREATE TABLE IF NOT EXISTS chunk_word_counts (
+     chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+     counts BLOB NOT NULL
    )`,
 ];
 

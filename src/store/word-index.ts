@@ -1,0 +1,259 @@
+// The word-level lexical leg in memory: postings built from the per-chunk token counts (word-counts.ts) with each
+// posting's bm25 contribution precomputed, so ranking a query is a few typed-array sums instead of FTS5 scoring
+// every matching row. The arithmetic is FTS5's bm25 step by step (fts5_aux.c): the same idf clamp, the same
+// column weighting, phrase contributions summed in expression order, ties by rowid — the ranking equals
+// `ORDER BY bm25(fts_words, w…), rowid` exactly (test/integration/word-index.test.ts checks it against SQLite).
+import { BM25_B, BM25_K1 } from '../core/bm25-rank.js';
+import type { Bm25Weights } from './chunk-search.js';
+import { readFtsTotals } from './fts-postings.js';
+import type { SqliteDatabase } from './open-database.js';
+import { decodeTermCounts } from './word-counts.js';
+
+export interface WordRankOptions {
+  /** Rows wanted, best first. */
+  limit: number;
+  minQuality: number;
+  /** Restrict to chunks of these documents; null = all. */
+  documentIds: ReadonlySet<number> | null;
+}
+
+/** A column-weighted term frequency exactly as FTS5 sums it: the column's weight added once per instance. */
+function weightedFrequency(counts: readonly [number, number, number], weights: readonly number[]): number {
+  if (weights.every(Number.isInteger))
+    return counts[0] * weights[0]! + counts[1] * weights[1]! + counts[2] * weights[2]!;
+  let frequency = 0;
+  for (let column = 0; column < 3; column++) {
+    for (let i = 0; i < counts[column]!; i++) frequency += weights[column]!;
+  }
+  return frequency;
+}
+
+function idfOf(hitRows: number, rowCount: number): number {
+  const idf = Math.log((rowCount - hitRows + 0.5) / (hitRows + 0.5));
+  return idf <= 0 ? 1e-6 : idf;
+}
+
+export class WordIndex {
+  private constructor(
+    /** Chunk id per row slot, ascending. */
+    private readonly chunkIds: Int32Array,
+    private readonly documentIds: Int32Array,
+    private readonly quality: Float64Array,
+    private readonly termSlots: Map<string, number>,
+    /** CSR postings: term slot t owns entries postingStart[t] … postingStart[t + 1] − 1. */
+    private readonly postingStart: Int32Array,
+    private readonly postingRow: Int32Array,
+    private readonly postingScore: Float64Array,
+    readonly postingCount: number,
+    private readonly weights: Bm25Weights,
+  ) {}
+
+  /** Whether this snapshot's contributions were computed with these column weights. */
+  rankedWith(weights: Bm25Weights): boolean {
+    const w = this.weights;
+    return w.heading === weights.heading && w.context === weights.context && w.content === weights.content;
+  }
+
+  get rowCount(): number {
+    return this.chunkIds.length;
+  }
+
+  /**
+   * Build the snapshot, or null when some chunk has no stored counts (an index written before schema 3 that
+   * `groove index` has not refreshed yet): then the caller ranks through FTS5.
+   */
+  static load(db: SqliteDatabase, weights: Bm25Weights): WordIndex | null {
+    return db.transaction(() => WordIndex.read(db, weights))();
+  }
+
+  private static read(db: SqliteDatabase, weights: Bm25Weights): WordIndex | null {
+    const chunkCount = db.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
+    const counted = db.prepare('SELECT count(*) FROM chunk_word_counts').pluck().get() as number;
+    if (counted !== chunkCount) return null;
+    const terms = db.prepare('SELECT id, term FROM word_terms').raw().all() as [number, string][];
+    const termSlotById = new Map<number, number>();
+    const termSlots = new Map<string, number>();
+    terms.forEach(([id, term], slot) => {
+      termSlotById.set(id, slot);
+      termSlots.set(term, slot);
+    });
+    const chunkIds = new Int32Array(chunkCount);
+    const documentIds = new Int32Array(chunkCount);
+    const quality = new Float64Array(chunkCount);
+    const rowLength = new Float64Array(chunkCount);
+    // Pass 1: decode every blob once into flat arrays (term slot, row slot, weighted frequency).
+    let entryTerm = new Int32Array(1 << 16);
+    let entryRow = new Int32Array(1 << 16);
+    let entryFrequency = new Float64Array(1 << 16);
+    let entries = 0;
+    const w = [weights.heading, weights.context, weights.content];
+    const counts: [number, number, number] = [0, 0, 0];
+    const rows = db
+      .prepare(`SELECT c.id, c.document_id, c.quality_score, w.counts FROM chunks c
+        JOIN chunk_word_counts w ON w.chunk_id = c.id ORDER BY c.id`)
+      .raw()
+      .iterate() as IterableIterator<[number, number, number, Uint8Array]>;
+    let row = 0;
+    for (const [id, documentId, score, blob] of rows) {
+      if (row >= chunkCount) break;
+      chunkIds[row] = id;
+      documentIds[row] = documentId;
+      quality[row] = score;
+      let length = 0;
+      decodeTermCounts(blob, (termId, heading, context, content) => {
+        length += heading + context + content;
+        const slot = termSlotById.get(termId);
+        if (slot === undefined) return;
+        if (entries === entryTerm.length) {
+          entryTerm = grow(entryTerm);
+          entryRow = grow(entryRow);
+          entryFrequency = grow(entryFrequency);
+        }
+        counts[0] = heading;
+        counts[1] = context;
+        counts[2] = content;
+        entryTerm[entries] = slot;
+        entryRow[entries] = row;
+        entryFrequency[entries] = weightedFrequency(counts, w);
+        entries++;
+      });
+      rowLength[row] = length;
+      row++;
+    }
+    // Pass 2: counting sort by term into CSR, computing each posting's contribution as FTS5 would.
+    const postingStart = new Int32Array(terms.length + 1);
+    for (let e = 0; e < entries; e++) postingStart[entryTerm[e]! + 1]!++;
+    for (let t = 0; t < terms.length; t++) postingStart[t + 1]! += postingStart[t]!;
+    const fill = postingStart.slice(0, terms.length);
+    const postingRow = new Int32Array(entries);
+    const postingScore = new Float64Array(entries);
+    // FTS5's own totals, not the live rows': they still count deleted rows (see readFtsTotals).
+    const totals = readFtsTotals(db, 'fts_words');
+    // Fewer FTS rows than chunks: the table lost rows (or was emptied) and no longer is what the counts mirror.
+    if (totals.rowCount < row) return null;
+    const rowCount = totals.rowCount > 0 ? totals.rowCount : 1;
+    const avgdl = totals.tokenTotal / rowCount;
+    const idf = new Float64Array(terms.length);
+    for (let t = 0; t < terms.length; t++) idf[t] = idfOf(postingStart[t + 1]! - postingStart[t]!, rowCount);
+    for (let e = 0; e < entries; e++) {
+      const t = entryTerm[e]!;
+      const r = entryRow[e]!;
+      const at = fill[t]!++;
+      const frequency = entryFrequency[e]!;
+      const lengthTerm = BM25_K1 * (1 - BM25_B + (BM25_B * rowLength[r]!) / avgdl);
+      postingRow[at] = r;
+      postingScore[at] = idf[t]! * ((frequency * (BM25_K1 + 1.0)) / (frequency + lengthTerm));
+    }
+    return new WordIndex(
+      chunkIds.subarray(0, row),
+      documentIds.subarray(0, row),
+      quality.subarray(0, row),
+      termSlots,
+      postingStart,
+      postingRow,
+      postingScore,
+      entries,
+      { ...weights },
+    );
+  }
+
+  /**
+   * Chunk ids matching any of `tokens` (each one token of the table's tokenizer, in expression order), best bm25
+   * first, ties by chunk id; filtered rows never take a slot.
+   */
+  rank(tokens: readonly string[], options: WordRankOptions): number[] {
+    const scores = new Float64Array(this.chunkIds.length);
+    const seen = new Uint8Array(this.chunkIds.length);
+    const touched: number[] = [];
+    for (const token of tokens) {
+      const t = this.termSlots.get(token);
+      if (t === undefined) continue;
+      for (let e = this.postingStart[t]!; e < this.postingStart[t + 1]!; e++) {
+        const r = this.postingRow[e]!;
+        if (seen[r] === 0) {
+          seen[r] = 1;
+          touched.push(r);
+        }
+        scores[r]! += this.postingScore[e]!;
+      }
+    }
+    const top = new BestRows(options.limit);
+    for (const r of touched) {
+      if (this.quality[r]! < options.minQuality) continue;
+      if (options.documentIds && !options.documentIds.has(this.documentIds[r]!)) continue;
+      top.offer(scores[r]!, r);
+    }
+    return top.sorted().map((r) => this.chunkIds[r]!);
+  }
+}
+
+function grow<T extends Int32Array | Float64Array>(array: T): T {
+  const bigger = new (array.constructor as new (n: number) => T)(array.length * 2);
+  bigger.set(array);
+  return bigger;
+}
+
+/** The best `limit` rows by (score desc, row asc): a min-heap whose root is the worst row kept. */
+class BestRows {
+  private readonly scores: number[] = [];
+  private readonly rows: number[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  /** a ranks worse than b. */
+  private worse(i: number, j: number): boolean {
+    const si = this.scores[i]!;
+    const sj = this.scores[j]!;
+    return si < sj || (si === sj && this.rows[i]! > this.rows[j]!);
+  }
+
+  offer(score: number, row: number): void {
+    if (this.limit <= 0) return;
+    if (this.rows.length < this.limit) {
+      this.scores.push(score);
+      this.rows.push(row);
+      this.up(this.rows.length - 1);
+      return;
+    }
+    const rootScore = this.scores[0]!;
+    if (score < rootScore || (score === rootScore && row > this.rows[0]!)) return;
+    this.scores[0] = score;
+    this.rows[0] = row;
+    this.down(0);
+  }
+
+  sorted(): number[] {
+    const order = this.rows.map((_, i) => i);
+    order.sort((a, b) => this.scores[b]! - this.scores[a]! || this.rows[a]! - this.rows[b]!);
+    return order.map((i) => this.rows[i]!);
+  }
+
+  private swap(i: number, j: number): void {
+    [this.scores[i], this.scores[j]] = [this.scores[j]!, this.scores[i]!];
+    [this.rows[i], this.rows[j]] = [this.rows[j]!, this.rows[i]!];
+  }
+
+  private up(start: number): void {
+    let i = start;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.worse(i, parent)) break;
+      this.swap(i, parent);
+      i = parent;
+    }
+  }
+
+  private down(start: number): void {
+    let i = start;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let worst = i;
+      if (left < this.rows.length && this.worse(left, worst)) worst = left;
+      if (right < this.rows.length && this.worse(right, worst)) worst = right;
+      if (worst === i) return;
+      this.swap(i, worst);
+      i = worst;
+    }
+  }
+}

@@ -1,0 +1,168 @@
+// The in-memory word ranking must equal FTS5's `ORDER BY bm25(fts_words, w…), rowid` exactly — for integer and
+// fractional column weights, with quality and document filters, and after documents were replaced and deleted
+// (FTS5's row and token totals then come from its own bookkeeping, ours from the stored counts).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { segmentForIndex } from '../../src/core/segment-words.js';
+import { searchFts } from '../../src/store/chunk-search.js';
+import { type ChunkRowInput, DocumentStore } from '../../src/store/document-store.js';
+import { createFtsPostingsReader } from '../../src/store/fts-postings.js';
+import { openDatabase, type SqliteDatabase } from '../../src/store/open-database.js';
+import { decodeTermCounts, encodeTermCounts } from '../../src/store/word-counts.js';
+import { WordIndex } from '../../src/store/word-index.js';
+
+const WORDS = (
+  'backup backups restoring restore rotate rotation keys key volume volumes disk disks verify verified schedule ' +
+  'scheduled nightly weekly the a of and to replica replication failover 東京 大阪 売上 報告書 会議 バックアップ 復元'
+).split(' ');
+
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 4294967296;
+  };
+}
+
+function sentence(next: () => number, length: number): string {
+  return Array.from({ length }, () => WORDS[Math.floor(next() * WORDS.length)]).join(' ');
+}
+
+function chunk(index: number, heading: string, body: string, quality: number): ChunkRowInput {
+  const seg = (text: string) => segmentForIndex(text);
+  return {
+    index,
+    heading,
+    level: 2,
+    context: `Runbook > ${heading}`,
+    content: body,
+    byteStart: 0,
+    byteEnd: body.length,
+    tokenCount: body.length / 4,
+    qualityScore: quality,
+    embedKey: null,
+    vector: null,
+    words: { heading: seg(heading), context: seg(`Runbook > ${heading}`), content: seg(body) },
+  };
+}
+
+let dir: string;
+let db: SqliteDatabase;
+let store: DocumentStore;
+
+function writeDoc(d: number, seed: number): void {
+  const next = random(seed);
+  const chunks = Array.from({ length: 1 + Math.floor(next() * 4) }, (_, i) =>
+    chunk(i, sentence(next, 1 + Math.floor(next() * 3)), sentence(next, 5 + Math.floor(next() * 60)), next()),
+  );
+  store.writeDocument(
+    {
+      path: `doc${d}.md`,
+      title: `doc ${d}`,
+      topic: null,
+      category: null,
+      date: null,
+      tags: [],
+      metadata: {},
+      frontmatterError: null,
+      contentHash: `h${d}-${seed}`,
+      sizeBytes: 1,
+      mtimeMs: 1,
+    },
+    chunks,
+  );
+}
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'groove-word-index-'));
+  db = openDatabase(path.join(dir, 'index.db'), { create: true });
+  store = new DocumentStore(db);
+  for (let d = 0; d < 150; d++) writeDoc(d, d + 1);
+});
+afterAll(() => {
+  db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function queries(seed: number, count: number): string[][] {
+  const next = random(seed);
+  const postings = createFtsPostingsReader(db, 'fts_words');
+  return Array.from({ length: count }, () => {
+    const words = Array.from(
+      { length: 1 + Math.floor(next() * 5) },
+      () => WORDS[Math.floor(next() * WORDS.length)]!,
+    );
+    return postings.tokenize(words).map((tokens) => tokens.join(' '));
+  }).map((tokens) => tokens.filter((t) => t !== '' && !t.includes(' ')));
+}
+
+function compare(weightSets: { heading: number; context: number; content: number }[], seed: number): void {
+  for (const weights of weightSets) {
+    const index = WordIndex.load(db, weights);
+    expect(index).not.toBeNull();
+    for (const tokens of queries(seed, 60)) {
+      if (tokens.length === 0) continue;
+      const expression = tokens.map((t) => `"${t}"`).join(' OR ');
+      for (const [minQuality, documentIds] of [
+        [0, null],
+        [0.5, null],
+        [0.2, [3, 4, 5, 40, 41, 99, 120]],
+      ] as const) {
+        const expected = searchFts(db, 'fts_words', {
+          expression,
+          weights,
+          limit: 25,
+          minQuality,
+          documentIds: documentIds ? [...documentIds] : null,
+        });
+        const got = index!.rank(tokens, {
+          limit: 25,
+          minQuality,
+          documentIds: documentIds ? new Set(documentIds) : null,
+        });
+        expect({ tokens, weights, minQuality, got }).toEqual({ tokens, weights, minQuality, got: expected });
+      }
+    }
+  }
+}
+
+describe('WordIndex', () => {
+  it('round-trips the counts blob', () => {
+    const entries = {
+      termIds: [1, 2, 200, 70_000],
+      counts: [
+        [0, 0, 1],
+        [3, 0, 129],
+        [1, 1, 1],
+        [0, 2, 40_000],
+      ] as [number, number, number][],
+    };
+    const seen: number[][] = [];
+    decodeTermCounts(encodeTermCounts(entries), (...entry) => seen.push(entry));
+    expect(seen).toEqual(entries.termIds.map((id, i) => [id, ...entries.counts[i]!]));
+  });
+
+  it('ranks exactly as FTS5 bm25 for integer and fractional weights, with filters', () => {
+    compare(
+      [
+        { heading: 2, context: 1, content: 1 },
+        { heading: 1.3, context: 0.7, content: 1 },
+      ],
+      7,
+    );
+  });
+
+  it('still ranks exactly after documents were replaced and deleted', () => {
+    for (let d = 0; d < 150; d += 3) writeDoc(d, d + 1000);
+    store.deleteDocuments(Array.from({ length: 30 }, (_, i) => `doc${i * 5 + 1}.md`));
+    compare([{ heading: 2, context: 1, content: 1 }], 11);
+  });
+
+  it('refuses to load when some chunk has no stored counts', () => {
+    const id = db.prepare('SELECT max(chunk_id) FROM chunk_word_counts').pluck().get() as number;
+    db.prepare('DELETE FROM chunk_word_counts WHERE chunk_id = ?').run(id);
+    expect(WordIndex.load(db, { heading: 2, context: 1, content: 1 })).toBeNull();
+  });
+});
