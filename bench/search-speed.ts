@@ -151,6 +151,17 @@ async function measureSearch(dbPath: string, kbPath: string, embedder: Embedder 
   }
 }
 
+function bindEmbedder(real: Embedder): Embedder {
+  return {
+    id: real.id,
+    provider: real.provider,
+    dimension: real.dimension,
+    embedDocuments: (texts) => real.embedDocuments(texts),
+    embedQuery: (text) => real.embedQuery(text),
+    close: () => real.close(),
+  };
+}
+
 /** The query embedding alone: each query's text through the real model, one at a time, nothing else running. */
 async function measureEmbedding(real: Embedder, texts: readonly string[], runs: number): Promise<Timing> {
   const times: number[] = [];
@@ -188,7 +199,13 @@ async function benchSize(chunks: number, workDir: string, modelDir: string, real
     if (compiled.kind === 'query' && compiled.trigram.positiveText.trim() !== '')
       embeddings.set(compiled.trigram.positiveText, await real.embedQuery(compiled.trigram.positiveText));
   }
-  const hybrid = await measureSearch(vectorDb, kbPath, real, plan);
+  // The facade closes its embedder on close(); the real one serves every size, so it gets a close that does not.
+  const hybrid = await measureSearch(
+    vectorDb,
+    kbPath,
+    { ...bindEmbedder(real), close: async () => {} },
+    plan,
+  );
   const retrievalFusion = await measureSearch(vectorDb, kbPath, precomputedEmbedder(real, embeddings), plan);
   const embedding = await measureEmbedding(real, [...embeddings.keys()], plan.runs);
   const lexical = await measureSearch(lexicalDb, kbPath, null, plan);

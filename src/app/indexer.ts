@@ -148,6 +148,8 @@ export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> 
 
   summary.deleted += store.deleteDocuments(plan.deletions);
   for (const path of plan.deletions) onEvent({ kind: 'deleted', path });
+  // An index written before schema 3 has chunks without token counts; fill them in from the stored chunks.
+  store.backfillWordCounts(ports.segment);
   const counts = options.countRows();
   summary.documents = counts.documents;
   summary.chunks = counts.chunks;

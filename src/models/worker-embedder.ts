@@ -62,6 +62,7 @@ class WorkerEmbedder implements Embedder {
 
   async close(): Promise<void> {
     if (this.stopped) return;
+    this.stop('it was closed');
     this.post({ type: 'close' });
     this.worker.ref();
     const timer = setTimeout(() => void this.worker.terminate(), CLOSE_TIMEOUT_MS);

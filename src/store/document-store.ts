@@ -154,6 +154,38 @@ export class DocumentStore {
     else this.db.transaction(work)();
   }
 
+  /**
+   * Store token counts for every chunk that has none (an index from before schema 3), recomputing its word-level
+   * columns with `segment` exactly as indexing does. Batches of 1,000 chunks per transaction; returns how many.
+   */
+  backfillWordCounts(segment: (text: string) => string): number {
+    const missing = this.db.prepare(`SELECT c.id, c.heading, c.context, c.content FROM chunks c
+      WHERE NOT EXISTS (SELECT 1 FROM chunk_word_counts w WHERE w.chunk_id = c.id) ORDER BY c.id LIMIT 1000`);
+    let filled = 0;
+    for (;;) {
+      const rows = missing.all() as {
+        id: number;
+        heading: string | null;
+        context: string;
+        content: string;
+      }[];
+      if (rows.length === 0) return filled;
+      this.runInTransaction(() => {
+        this.wordCounts.write(
+          rows.map((row) => ({
+            id: row.id,
+            words: {
+              heading: segment(row.heading ?? ''),
+              context: segment(row.context),
+              content: segment(row.content),
+            },
+          })),
+        );
+      });
+      filled += rows.length;
+    }
+  }
+
   /** Delete documents by path in one transaction; returns how many existed. */
   deleteDocuments(paths: string[]): number {
     let deleted = 0;
