@@ -42,6 +42,14 @@ export interface SessionView {
   lexicalOnly: boolean;
 }
 
+/** Yield once so the model's load message goes out first, then load the snapshot of the current data_version. */
+async function preloadVectors(database: IndexDatabase, dimension: number) {
+  await new Promise((resolve) => setImmediate(resolve));
+  const version = database.db.pragma('data_version', { simple: true }) as number;
+  const loaded = VectorIndex.load(database.db, dimension);
+  return { version, index: loaded.size > 0 ? loaded : null };
+}
+
 export class SearchSession {
   private readonly database: IndexDatabase;
   private readonly config: ResolvedConfig;
@@ -86,10 +94,17 @@ export class SearchSession {
     try {
       const stored = database.identity();
       if (stored) adoptIndexModel(config, stored);
-      const embedder = await deps.embedder(config);
+      const pendingEmbedder = deps.embedder(config);
+      pendingEmbedder.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+      // The model loads on its own thread: read the vector snapshot meanwhile (a search needs it next).
+      const preloaded =
+        stored && stored.dimension > 0 ? await preloadVectors(database, stored.dimension) : null;
+      const embedder = await pendingEmbedder;
       if (stored) assertSameIdentity(stored, identityOf(embedder, config), dbPath);
       const reranker = await deps.reranker(config);
-      return new SearchSession(database, config, embedder, reranker);
+      const session = new SearchSession(database, config, embedder, reranker);
+      if (embedder && preloaded && embedder.dimension === stored?.dimension) session.vectorCache = preloaded;
+      return session;
     } catch (error) {
       database.close();
       throw error;

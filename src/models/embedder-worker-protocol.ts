@@ -10,6 +10,7 @@ export interface EmbedderWorkerData {
 }
 
 export type EmbedRequest =
+  | { type: 'open'; data: EmbedderWorkerData }
   | { type: 'embed'; seq: number; kind: 'query' | 'documents'; texts: string[] }
   | { type: 'close' };
 

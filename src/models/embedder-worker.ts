@@ -1,6 +1,8 @@
 // The inference thread: opens a transformers embedder (download, tokenizer, onnxruntime session) and answers embed
 // requests one at a time. onnxruntime-node runs a session synchronously on the calling thread, so inference here
 // leaves the main thread free to serve requests, run the lexical leg and read SQLite meanwhile.
+// Started without options (a prestart, see worker-embedder.ts), it imports the library at once and waits for an
+// `open` message, giving up after PRESTART_IDLE_MS.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Embedder } from '../types.js';
 import {
@@ -10,29 +12,29 @@ import {
   type WorkerReply,
 } from './embedder-worker-protocol.js';
 import { openTransformersEmbedder } from './transformers-embedder.js';
+import { importTransformers } from './transformers-runtime.js';
 
+const PRESTART_IDLE_MS = 15_000;
 const port = parentPort;
 if (!port) throw new Error('embedder-worker.ts runs only as a worker thread');
-const data = workerData as EmbedderWorkerData;
 const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
 let embedder: Embedder | null = null;
-try {
-  embedder = await openTransformersEmbedder({
-    ...data.options,
-    ...(data.reportProgress ? { progress: (event) => reply({ type: 'progress', event }) } : {}),
-  });
-  reply({ type: 'ready', id: embedder.id, provider: embedder.provider, dimension: embedder.dimension });
-} catch (error) {
-  reply({ type: 'open-failed', error: serializeError(error) });
+let idle: NodeJS.Timeout | null = null;
+
+async function open(data: EmbedderWorkerData): Promise<void> {
+  try {
+    embedder = await openTransformersEmbedder({
+      ...data.options,
+      ...(data.reportProgress ? { progress: (event) => reply({ type: 'progress', event }) } : {}),
+    });
+    reply({ type: 'ready', id: embedder.id, provider: embedder.provider, dimension: embedder.dimension });
+  } catch (error) {
+    reply({ type: 'open-failed', error: serializeError(error) });
+  }
 }
 
-port.on('message', async (request: EmbedRequest) => {
-  if (request.type === 'close') {
-    await embedder?.close();
-    port.close();
-    return;
-  }
+async function embed(request: Extract<EmbedRequest, { type: 'embed' }>): Promise<void> {
   try {
     if (!embedder) throw new Error('the model did not load');
     const vectors =
@@ -48,4 +50,23 @@ port.on('message', async (request: EmbedRequest) => {
   } catch (error) {
     reply({ type: 'failed', seq: request.seq, error: serializeError(error) });
   }
+}
+
+port.on('message', async (request: EmbedRequest) => {
+  if (request.type === 'open') {
+    if (idle) clearTimeout(idle);
+    await open(request.data);
+  } else if (request.type === 'embed') {
+    await embed(request);
+  } else {
+    await embedder?.close();
+    port.close();
+  }
 });
+
+const started = workerData as EmbedderWorkerData | null;
+if (started) await open(started);
+else {
+  void importTransformers().catch(() => undefined);
+  idle = setTimeout(() => port.close(), PRESTART_IDLE_MS);
+}

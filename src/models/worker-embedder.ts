@@ -19,8 +19,26 @@ interface Pending {
   reject(error: Error): void;
 }
 
+/** A thread started before the model was known (prestartInferenceThread), waiting for its `open` message. */
+let prestarted: Worker | null = null;
+
+/**
+ * Start the inference thread now, before the caller knows which model it needs: the thread imports the
+ * transformers library (≈ 0.25 s) while the main thread is still loading its own modules. The next
+ * openWorkerEmbedder takes it over; unused, it ends itself after a few seconds.
+ */
+export function prestartInferenceThread(): void {
+  if (prestarted) return;
+  const worker = startWorker(null);
+  prestarted = worker;
+  worker.unref();
+  worker.once('exit', () => {
+    if (prestarted === worker) prestarted = null;
+  });
+}
+
 /** Start the thread from the compiled .js, or — running from sources (tests, benches) — the .ts through tsx. */
-function startWorker(data: EmbedderWorkerData): Worker {
+function startWorker(data: EmbedderWorkerData | null): Worker {
   const here = import.meta.url;
   if (!here.endsWith('.ts')) return new Worker(new URL('./embedder-worker.js', here), { workerData: data });
   const entry = JSON.stringify(new URL('./embedder-worker.ts', here).href);
@@ -108,7 +126,13 @@ class WorkerEmbedder implements Embedder {
 /** Open the model on a new thread; resolves once it is loaded, or rejects with the loader's own error. */
 export function openWorkerEmbedder(options: OpenTransformersEmbedderOptions): Promise<Embedder> {
   const { progress, ...rest } = options;
-  const worker = startWorker({ options: rest, reportProgress: progress !== undefined });
+  const data: EmbedderWorkerData = { options: rest, reportProgress: progress !== undefined };
+  const worker = prestarted ?? startWorker(data);
+  if (worker === prestarted) {
+    prestarted = null;
+    worker.ref();
+    worker.postMessage({ type: 'open', data } satisfies EmbedRequest);
+  }
   return new Promise((resolve, reject) => {
     const onMessage = (reply: WorkerReply) => {
       if (reply.type === 'progress') progress?.(reply.event);

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeTestModel } from '../../scripts/test-model/write-test-model.js';
 import { openTransformersEmbedder } from '../../src/models/transformers-embedder.js';
-import { openWorkerEmbedder } from '../../src/models/worker-embedder.js';
+import { openWorkerEmbedder, prestartInferenceThread } from '../../src/models/worker-embedder.js';
 import type { Embedder } from '../../src/types.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -79,6 +79,36 @@ describe('openWorkerEmbedder', () => {
     single.forEach((vector, i) => {
       expect(Array.from(vector)).toEqual(Array.from(again[i]!));
     });
+  });
+
+  it('takes over a prestarted thread: same vectors as in-process inference', async () => {
+    prestartInferenceThread();
+    const taken = await openWorkerEmbedder(options());
+    try {
+      const query = await taken.embedQuery('rotate the backup keys');
+      expect(Array.from(query)).toEqual(Array.from(await inProcess.embedQuery('rotate the backup keys')));
+    } finally {
+      await taken.close();
+    }
+  });
+
+  it('lets the process exit when a prestarted thread is never used', () => {
+    const script = path.join(tmp, 'unused-prestart.mts');
+    fs.writeFileSync(
+      script,
+      `import { prestartInferenceThread } from ${JSON.stringify(path.join(repoRoot, 'src/models/worker-embedder.ts'))};
+prestartInferenceThread();
+console.log('done');\n`,
+    );
+    const started = performance.now();
+    const out = execFileSync(process.execPath, ['--import', 'tsx', script], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    expect(out.trim()).toBe('done');
+    // Well before the thread's own 15 s idle limit: the unref'd thread never held the process.
+    expect(performance.now() - started).toBeLessThan(8_000);
   });
 
   it('lets the process exit when the caller never closes it', () => {
