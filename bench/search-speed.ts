@@ -110,6 +110,8 @@ interface LatencyReport {
   end_to_end_cpu_ms: Timing;
   by_kind_end_to_end_p50_ms: Record<string, number>;
   first_search_ms: number;
+  /** Process RSS with this facade open and warm (the bench process also holds the model thread and earlier sizes' garbage). */
+  rss_mb: number;
 }
 
 async function measureSearch(dbPath: string, kbPath: string, embedder: Embedder | null, plan: Plan) {
@@ -144,6 +146,7 @@ async function measureSearch(dbPath: string, kbPath: string, embedder: Embedder 
       end_to_end_cpu_ms: summarise(cpu),
       by_kind_end_to_end_p50_ms: Object.fromEntries([...byKind].map(([k, xs]) => [k, summarise(xs).median])),
       first_search_ms: firstMs,
+      rss_mb: process.memoryUsage().rss / 1e6,
     };
     return report;
   } finally {
@@ -265,6 +268,9 @@ function printSize(r: SizeResult): void {
       `RRF+records ${t(s.fusion_and_records_ms)} | sum ${t(s.stages_total_ms)}`,
   );
   console.log(`  lexical leg through FTS5 alone (one-shot CLI path) ${t(s.lexical_leg_fts5_ms)}`);
+  console.log(
+    `  process RSS with the warm hybrid facade open ${r.hybrid.rss_mb.toFixed(0)} MB (serve target ≤ 600 MB at 100k)`,
+  );
   console.log(
     `  snapshot loads: vectors ${s.vector_load_ms.toFixed(0)} ms, words ${s.word_load_ms.toFixed(0)} ms ` +
       `(${s.word_postings} postings); first search after warmUp ${r.hybrid.first_search_ms.toFixed(0)} ms`,
