@@ -37,6 +37,13 @@ export function prestartInferenceThread(): void {
   });
 }
 
+/** Stop a prestarted thread nobody took over (a lexical-only index), so the process need not wait for it. */
+export async function discardPrestartedThread(): Promise<void> {
+  const worker = prestarted;
+  prestarted = null;
+  await worker?.terminate();
+}
+
 /** Start the thread from the compiled .js, or — running from sources (tests, benches) — the .ts through tsx. */
 function startWorker(data: EmbedderWorkerData | null): Worker {
   const here = import.meta.url;
