@@ -95,6 +95,7 @@ export class IndexDatabase {
   }
 
   close(): void {
+    this.documents.close();
     if (this.db.open) this.db.close();
   }
 }

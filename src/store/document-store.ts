@@ -45,11 +45,11 @@ export interface StoredDocumentState {
 export class DocumentStore {
   private readonly db: SqliteDatabase;
   private readonly statements;
-  private readonly wordCounts: WordCountWriter;
+  /** Created on the first write: read-only users of the index (search sessions) never pay for it. */
+  private wordCountWriter: WordCountWriter | null = null;
 
   constructor(db: SqliteDatabase) {
     this.db = db;
-    this.wordCounts = new WordCountWriter(db);
     this.statements = {
       insertDocument: db.prepare(`INSERT INTO documents
         (path, title, topic, category, date, tags, metadata, frontmatter_error, content_hash, size_bytes, mtime_ms, last_indexed)
@@ -72,6 +72,17 @@ export class DocumentStore {
       vectorsByEmbedKey: db.prepare(`SELECT c.embed_key AS embedKey, v.embedding AS embedding
         FROM chunks c JOIN chunk_vectors v ON v.chunk_id = c.id WHERE c.document_id = ? AND c.embed_key IS NOT NULL`),
     };
+  }
+
+  /** Release the word-count tokenizer's private connection (the index connection is the caller's). */
+  close(): void {
+    this.wordCountWriter?.close();
+    this.wordCountWriter = null;
+  }
+
+  private wordCounts(): WordCountWriter {
+    this.wordCountWriter ??= new WordCountWriter(this.db);
+    return this.wordCountWriter;
   }
 
   /** path → stored hash, size and mtime, for the incremental decision. */
@@ -119,7 +130,7 @@ export class DocumentStore {
         id: this.insertChunk(documentId, chunk),
         words: chunk.words,
       }));
-      this.wordCounts.write(written);
+      this.wordCounts().write(written);
     });
   }
 
@@ -160,18 +171,22 @@ export class DocumentStore {
    */
   backfillWordCounts(segment: (text: string) => string): number {
     const missing = this.db.prepare(`SELECT c.id, c.heading, c.context, c.content FROM chunks c
-      WHERE NOT EXISTS (SELECT 1 FROM chunk_word_counts w WHERE w.chunk_id = c.id) ORDER BY c.id LIMIT 1000`);
+      WHERE c.id > ? AND NOT EXISTS (SELECT 1 FROM chunk_word_counts w WHERE w.chunk_id = c.id)
+      ORDER BY c.id LIMIT 1000`);
     let filled = 0;
+    let after = 0;
     for (;;) {
-      const rows = missing.all() as {
+      // An id cursor, so the loop ends even if a batch stored nothing.
+      const rows = missing.all(after) as {
         id: number;
         heading: string | null;
         context: string;
         content: string;
       }[];
       if (rows.length === 0) return filled;
+      after = rows[rows.length - 1]!.id;
       this.runInTransaction(() => {
-        this.wordCounts.write(
+        this.wordCounts().write(
           rows.map((row) => ({
             id: row.id,
             words: {

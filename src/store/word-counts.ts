@@ -1,6 +1,7 @@
 // Per-chunk token counts of the word-level table, written next to its FTS rows: which tokens (as the table's own
 // tokenizer produces them, porter stems included) occur how often in each column. They let a long-lived search
 // session rank word matches in memory (word-index.ts) with exactly FTS5's bm25, without FTS5's per-row cost.
+import Database from 'better-sqlite3';
 import type { SqliteDatabase } from './open-database.js';
 
 /** Token counts of one chunk: parallel arrays sorted by term id; counts per column (heading, context, content). */
@@ -67,7 +68,6 @@ export function decodeTermCounts(
   }
 }
 
-const SCRATCH = 'groove_word_counts_scratch';
 /** Whitespace-separated pieces whose tokens are remembered; the cache is dropped when it grows past this. */
 const PIECE_CACHE_LIMIT = 200_000;
 const COLUMNS = ['heading', 'context', 'content'] as const;
@@ -75,105 +75,201 @@ const COLUMNS = ['heading', 'context', 'content'] as const;
 /**
  * Tokenizes chunks with the word table's own tokenizer and stores their counts. Whitespace always separates
  * tokens under unicode61, so a text's tokens are its whitespace pieces' tokens in order: each distinct piece is
- * tokenized once, through a TEMP contentless FTS5 table declared like fts_words, and remembered — after the first
- * few thousand chunks nearly every piece is known. One writer per connection; TEMP tables never touch the file.
+ * tokenized once and remembered. Tokenizing happens on a private in-memory connection, in a contentless FTS5
+ * table declared like fts_words: statements there cannot open savepoints in the index's write transaction, which
+ * would make FTS5 flush its pending terms into a new segment each time.
  */
 export class WordCountWriter {
   private readonly statements;
+  private readonly tokenizer: TokenizerConnection;
   private termIds = new Map<string, number>();
-  /** The highest id the cache knows; a different MAX(id) in the table means a rollback undid some inserts. */
-  private knownMaxId = -1;
+  /** The newest term this writer knows, with its id: gone from the table means a rollback undid some inserts. */
+  private newest: { term: string; id: number } | null = null;
+  private nextId = 1;
   /** Term ids of each whitespace piece seen so far (dropped with the term cache after a rollback). */
   private readonly pieceTerms = new Map<string, number[]>();
+  /** Per-term column counts of the chunk being counted, indexed by term id × 3; reset through `touched`. */
+  private counts = new Int32Array(3 * 1024);
 
   constructor(db: SqliteDatabase) {
     const tableSql = db
       .prepare("SELECT sql FROM sqlite_master WHERE name = 'fts_words'")
       .pluck()
       .get() as string;
-    const tokenizer = /tokenize\s*=\s*'([^']*)'/i.exec(tableSql)?.[1] ?? 'unicode61';
-    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${SCRATCH} USING fts5(t, content='',
-      tokenize='${tokenizer.replaceAll("'", "''")}')`);
-    db.exec(
-      `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${SCRATCH}_v USING fts5vocab(temp, ${SCRATCH}, 'instance')`,
-    );
+    this.tokenizer = new TokenizerConnection(/tokenize\s*=\s*'([^']*)'/i.exec(tableSql)?.[1] ?? 'unicode61');
     this.statements = {
-      insertScratch: db.prepare(`INSERT INTO temp.${SCRATCH}(rowid, t) VALUES (?, ?)`),
-      readScratch: db.prepare(`SELECT doc, term FROM temp.${SCRATCH}_v ORDER BY doc, offset`).raw(),
-      clearScratch: db.prepare(`INSERT INTO temp.${SCRATCH}(${SCRATCH}) VALUES ('delete-all')`),
       allTerms: db.prepare('SELECT term, id FROM word_terms').raw(),
-      maxTermId: db.prepare('SELECT coalesce(max(id), 0) FROM word_terms').pluck(),
-      insertTerm: db.prepare('INSERT INTO word_terms(term) VALUES (?)'),
+      idOfTerm: db.prepare('SELECT id FROM word_terms WHERE term = ?').pluck(),
+      insertTerm: db.prepare('INSERT INTO word_terms(term, id) VALUES (?, ?)'),
       // A plain INSERT: OR REPLACE opens a statement journal, whose savepoint makes FTS5 flush its pending terms
-      // into a new segment on every row (measured: 10k chunks 4.0 → 2.8 s to index).
+      // into a new segment on every row.
       insertCounts: db.prepare('INSERT INTO chunk_word_counts(chunk_id, counts) VALUES (?, ?)'),
     };
   }
 
-  /** Tokenize and store the counts of these chunks (ids with their word-level columns), in the caller's transaction. */
+  /**
+   * Tokenize and store the counts of these chunks, in the caller's transaction. The columns are
+   * `segmentForIndex` output: words joined by single spaces.
+   */
   write(chunks: readonly { id: number; words: WordColumns }[]): void {
     if (chunks.length === 0) return;
     this.syncTermCache();
-    const pieces = chunks.map((chunk) => COLUMNS.map((column) => splitPieces(chunk.words[column])));
-    this.learnPieces(pieces.flat(2));
-    chunks.forEach((chunk, i) => {
-      const counts = new Map<number, [number, number, number]>();
-      pieces[i]!.forEach((columnPieces, column) => {
-        for (const piece of columnPieces) {
-          for (const termId of this.pieceTerms.get(piece)!) {
-            let entry = counts.get(termId);
-            if (!entry) {
-              entry = [0, 0, 0];
-              counts.set(termId, entry);
+    // Every piece in order (chunk → column → piece) resolved to its term ids; unseen pieces wait for one pass.
+    const terms: (number[] | null)[] = [];
+    const columnEnds: number[] = [];
+    const unseen = new Map<string, number[]>();
+    for (const chunk of chunks) {
+      for (const column of COLUMNS) {
+        const text = chunk.words[column];
+        let start = 0;
+        while (start < text.length) {
+          let end = text.indexOf(' ', start);
+          if (end < 0) end = text.length;
+          if (end > start) {
+            const piece = text.slice(start, end);
+            const known = this.pieceTerms.get(piece);
+            if (known) terms.push(known);
+            else {
+              const waiting = unseen.get(piece);
+              if (waiting) waiting.push(terms.length);
+              else unseen.set(piece, [terms.length]);
+              terms.push(null);
             }
-            entry[column]!++;
           }
+          start = end + 1;
         }
-      });
-      const sorted = [...counts].sort((a, b) => a[0] - b[0]);
-      const blob = encodeTermCounts({ termIds: sorted.map((e) => e[0]), counts: sorted.map((e) => e[1]) });
-      this.statements.insertCounts.run(chunk.id, blob);
+        columnEnds.push(terms.length);
+      }
+    }
+    if (unseen.size > 0) this.learnPieces(unseen, terms);
+    let from = 0;
+    chunks.forEach((chunk, i) => {
+      const ends = columnEnds.slice(i * 3, i * 3 + 3);
+      this.statements.insertCounts.run(chunk.id, this.encodeChunk(terms, from, ends));
+      from = ends[2]!;
     });
   }
 
-  /** Tokenize every piece not seen before in one pass through the scratch table. */
-  private learnPieces(pieces: readonly string[]): void {
-    const unseen = [...new Set(pieces.filter((piece) => !this.pieceTerms.has(piece)))];
-    if (unseen.length === 0) return;
-    if (this.pieceTerms.size + unseen.length > PIECE_CACHE_LIMIT) this.pieceTerms.clear();
-    const s = this.statements;
-    const learned = unseen.map(() => [] as number[]);
-    unseen.forEach((piece, i) => {
-      s.insertScratch.run(i + 1, piece);
+  /** Count one chunk's term ids per column (`terms[from…ends[c])` is column c) into the blob format. */
+  private encodeChunk(
+    terms: readonly (number[] | null)[],
+    from: number,
+    ends: readonly number[],
+  ): Uint8Array {
+    const touched: number[] = [];
+    let at = from;
+    ends.forEach((end, column) => {
+      for (; at < end; at++) {
+        for (const termId of terms[at]!) {
+          const slot = termId * 3;
+          if (slot + 3 > this.counts.length) this.growCounts(slot + 3);
+          if (this.counts[slot]! + this.counts[slot + 1]! + this.counts[slot + 2]! === 0)
+            touched.push(termId);
+          this.counts[slot + column]!++;
+        }
+      }
     });
-    for (const [doc, term] of s.readScratch.all() as [number, string][])
-      learned[doc - 1]!.push(this.termId(term));
-    s.clearScratch.run();
-    unseen.forEach((piece, i) => {
-      this.pieceTerms.set(piece, learned[i]!);
+    touched.sort((a, b) => a - b);
+    const counts = touched.map((termId): [number, number, number] => {
+      const slot = termId * 3;
+      const entry: [number, number, number] = [
+        this.counts[slot]!,
+        this.counts[slot + 1]!,
+        this.counts[slot + 2]!,
+      ];
+      this.counts.fill(0, slot, slot + 3);
+      return entry;
     });
+    return encodeTermCounts({ termIds: touched, counts });
+  }
+
+  private growCounts(minimum: number): void {
+    const bigger = new Int32Array(Math.max(minimum, this.counts.length * 2));
+    bigger.set(this.counts);
+    this.counts = bigger;
+  }
+
+  /** Tokenize the unseen pieces in one pass, remember them, and fill in the positions waiting for them. */
+  private learnPieces(unseen: Map<string, number[]>, terms: (number[] | null)[]): void {
+    if (this.pieceTerms.size + unseen.size > PIECE_CACHE_LIMIT) this.pieceTerms.clear();
+    const pieces = [...unseen.keys()];
+    const tokens = this.tokenizer.tokenize(pieces);
+    pieces.forEach((piece, i) => {
+      const ids = tokens[i]!.map((token) => this.termId(token));
+      this.pieceTerms.set(piece, ids);
+      for (const position of unseen.get(piece)!) terms[position] = ids;
+    });
+  }
+
+  /** Reload the term cache unless its newest term is still stored with its id (terms are only ever added). */
+  close(): void {
+    this.tokenizer.close();
   }
 
   private syncTermCache(): void {
-    const maxId = this.statements.maxTermId.get() as number;
-    if (maxId === this.knownMaxId) return;
-    this.termIds = new Map(this.statements.allTerms.all() as [string, number][]);
+    const { newest } = this;
+    if (newest && this.statements.idOfTerm.get(newest.term) === newest.id) return;
+    const rows = this.statements.allTerms.all() as [string, number][];
+    this.termIds = new Map(rows);
     this.pieceTerms.clear();
-    this.knownMaxId = maxId;
+    this.newest = null;
+    this.nextId = 1;
+    for (const [term, id] of rows) {
+      if (id >= this.nextId) {
+        this.nextId = id + 1;
+        this.newest = { term, id };
+      }
+    }
   }
 
   private termId(term: string): number {
     let id = this.termIds.get(term);
     if (id === undefined) {
-      id = Number(this.statements.insertTerm.run(term).lastInsertRowid);
+      id = this.nextId++;
+      this.statements.insertTerm.run(term, id);
       this.termIds.set(term, id);
-      this.knownMaxId = Math.max(this.knownMaxId, id);
+      this.newest = { term, id };
     }
     return id;
   }
 }
 
-/** Whitespace-separated pieces: unicode61 never lets a token span whitespace. */
-function splitPieces(text: string): string[] {
-  return text.split(/\s+/).filter((piece) => piece !== '');
+/** A private in-memory SQLite connection holding one contentless FTS5 table with the given tokenizer. */
+class TokenizerConnection {
+  private readonly statements;
+
+  private readonly db: SqliteDatabase;
+
+  constructor(tokenizer: string) {
+    const db = new Database(':memory:');
+    this.db = db;
+    db.exec(
+      `CREATE VIRTUAL TABLE scratch USING fts5(t, content='', tokenize='${tokenizer.replaceAll("'", "''")}')`,
+    );
+    db.exec(`CREATE VIRTUAL TABLE scratch_v USING fts5vocab(scratch, 'instance')`);
+    this.statements = {
+      insert: db.prepare('INSERT INTO scratch(rowid, t) VALUES (?, ?)'),
+      read: db.prepare('SELECT doc, term FROM scratch_v ORDER BY doc, offset').raw(),
+      clear: db.prepare("INSERT INTO scratch(scratch) VALUES ('delete-all')"),
+      transaction: db.transaction((texts: readonly string[]) => {
+        texts.forEach((text, i) => {
+          this.statements.insert.run(i + 1, text);
+        });
+      }),
+    };
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Each text's tokens, in order. */
+  tokenize(texts: readonly string[]): string[][] {
+    const s = this.statements;
+    s.transaction(texts);
+    const tokens = texts.map((): string[] => []);
+    for (const [doc, term] of s.read.all() as [number, string][]) tokens[doc - 1]!.push(term);
+    s.clear.run();
+    return tokens;
+  }
 }

@@ -160,6 +160,42 @@ describe('WordIndex', () => {
     compare([{ heading: 2, context: 1, content: 1 }], 11);
   });
 
+  it('keeps term ids right after a rolled-back write added new terms', () => {
+    const novel = (d: number, text: string) =>
+      store.writeDocument(
+        {
+          path: `novel${d}.md`,
+          title: 'novel',
+          topic: null,
+          category: null,
+          date: null,
+          tags: [],
+          metadata: {},
+          frontmatterError: null,
+          contentHash: `n${d}`,
+          sizeBytes: 1,
+          mtimeMs: 1,
+        },
+        [chunk(0, 'novel', text, 0.9)],
+      );
+    expect(() =>
+      store.runInTransaction(() => {
+        novel(1, 'zephyr quokka tangelo');
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    novel(2, 'tangelo marmoset zephyr zephyr');
+    novel(3, 'quokka backup');
+    const index = WordIndex.load(db, { heading: 2, context: 1, content: 1 })!;
+    for (const tokens of [['zephyr'], ['quokka', 'tangelo'], ['marmoset', 'backup']]) {
+      const expression = tokens.map((t) => `"${t}"`).join(' OR ');
+      const weights = { heading: 2, context: 1, content: 1 };
+      expect(index.rank(tokens, { limit: 10, minQuality: 0, documentIds: null })).toEqual(
+        searchFts(db, 'fts_words', { expression, weights, limit: 10, minQuality: 0, documentIds: null }),
+      );
+    }
+  });
+
   it('refuses to load when some chunk has no stored counts', () => {
     const id = db.prepare('SELECT max(chunk_id) FROM chunk_word_counts').pluck().get() as number;
     db.prepare('DELETE FROM chunk_word_counts WHERE chunk_id = ?').run(id);
