@@ -71,8 +71,8 @@ const MIGRATIONS: readonly string[] = [
    )`,
   // Version 3: per-chunk token counts of fts_words (word-counts.ts), for in-memory bm25 in long-lived sessions.
   // An index from version 2 has none; the next `groove index` fills them in (backfillWordCounts).
-  // One B-tree (WITHOUT ROWID, ids assigned by the writer): a table plus a UNIQUE index would make every new
-  // term a two-B-tree write, which opens a statement journal, whose savepoint makes FTS5 flush pending terms.
+  // One B-tree (WITHOUT ROWID, ids assigned by the writer): a table plus a UNIQUE index makes each new term a
+  // two-B-tree write, which may need a statement journal — and a savepoint makes FTS5 flush its pending terms.
   `CREATE TABLE IF NOT EXISTS word_terms (term TEXT PRIMARY KEY, id INTEGER NOT NULL) WITHOUT ROWID`,
   `CREATE TABLE IF NOT EXISTS chunk_word_counts (
      chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
