@@ -6,31 +6,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchFts } from '../../src/store/chunk-search.js';
-import { type ChunkRowInput, DocumentStore } from '../../src/store/document-store.js';
+import { DocumentStore } from '../../src/store/document-store.js';
 import { openDatabase, type SqliteDatabase } from '../../src/store/open-database.js';
+import { chunkRow, documentRow } from '../support/store-rows.js';
 
 const DOCUMENTS = 40;
 const CHUNKS_PER_DOCUMENT = 10;
 const weights = { heading: 2, context: 1, content: 1 };
 let dir: string;
 let db: SqliteDatabase;
-
-function chunk(index: number, text: string, qualityScore: number): ChunkRowInput {
-  return {
-    index,
-    heading: null,
-    level: null,
-    context: '',
-    content: text,
-    byteStart: 0,
-    byteEnd: text.length,
-    tokenCount: 10,
-    qualityScore,
-    embedKey: null,
-    vector: null,
-    words: { heading: '', context: '', content: text },
-  };
-}
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'groove-fts-filter-'));
@@ -40,24 +24,9 @@ beforeAll(() => {
     const chunks = Array.from({ length: CHUNKS_PER_DOCUMENT }, (_, i) => {
       // Every chunk says "backup"; how often varies, so bm25 orders them; one in three is low quality.
       const text = `${'backup '.repeat(1 + ((d * 7 + i * 3) % 5))}restore notes for disk ${d} part ${i}`;
-      return chunk(i, text, (d + i) % 3 === 0 ? 0.1 : 0.9);
+      return chunkRow(i, { content: text }, (d + i) % 3 === 0 ? 0.1 : 0.9);
     });
-    store.writeDocument(
-      {
-        path: `doc${d}.md`,
-        title: `doc ${d}`,
-        topic: null,
-        category: null,
-        date: null,
-        tags: [],
-        metadata: {},
-        frontmatterError: null,
-        contentHash: `h${d}`,
-        sizeBytes: 1,
-        mtimeMs: 1,
-      },
-      chunks,
-    );
+    store.writeDocument(documentRow(`doc${d}.md`, `h${d}`), chunks);
   }
 });
 afterAll(() => {

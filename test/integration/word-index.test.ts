@@ -5,13 +5,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { segmentForIndex } from '../../src/core/segment-words.js';
 import { searchFts } from '../../src/store/chunk-search.js';
-import { type ChunkRowInput, DocumentStore } from '../../src/store/document-store.js';
+import { DocumentStore } from '../../src/store/document-store.js';
 import { createFtsPostingsReader } from '../../src/store/fts-postings.js';
 import { openDatabase, type SqliteDatabase } from '../../src/store/open-database.js';
 import { decodeTermCounts, encodeTermCounts } from '../../src/store/word-counts.js';
 import { WordIndex } from '../../src/store/word-index.js';
+import { chunkRow, documentRow } from '../support/store-rows.js';
 
 const WORDS = (
   'backup backups restoring restore rotate rotation keys key volume volumes disk disks verify verified schedule ' +
@@ -30,49 +30,18 @@ function sentence(next: () => number, length: number): string {
   return Array.from({ length }, () => WORDS[Math.floor(next() * WORDS.length)]).join(' ');
 }
 
-function chunk(index: number, heading: string, body: string, quality: number): ChunkRowInput {
-  const seg = (text: string) => segmentForIndex(text);
-  return {
-    index,
-    heading,
-    level: 2,
-    context: `Runbook > ${heading}`,
-    content: body,
-    byteStart: 0,
-    byteEnd: body.length,
-    tokenCount: body.length / 4,
-    qualityScore: quality,
-    embedKey: null,
-    vector: null,
-    words: { heading: seg(heading), context: seg(`Runbook > ${heading}`), content: seg(body) },
-  };
-}
-
 let dir: string;
 let db: SqliteDatabase;
 let store: DocumentStore;
 
 function writeDoc(d: number, seed: number): void {
   const next = random(seed);
-  const chunks = Array.from({ length: 1 + Math.floor(next() * 4) }, (_, i) =>
-    chunk(i, sentence(next, 1 + Math.floor(next() * 3)), sentence(next, 5 + Math.floor(next() * 60)), next()),
-  );
-  store.writeDocument(
-    {
-      path: `doc${d}.md`,
-      title: `doc ${d}`,
-      topic: null,
-      category: null,
-      date: null,
-      tags: [],
-      metadata: {},
-      frontmatterError: null,
-      contentHash: `h${d}-${seed}`,
-      sizeBytes: 1,
-      mtimeMs: 1,
-    },
-    chunks,
-  );
+  const chunks = Array.from({ length: 1 + Math.floor(next() * 4) }, (_, i) => {
+    const heading = sentence(next, 1 + Math.floor(next() * 3));
+    const content = sentence(next, 5 + Math.floor(next() * 60));
+    return chunkRow(i, { heading, context: `Runbook > ${heading}`, content }, next());
+  });
+  store.writeDocument(documentRow(`doc${d}.md`, `h${d}-${seed}`), chunks);
 }
 
 beforeAll(() => {
@@ -162,22 +131,7 @@ describe('WordIndex', () => {
 
   it('keeps term ids right after a rolled-back write added new terms', () => {
     const novel = (d: number, text: string) =>
-      store.writeDocument(
-        {
-          path: `novel${d}.md`,
-          title: 'novel',
-          topic: null,
-          category: null,
-          date: null,
-          tags: [],
-          metadata: {},
-          frontmatterError: null,
-          contentHash: `n${d}`,
-          sizeBytes: 1,
-          mtimeMs: 1,
-        },
-        [chunk(0, 'novel', text, 0.9)],
-      );
+      store.writeDocument(documentRow(`novel${d}.md`, `n${d}`), [chunkRow(0, { content: text }, 0.9)]);
     expect(() =>
       store.runInTransaction(() => {
         novel(1, 'zephyr quokka tangelo');
