@@ -150,6 +150,15 @@ export class SearchSession {
     terms: readonly string[],
     options: WordRankOptions & { weights: Bm25Weights },
   ): number[] | null {
+    // Other weights (tune's sweep) rank through FTS5; they must not build a snapshot they cannot use.
+    const f = this.config.search.fusion;
+    const w = options.weights;
+    if (
+      w.heading !== f.bm25HeadingWeight ||
+      w.context !== f.bm25ContextWeight ||
+      w.content !== f.bm25ContentWeight
+    )
+      return null;
     const index = this.currentWordIndex(false);
     if (!index?.rankedWith(options.weights)) return null;
     const tokens = this.wordTokenizer.tokenize(terms);
@@ -158,7 +167,7 @@ export class SearchSession {
   }
 
   /**
-   * The word snapshot of the current data_version. Building it costs about as much as ten FTS5 searches, so a
+   * The word snapshot of the current data_version. Building it costs a few dozen FTS5 searches, so a
    * one-shot search (the CLI) never builds it: only the second search of a version, or `preload`, does.
    */
   private currentWordIndex(eager: boolean): WordIndex | null {
