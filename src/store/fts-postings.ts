@@ -37,7 +37,7 @@ function readTableSql(db: SqliteDatabase, table: string): string {
 }
 
 /** Decode one SQLite varint (big-endian 7-bit groups; a 9th byte carries 8 bits). */
-export function readVarint(bytes: Uint8Array, start: number): { value: number; next: number } {
+function readVarint(bytes: Uint8Array, start: number): { value: number; next: number } {
   let value = 0;
   for (let i = 0; i < 8; i++) {
     const byte = bytes[start + i]!;
