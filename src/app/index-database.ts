@@ -13,15 +13,33 @@ export interface RowCounts {
   frontmatterErrors: number;
 }
 
+function fileIdOf(filePath: string): string | null {
+  try {
+    const stat = fs.statSync(filePath);
+    return `${stat.dev}:${stat.ino}`;
+  } catch {
+    return null;
+  }
+}
+
 export class IndexDatabase {
   readonly db: SqliteDatabase;
   readonly documents: DocumentStore;
   readonly path: string;
+  /** Device and inode of the file this connection opened. */
+  private readonly fileId: string;
 
   private constructor(dbPath: string, db: SqliteDatabase) {
     this.path = dbPath;
     this.db = db;
     this.documents = new DocumentStore(db);
+    this.fileId = fileIdOf(dbPath) ?? '';
+  }
+
+  /** Whether another file now sits at this path (another process's `--force` rebuild renamed it over). */
+  replacedOnDisk(): boolean {
+    const current = fileIdOf(this.path);
+    return current !== null && current !== this.fileId;
   }
 
   static open(dbPath: string, options: { create: boolean }): IndexDatabase {

@@ -98,6 +98,8 @@ export class KnowledgeBase {
   readonly dbPath: string;
   private embedderPromise: Promise<Embedder | null> | null = null;
   private sessionPromise: Promise<SearchSession> | null = null;
+  /** Sessions on files another process replaced: kept open on purpose (see currentSession). */
+  private readonly retiredSessions: SearchSession[] = [];
   /** Set while a finished rebuild is being swapped in; reads wait for it. */
   private swapping: Promise<void> | null = null;
   /** Reads using the current session; the swap waits for them before closing it. */
@@ -393,19 +395,40 @@ export class KnowledgeBase {
     while (this.swapping) await this.swapping;
     this.activeReads++;
     try {
-      this.sessionPromise ??= SearchSession.open(this.dbPath, this.config, {
-        embedder: () => this.embedder(),
-        reranker: (config) => this.createReranker(config),
-      });
-      const session = await this.sessionPromise.catch((error: unknown) => {
-        this.sessionPromise = null;
-        throw error;
-      });
-      return await read(session);
+      return await read(await this.currentSession());
     } finally {
       this.activeReads--;
       if (this.activeReads === 0) for (const resolve of this.readsDrained.splice(0)) resolve();
     }
+  }
+
+  /**
+   * The open session, reopened when another process (`groove index --force`) renamed a new file over the index.
+   * The stale session is kept, never closed: closing SQLite's last connection to a WAL database deletes
+   * `<index>-wal` by name, which now belongs to the new file. Process exit releases it.
+   */
+  private async currentSession(): Promise<SearchSession> {
+    this.sessionPromise ??= this.openSession();
+    const opening = this.sessionPromise;
+    const session = await opening;
+    if (!session.replacedOnDisk()) return session;
+    if (this.sessionPromise === opening) {
+      this.retiredSessions.push(session);
+      this.sessionPromise = this.openSession();
+    }
+    return this.sessionPromise ?? this.currentSession();
+  }
+
+  /** Open a session; a failed open is forgotten, so the next read tries again. */
+  private openSession(): Promise<SearchSession> {
+    const guarded: Promise<SearchSession> = SearchSession.open(this.dbPath, this.config, {
+      embedder: () => this.embedder(),
+      reranker: (config) => this.createReranker(config),
+    }).catch((error: unknown) => {
+      if (this.sessionPromise === guarded) this.sessionPromise = null;
+      throw error;
+    });
+    return guarded;
   }
 
   /** The embedder for this configuration, loaded once per facade. */

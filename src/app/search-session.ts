@@ -228,6 +228,11 @@ export class SearchSession {
     }
   }
 
+  /** Whether the index file was replaced on disk since this session opened it. */
+  replacedOnDisk(): boolean {
+    return this.database.replacedOnDisk();
+  }
+
   close(): void {
     this.database.close();
   }
