@@ -413,6 +413,7 @@ export class KnowledgeBase {
     const session = await opening;
     if (!session.replacedOnDisk()) return session;
     if (this.sessionPromise === opening) {
+      session.retire();
       this.retiredSessions.push(session);
       this.sessionPromise = this.openSession();
     }

@@ -228,6 +228,16 @@ export class SearchSession {
     }
   }
 
+  /**
+   * Stop using this session but keep its connection open (see KnowledgeBase.currentSession): the snapshots are
+   * dropped so only the connection stays.
+   */
+  retire(): void {
+    this.vectorCache = null;
+    this.wordCache = null;
+    this.factsCache = null;
+  }
+
   /** Whether the index file was replaced on disk since this session opened it. */
   replacedOnDisk(): boolean {
     return this.database.replacedOnDisk();
