@@ -81,10 +81,7 @@ function randomVectorEmbedder(real: Embedder): Embedder {
  */
 function precomputedEmbedder(real: Embedder, vectors: ReadonlyMap<string, Float32Array>): Embedder {
   return {
-    id: real.id,
-    provider: real.provider,
-    dimension: real.dimension,
-    embedDocuments: (texts) => real.embedDocuments(texts),
+    ...bindEmbedder(real),
     embedQuery: async (text: string) => {
       const vector = vectors.get(text);
       if (!vector) throw new Error(`no precomputed vector for "${text}"`);

@@ -7,9 +7,9 @@ import { validateSearchRequest } from '../src/app/search-request.js';
 import { DEFAULTS } from '../src/config/defaults.js';
 import { fuseRrf } from '../src/core/fuse-rrf.js';
 import { createSearchReader, type SearchReader } from '../src/store/chunk-search.js';
-import { createFtsPostingsReader } from '../src/store/fts-postings.js';
 import { openDatabase } from '../src/store/open-database.js';
 import { VectorIndex } from '../src/store/vector-index.js';
+import { WordTokenizer } from '../src/store/word-counts.js';
 import { WordIndex } from '../src/store/word-index.js';
 import type { BenchQuery } from './synthetic-kb.js';
 import { summarise, type Timing } from './vector-scan.js';
@@ -58,14 +58,11 @@ export function measureStages(
     t = performance.now();
     const words = WordIndex.load(db, weights);
     const wordLoadMs = performance.now() - t;
-    const tokenizer = createFtsPostingsReader(db, 'fts_words');
+    const tokenizer = WordTokenizer.forWordTable(db);
     // What a long-lived session's reader adds: the in-memory word ranking (search-session.ts rankWords).
     const reader: SearchReader = {
       ...fts5Reader,
-      rankWords: (terms, rankOptions) => {
-        const tokens = tokenizer.tokenize(terms);
-        return words && !tokens.some((x) => x.length > 1) ? words.rank(tokens.flat(), rankOptions) : null;
-      },
+      rankWords: (terms, rankOptions) => words?.rankTerms(tokenizer, terms, rankOptions) ?? null,
     };
     const minQuality = DEFAULTS.qualityFilter.threshold;
     const stage: Record<'filter' | 'lexical' | 'fts5' | 'vector' | 'exact' | 'records' | 'total', number[]> =

@@ -8,8 +8,8 @@ import {
   type SearchReader,
 } from '../store/chunk-search.js';
 import { type CorpusChunkRow, type CorpusDigest, readCorpusDigest } from '../store/corpus-digest.js';
-import { createFtsPostingsReader, type FtsPostingsReader } from '../store/fts-postings.js';
 import { VectorIndex } from '../store/vector-index.js';
+import { WordTokenizer } from '../store/word-counts.js';
 import { WordIndex, type WordRankOptions } from '../store/word-index.js';
 import type { Embedder, Reranker } from '../types.js';
 import { IndexDatabase } from './index-database.js';
@@ -62,9 +62,8 @@ export class SearchSession {
   private wordCache: { version: number; index: WordIndex | null } | null = null;
   /** Searches run against the current data_version; the word snapshot is built from the second one on. */
   private searchesSeen = { version: -1, count: 0 };
-  /** Query tokens as fts_words makes them. Its TEMP tables are created here, outside any read transaction whose
-   * rollback would drop them again (eval and tune search inside one). */
-  private readonly wordTokenizer: FtsPostingsReader;
+  /** Query tokens as fts_words makes them; created with the first word snapshot. */
+  private wordTokenizer: WordTokenizer | null = null;
   /** Open withReadSnapshot calls sharing the read transaction. */
   private snapshotUsers = 0;
 
@@ -79,7 +78,6 @@ export class SearchSession {
     this.embedder = embedder;
     this.reranker = reranker;
     const reader = createSearchReader(database.db);
-    this.wordTokenizer = createFtsPostingsReader(database.db, 'fts_words');
     // Filters look at every document's facts; re-read them only after another connection committed.
     this.reader = {
       ...reader,
@@ -160,10 +158,9 @@ export class SearchSession {
     )
       return null;
     const index = this.currentWordIndex(false);
-    if (!index?.rankedWith(options.weights)) return null;
-    const tokens = this.wordTokenizer.tokenize(terms);
-    if (tokens.some((t) => t.length > 1)) return null;
-    return index.rank(tokens.flat(), options);
+    if (!index) return null;
+    this.wordTokenizer ??= WordTokenizer.forWordTable(this.database.db);
+    return index.rankTerms(this.wordTokenizer, terms, options);
   }
 
   /**
@@ -244,6 +241,7 @@ export class SearchSession {
   }
 
   close(): void {
+    this.wordTokenizer?.close();
     this.database.close();
   }
 }

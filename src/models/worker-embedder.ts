@@ -37,6 +37,11 @@ export function prestartInferenceThread(): void {
   });
 }
 
+/** Whether a prestarted thread is waiting for a model (none was started, or it was taken over or stopped). */
+export function prestartedThreadWaiting(): boolean {
+  return prestarted !== null;
+}
+
 /** Stop a prestarted thread nobody took over (a lexical-only index), so the process need not wait for it. */
 export async function discardPrestartedThread(): Promise<void> {
   const worker = prestarted;

@@ -81,7 +81,7 @@ const COLUMNS = ['heading', 'context', 'content'] as const;
  */
 export class WordCountWriter {
   private readonly statements;
-  private readonly tokenizer: TokenizerConnection;
+  private readonly tokenizer: WordTokenizer;
   private termIds = new Map<string, number>();
   /** The newest term this writer knows, with its id: gone from the table means a rollback undid some inserts. */
   private newest: { term: string; id: number } | null = null;
@@ -92,11 +92,7 @@ export class WordCountWriter {
   private counts = new Int32Array(3 * 1024);
 
   constructor(db: SqliteDatabase) {
-    const tableSql = db
-      .prepare("SELECT sql FROM sqlite_master WHERE name = 'fts_words'")
-      .pluck()
-      .get() as string;
-    this.tokenizer = new TokenizerConnection(/tokenize\s*=\s*'([^']*)'/i.exec(tableSql)?.[1] ?? 'unicode61');
+    this.tokenizer = WordTokenizer.forWordTable(db);
     this.statements = {
       allTerms: db.prepare('SELECT term, id FROM word_terms').raw(),
       idOfTerm: db.prepare('SELECT id FROM word_terms WHERE term = ?').pluck(),
@@ -234,13 +230,26 @@ export class WordCountWriter {
   }
 }
 
-/** A private in-memory SQLite connection holding one contentless FTS5 table with the given tokenizer. */
-class TokenizerConnection {
+/**
+ * Tokens exactly as fts_words makes them, from a private in-memory SQLite connection holding one contentless FTS5
+ * table declared with the same tokenizer. Being its own connection, it never writes inside (or is rolled back
+ * with) a transaction on the index.
+ */
+export class WordTokenizer {
   private readonly statements;
 
   private readonly db: SqliteDatabase;
 
-  constructor(tokenizer: string) {
+  /** A tokenizer declared like the index's `fts_words` table. */
+  static forWordTable(index: SqliteDatabase): WordTokenizer {
+    const tableSql = index
+      .prepare("SELECT sql FROM sqlite_master WHERE name = 'fts_words'")
+      .pluck()
+      .get() as string;
+    return new WordTokenizer(/tokenize\s*=\s*'([^']*)'/i.exec(tableSql)?.[1] ?? 'unicode61');
+  }
+
+  private constructor(tokenizer: string) {
     const db = new Database(':memory:');
     this.db = db;
     db.exec(

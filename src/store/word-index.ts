@@ -7,7 +7,7 @@ import { BM25_B, BM25_K1 } from '../core/bm25-rank.js';
 import type { Bm25Weights } from './chunk-search.js';
 import { readFtsTotals } from './fts-postings.js';
 import type { SqliteDatabase } from './open-database.js';
-import { decodeTermCounts } from './word-counts.js';
+import { decodeTermCounts, type WordTokenizer } from './word-counts.js';
 
 export interface WordRankOptions {
   /** Rows wanted, best first. */
@@ -45,14 +45,7 @@ export class WordIndex {
     private readonly postingRow: Int32Array,
     private readonly postingScore: Float64Array,
     readonly postingCount: number,
-    private readonly weights: Bm25Weights,
   ) {}
-
-  /** Whether this snapshot's contributions were computed with these column weights. */
-  rankedWith(weights: Bm25Weights): boolean {
-    const w = this.weights;
-    return w.heading === weights.heading && w.context === weights.context && w.content === weights.content;
-  }
 
   get rowCount(): number {
     return this.chunkIds.length;
@@ -153,8 +146,17 @@ export class WordIndex {
       postingRow,
       postingScore,
       entries,
-      { ...weights },
     );
+  }
+
+  /**
+   * Rank query terms (words as the query compiler gives them): tokenized as fts_words does, or null when a term
+   * is a phrase under the tokenizer — only FTS5 can match phrases.
+   */
+  rankTerms(tokenizer: WordTokenizer, terms: readonly string[], options: WordRankOptions): number[] | null {
+    const tokens = tokenizer.tokenize(terms);
+    if (tokens.some((t) => t.length > 1)) return null;
+    return this.rank(tokens.flat(), options);
   }
 
   /**

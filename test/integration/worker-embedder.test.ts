@@ -8,7 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeTestModel } from '../../scripts/test-model/write-test-model.js';
 import { openTransformersEmbedder } from '../../src/models/transformers-embedder.js';
-import { openWorkerEmbedder, prestartInferenceThread } from '../../src/models/worker-embedder.js';
+import {
+  openWorkerEmbedder,
+  prestartedThreadWaiting,
+  prestartInferenceThread,
+} from '../../src/models/worker-embedder.js';
 import type { Embedder } from '../../src/types.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -83,7 +87,9 @@ describe('openWorkerEmbedder', () => {
 
   it('takes over a prestarted thread: same vectors as in-process inference', async () => {
     prestartInferenceThread();
+    expect(prestartedThreadWaiting()).toBe(true);
     const taken = await openWorkerEmbedder(options());
+    expect(prestartedThreadWaiting()).toBe(false);
     try {
       const query = await taken.embedQuery('rotate the backup keys');
       expect(Array.from(query)).toEqual(Array.from(await inProcess.embedQuery('rotate the backup keys')));
