@@ -16,7 +16,7 @@ import {
   runEvaluation,
 } from './evaluator.js';
 import { type FeedbackInput, type FeedbackReceipt, recordFeedback } from './feedback.js';
-import { carryFeedbackInto, withFeedbackDatabase } from './feedback-database.js';
+import { carryFeedbackInto, withFeedbackDatabase, withFeedbackGate } from './feedback-database.js';
 import { type GetDocumentResult, getDocument } from './get-document.js';
 import {
   buildGoldenFromFeedback,
@@ -167,7 +167,8 @@ export class KnowledgeBase {
   /**
    * Move a finished rebuild over the live index. The search session still reads the old file, so new reads wait,
    * running ones finish, and the session is closed BEFORE the rename: closing it afterwards would let SQLite
-   * delete the new file's WAL by name. The next read opens the new file.
+   * delete the new file's WAL by name. The next read opens the new file. The copy of the judgments and the
+   * rename happen under the feedback gate, so no process writes a judgment into the old file in between.
    */
   private async swapIn(tempPath: string, onEvent?: IndexEventSink): Promise<void> {
     let finish = () => {};
@@ -179,8 +180,10 @@ export class KnowledgeBase {
       const session = await this.sessionPromise?.catch(() => null);
       this.sessionPromise = null;
       session?.close();
-      this.carryFeedback(tempPath, onEvent);
-      IndexDatabase.replace(tempPath, this.dbPath);
+      await withFeedbackGate(this.dbPath, () => {
+        this.carryFeedback(tempPath, onEvent);
+        IndexDatabase.replace(tempPath, this.dbPath);
+      });
     } finally {
       this.swapping = null;
       finish();
@@ -189,7 +192,7 @@ export class KnowledgeBase {
 
   /**
    * Judgments are not derived from the files, so the rebuilt file gets the live file's copy. Feedback writes
-   * wait for the swap like reads do, so none lands in between. If the old file cannot be read (the usual
+   * of this process wait for the swap like reads do, those of others for the feedback gate. If the old file cannot be read (the usual
    * reason for --force), the rebuild still goes ahead and the old file is kept beside it for recovery.
    */
   private carryFeedback(tempPath: string, onEvent?: IndexEventSink): void {
@@ -354,11 +357,11 @@ export class KnowledgeBase {
   }
 
   /** Run work that opens its own connection, never across a rebuild swap (it waits, and the swap waits for it). */
-  private async outsideSwap<T>(work: () => T): Promise<T> {
+  private async outsideSwap<T>(work: () => Promise<T>): Promise<T> {
     while (this.swapping) await this.swapping;
     this.activeReads++;
     try {
-      return work();
+      return await work();
     } finally {
       this.activeReads--;
       if (this.activeReads === 0) for (const resolve of this.readsDrained.splice(0)) resolve();
