@@ -5,6 +5,7 @@ import type { ResolvedConfig } from '../config/resolve-config.js';
 import { GrooveError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readCheckedFile } from '../fs/checked-read.js';
+import { gatePathFor, withFileGate } from '../store/file-gate.js';
 import type { Embedder, Reranker } from '../types.js';
 import { buildConnectionGraph, type GraphRequest, type GraphResult } from './connection-graph.js';
 import { createEmbedderFor, createRerankerFor } from './embedder-factory.js';
@@ -368,9 +369,15 @@ export class KnowledgeBase {
     }
   }
 
-  /** Save an evaluated run to `<kb>/.groove-eval-history.json` (null with --no-history). */
-  recordEvalRun(report: EvalReport): HistoryWriteResult | null {
-    return recordEvalRun(report, { historySize: this.config.eval.historySize, write: writeFileAtomic });
+  /** Save an evaluated run to `<kb>/.groove-eval-history.json` (null with --no-history); evals take turns on its gate. */
+  recordEvalRun(report: EvalReport): Promise<HistoryWriteResult | null> {
+    return recordEvalRun(report, {
+      historySize: this.config.eval.historySize,
+      read: readCheckedFile,
+      write: writeFileAtomic,
+      withGate: (historyPath, work) =>
+        withFileGate(gatePathFor(historyPath), work, { guards: `the eval history "${historyPath}"` }),
+    });
   }
 
   /** Load the model once, following the model an existing index records, so the first call does not pay for it. */
