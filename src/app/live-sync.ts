@@ -28,6 +28,8 @@ export interface LiveSyncStats {
   events: number;
   runs: number;
   failures: number;
+  /** Runs refused because another process held the writer lock (each is retried). */
+  refused: number;
   /** Paths waiting for the next run (bounded by maxTrackedPaths). */
   pendingPaths: number;
 }
@@ -47,7 +49,7 @@ export class LiveSync {
   private running: Promise<void> | null = null;
   private queued = false;
   private closed = false;
-  private readonly counters = { events: 0, runs: 0, failures: 0 };
+  private readonly counters = { events: 0, runs: 0, failures: 0, refused: 0 };
 
   constructor(options: LiveSyncOptions) {
     this.options = {
@@ -177,10 +179,11 @@ export class LiveSync {
           `${summary.deleted} deleted, ${summary.skipped} skipped in ${summary.durationMs} ms${waited}`,
       );
     } catch (error) {
-      this.counters.failures++;
+      const busy = isGrooveError(error) && error.code === 'INDEX_BUSY' ? error : null;
+      if (busy) this.counters.refused++;
+      else this.counters.failures++;
       this.putBack(batch, untracked);
       if (this.closed) return;
-      const busy = isGrooveError(error) && error.code === 'INDEX_BUSY' ? error : null;
       // The backoff starts over when the kind of failure changes (busy → failing, or back).
       if ((busy !== null) !== (this.busySince !== null)) this.failedAttempts = 0;
       this.failedAttempts++;

@@ -219,6 +219,8 @@ describe('live sync with the real watcher and indexer', () => {
       'the retried run after the lock was released',
     );
     expect(logs.filter((l) => /until that writer is done/.test(l))).toHaveLength(1);
+    expect(handle?.stats()).toMatchObject({ failures: 0, pendingPaths: 0 });
+    expect(handle?.stats().refused).toBeGreaterThan(1);
     expect(logs.some((l) => /1 added, 1 updated, 0 renamed, 1 deleted.*after waiting/.test(l))).toBe(true);
   });
 
