@@ -192,9 +192,10 @@ export class KnowledgeBase {
   }
 
   /**
-   * Judgments are not derived from the files, so the rebuilt file gets the live file's copy. Feedback writes
-   * of this process wait for the swap like reads do, those of others for the feedback gate. If the old file cannot be read (the usual
-   * reason for --force), the rebuild still goes ahead and the old file is kept beside it for recovery.
+   * Judgments are not derived from the files, so the rebuilt file gets the live file's copy. Feedback writes of
+   * this process wait for the swap like reads do, those of other processes for the feedback gate. If the old
+   * file cannot be read (the usual reason for --force), the rebuild still goes ahead and the old file is kept
+   * beside it for recovery.
    */
   private carryFeedback(tempPath: string, onEvent?: IndexEventSink): void {
     try {
