@@ -294,11 +294,29 @@ function collectDegradation(
   return out;
 }
 
-/** Write the report's runs to the history (no-op with --no-history): reference rows first, the decision row newest. */
+/**
+ * Write the report's runs to the history (no-op with --no-history): reference rows first, the decision row
+ * newest. Under the history's gate (any process) the file is read again and the runs go in front of what it
+ * holds NOW, so another eval that saved since this one started keeps its run.
+ */
 export function recordEvalRun(
   report: EvalReport,
-  options: { historySize: number; write: (filePath: string, text: string) => void; maxBytes?: number },
-): HistoryWriteResult | null {
-  if (!report.history) return null;
-  return saveEvalHistory(report.history, [report.run, ...report.otherRows.map((r) => r.run)], options);
+  options: {
+    historySize: number;
+    read: ReadCheckedFile;
+    write: (filePath: string, text: string) => void;
+    withGate: <T>(historyPath: string, work: () => T) => Promise<T>;
+    maxBytes?: number;
+  },
+): Promise<HistoryWriteResult | null> {
+  const started = report.history;
+  if (!started) return Promise.resolve(null);
+  return options.withGate(started.path, () => {
+    const current = loadEvalHistory(started.path, { read: options.read, maxBytes: options.maxBytes });
+    const written = saveEvalHistory(current, [report.run, ...report.otherRows.map((r) => r.run)], options);
+    // A history that stopped parsing after this run started is replaced now: say so (the start was reported).
+    const fresh = current.warnings.filter((w) => !started.warnings.includes(w));
+    const warning = [...fresh, ...(written.warning ? [written.warning] : [])].join('; ');
+    return { ...written, warning: warning === '' ? null : warning };
+  });
 }

@@ -5,6 +5,7 @@ import type { ResolvedConfig } from '../config/resolve-config.js';
 import { GrooveError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readCheckedFile } from '../fs/checked-read.js';
+import { gatePathFor, withFileGate } from '../store/file-gate.js';
 import type { Embedder, Reranker } from '../types.js';
 import { buildConnectionGraph, type GraphRequest, type GraphResult } from './connection-graph.js';
 import { createEmbedderFor, createRerankerFor } from './embedder-factory.js';
@@ -16,7 +17,7 @@ import {
   runEvaluation,
 } from './evaluator.js';
 import { type FeedbackInput, type FeedbackReceipt, recordFeedback } from './feedback.js';
-import { carryFeedbackInto, withFeedbackDatabase } from './feedback-database.js';
+import { carryFeedbackInto, withFeedbackDatabase, withFeedbackGate } from './feedback-database.js';
 import { type GetDocumentResult, getDocument } from './get-document.js';
 import {
   buildGoldenFromFeedback,
@@ -167,7 +168,8 @@ export class KnowledgeBase {
   /**
    * Move a finished rebuild over the live index. The search session still reads the old file, so new reads wait,
    * running ones finish, and the session is closed BEFORE the rename: closing it afterwards would let SQLite
-   * delete the new file's WAL by name. The next read opens the new file.
+   * delete the new file's WAL by name. The next read opens the new file. The copy of the judgments and the
+   * rename happen under the feedback gate, so no process writes a judgment into the old file in between.
    */
   private async swapIn(tempPath: string, onEvent?: IndexEventSink): Promise<void> {
     let finish = () => {};
@@ -179,8 +181,10 @@ export class KnowledgeBase {
       const session = await this.sessionPromise?.catch(() => null);
       this.sessionPromise = null;
       session?.close();
-      this.carryFeedback(tempPath, onEvent);
-      IndexDatabase.replace(tempPath, this.dbPath);
+      await withFeedbackGate(this.dbPath, () => {
+        this.carryFeedback(tempPath, onEvent);
+        IndexDatabase.replace(tempPath, this.dbPath);
+      });
     } finally {
       this.swapping = null;
       finish();
@@ -188,9 +192,10 @@ export class KnowledgeBase {
   }
 
   /**
-   * Judgments are not derived from the files, so the rebuilt file gets the live file's copy. Feedback writes
-   * wait for the swap like reads do, so none lands in between. If the old file cannot be read (the usual
-   * reason for --force), the rebuild still goes ahead and the old file is kept beside it for recovery.
+   * Judgments are not derived from the files, so the rebuilt file gets the live file's copy. Feedback writes of
+   * this process wait for the swap like reads do, those of other processes for the feedback gate. If the old
+   * file cannot be read (the usual reason for --force), the rebuild still goes ahead and the old file is kept
+   * beside it for recovery.
    */
   private carryFeedback(tempPath: string, onEvent?: IndexEventSink): void {
     try {
@@ -354,20 +359,26 @@ export class KnowledgeBase {
   }
 
   /** Run work that opens its own connection, never across a rebuild swap (it waits, and the swap waits for it). */
-  private async outsideSwap<T>(work: () => T): Promise<T> {
+  private async outsideSwap<T>(work: () => Promise<T>): Promise<T> {
     while (this.swapping) await this.swapping;
     this.activeReads++;
     try {
-      return work();
+      return await work();
     } finally {
       this.activeReads--;
       if (this.activeReads === 0) for (const resolve of this.readsDrained.splice(0)) resolve();
     }
   }
 
-  /** Save an evaluated run to `<kb>/.groove-eval-history.json` (null with --no-history). */
-  recordEvalRun(report: EvalReport): HistoryWriteResult | null {
-    return recordEvalRun(report, { historySize: this.config.eval.historySize, write: writeFileAtomic });
+  /** Save an evaluated run to `<kb>/.groove-eval-history.json` (null with --no-history); evals take turns on its gate. */
+  recordEvalRun(report: EvalReport): Promise<HistoryWriteResult | null> {
+    return recordEvalRun(report, {
+      historySize: this.config.eval.historySize,
+      read: readCheckedFile,
+      write: writeFileAtomic,
+      withGate: (historyPath, work) =>
+        withFileGate(gatePathFor(historyPath), work, { guards: `the eval history "${historyPath}"` }),
+    });
   }
 
   /** Load the model once, following the model an existing index records, so the first call does not pay for it. */

@@ -1,7 +1,10 @@
 // Live sync for `groove serve`: watcher events are coalesced by path and debounced, then ONE incremental index run
 // (the same indexer; its stat fast path makes unchanged files cheap) brings the index up to date. At most one run
-// is in flight and one queued; memory stays bounded whatever the burst. Composition root: binds the watcher.
-import { describeError } from '../errors.js';
+// is in flight and one queued; memory stays bounded whatever the burst. A run that fails or is refused puts its
+// paths back and is retried on its own, with backoff: while another process holds the writer lock (INDEX_BUSY)
+// every 0.5–2 s until it is done, after any other failure 1 s doubling up to a minute, each one logged.
+// Composition root: binds the watcher.
+import { describeError, isGrooveError } from '../errors.js';
 import { type KbChange, watchKnowledgeBase } from '../fs/watch-kb.js';
 import type { IndexEvent, IndexSummary } from './index-events.js';
 import type { IndexRunner } from './index-runner.js';
@@ -16,6 +19,8 @@ export interface LiveSyncOptions {
   maxTrackedPaths?: number;
   /** One incremental index run. */
   run: () => Promise<IndexSummary>;
+  /** Wait before retry number `attempt` (1, 2, …) of a failed run; `busy` when another writer held the lock. */
+  retryDelayMs?: (attempt: number, busy: boolean) => number;
   log: (line: string) => void;
 }
 
@@ -23,6 +28,8 @@ export interface LiveSyncStats {
   events: number;
   runs: number;
   failures: number;
+  /** Runs refused because another process held the writer lock (each is retried). */
+  refused: number;
   /** Paths waiting for the next run (bounded by maxTrackedPaths). */
   pendingPaths: number;
 }
@@ -30,6 +37,11 @@ export interface LiveSyncStats {
 /** The debounced, coalescing queue between watcher events and index runs. */
 export class LiveSync {
   private readonly options: Required<Omit<LiveSyncOptions, 'run' | 'log'>> & LiveSyncOptions;
+  /** Failed runs in a row, and when the next attempt may start (null: no backoff). */
+  private failedAttempts = 0;
+  private retryAt: number | null = null;
+  /** Set while runs are refused because another process holds the writer lock. */
+  private busySince: number | null = null;
   private readonly pending = new Map<string, KbChange['kind']>();
   private untracked = 0;
   private firstPendingAt: number | null = null;
@@ -37,12 +49,13 @@ export class LiveSync {
   private running: Promise<void> | null = null;
   private queued = false;
   private closed = false;
-  private readonly counters = { events: 0, runs: 0, failures: 0 };
+  private readonly counters = { events: 0, runs: 0, failures: 0, refused: 0 };
 
   constructor(options: LiveSyncOptions) {
     this.options = {
       maxWaitMs: Math.max(options.debounceMs * 10, 5_000),
       maxTrackedPaths: 1_000,
+      retryDelayMs: defaultRetryDelay,
       ...options,
     };
   }
@@ -90,13 +103,22 @@ export class LiveSync {
   }
 
   private schedule(): void {
-    this.clearTimer();
     const sinceFirst = Date.now() - (this.firstPendingAt ?? Date.now());
     const wait = Math.max(0, Math.min(this.options.debounceMs, this.options.maxWaitMs - sinceFirst));
+    this.arm(Math.max(wait, this.backoffLeft()));
+  }
+
+  private arm(wait: number): void {
+    this.clearTimer();
     this.timer = setTimeout(() => {
       this.timer = null;
       this.flush();
     }, wait);
+  }
+
+  /** Milliseconds until a failed run may be retried (0 when not backing off). */
+  private backoffLeft(): number {
+    return this.retryAt === null ? 0 : Math.max(0, this.retryAt - Date.now());
   }
 
   private clearTimer(): void {
@@ -110,12 +132,17 @@ export class LiveSync {
       this.queued = true; // the one queued run: it will see every change made meanwhile
       return;
     }
-    const paths = [...this.pending.keys()];
+    const backoff = this.backoffLeft();
+    if (backoff > 0) {
+      this.arm(backoff); // a change during the backoff joins the retry instead of hastening it
+      return;
+    }
+    const batch = [...this.pending.entries()];
     const untracked = this.untracked;
     this.pending.clear();
     this.untracked = 0;
     this.firstPendingAt = null;
-    this.running = this.execute(paths, untracked).finally(() => {
+    this.running = this.execute(batch, untracked).finally(() => {
       this.running = null;
       if (this.queued) {
         this.queued = false;
@@ -124,24 +151,86 @@ export class LiveSync {
     });
   }
 
-  private async execute(paths: string[], untracked: number): Promise<void> {
-    const total = paths.length + untracked;
-    const sample = paths.slice(0, 3).join(', ') + (total > 3 ? `, … (${total} in all)` : '');
-    this.options.log(`live sync: ${total} change${total === 1 ? '' : 's'} (${sample}); updating the index`);
+  private async execute(batch: [string, KbChange['kind']][], untracked: number): Promise<void> {
+    const total = batch.length + untracked;
+    const sample = batch
+      .slice(0, 3)
+      .map(([relPath]) => relPath)
+      .join(', ');
+    const more = total > 3 ? `, … (${total} in all)` : '';
+    // Retries while another writer holds the lock stay quiet; the line saying so was logged once.
+    if (this.busySince === null) {
+      this.options.log(
+        `live sync: ${total} change${total === 1 ? '' : 's'} (${sample}${more}); updating the index`,
+      );
+    }
     this.counters.runs++;
     try {
       const summary = await this.options.run();
+      const waited =
+        this.busySince === null
+          ? ''
+          : ` (after waiting ${seconds(Date.now() - this.busySince)} s for the other writer)`;
+      this.failedAttempts = 0;
+      this.retryAt = null;
+      this.busySince = null;
       this.options.log(
         `live sync: ${summary.indexed} added, ${summary.updated} updated, ${summary.renamed} renamed, ` +
-          `${summary.deleted} deleted, ${summary.skipped} skipped in ${summary.durationMs} ms`,
+          `${summary.deleted} deleted, ${summary.skipped} skipped in ${summary.durationMs} ms${waited}`,
       );
     } catch (error) {
-      this.counters.failures++;
-      this.options.log(
-        `live sync failed: ${describeError(error)}; still serving the last index (the next change retries)`,
-      );
+      const busy = isGrooveError(error) && error.code === 'INDEX_BUSY' ? error : null;
+      if (busy) this.counters.refused++;
+      else this.counters.failures++;
+      this.putBack(batch, untracked);
+      if (this.closed) return;
+      // The backoff starts over when the kind of failure changes (busy → failing, or back).
+      if ((busy !== null) !== (this.busySince !== null)) this.failedAttempts = 0;
+      this.failedAttempts++;
+      const delay = this.options.retryDelayMs(this.failedAttempts, busy !== null);
+      this.retryAt = Date.now() + delay;
+      if (busy) {
+        if (this.busySince === null) {
+          this.options.log(
+            `live sync: ${busy.message}; still serving the last index, retrying every few seconds until that writer is done`,
+          );
+        }
+        this.busySince ??= Date.now();
+      } else {
+        this.busySince = null;
+        this.options.log(
+          `live sync failed: ${describeError(error)}; still serving the last index (retry ${this.failedAttempts} in ${seconds(delay)} s)`,
+        );
+      }
+      this.arm(delay);
     }
   }
+
+  /** Return a failed batch to the queue; a change queued meanwhile is newer and keeps its place and kind. */
+  private putBack(batch: [string, KbChange['kind']][], untracked: number): void {
+    const merged = new Map<string, KbChange['kind']>();
+    let dropped = untracked;
+    for (const [relPath, kind] of batch) {
+      if (this.pending.has(relPath)) continue;
+      if (merged.size + this.pending.size < this.options.maxTrackedPaths) merged.set(relPath, kind);
+      else dropped++;
+    }
+    for (const [relPath, kind] of this.pending) merged.set(relPath, kind);
+    this.pending.clear();
+    for (const [relPath, kind] of merged) this.pending.set(relPath, kind);
+    this.untracked += dropped;
+    this.firstPendingAt ??= Date.now();
+  }
+}
+
+/** INDEX_BUSY: 0.5, 1, 2, 2, … s (the other writer may finish any moment); other failures: 1, 2, 4, … 60 s. */
+function defaultRetryDelay(attempt: number, busy: boolean): number {
+  const [first, cap] = busy ? [500, 2_000] : [1_000, 60_000];
+  return Math.min(cap, first * 2 ** Math.min(attempt - 1, 16));
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(ms < 10_000 ? 1 : 0);
 }
 
 export interface StartLiveSyncOptions {

@@ -166,7 +166,7 @@ export function evalCommand(io: CliIo, setExit: (code: number) => void): Command
       io.stderr.write(renderEvalDiagnostics(report));
       io.stderr.write(renderQuoteFindings(report.run.findings));
       // The history is written before the gate exits, so this run is the next run's baseline.
-      const written = kb.recordEvalRun(report);
+      const written = await kb.recordEvalRun(report);
       if (written?.warning) io.stderr.write(`groove eval: warning: ${written.warning}\n`);
       io.stderr.write(renderGate(report));
       io.stderr.write(renderSignificantGate(report));

@@ -183,7 +183,7 @@ describe('paired comparison', () => {
     const facade = facadeAt(temp, clock);
     try {
       const first = await facade.evaluate();
-      facade.recordEvalRun(first);
+      await facade.recordEvalRun(first);
       for (const name of distracted) temp.write(`distract/${name}.md`, distractor(name));
       await facade.index();
       clock.now = new Date('2026-03-02T00:00:00Z');
@@ -228,11 +228,11 @@ describe('paired comparison', () => {
     const facade = facadeAt(temp, clock);
     try {
       const first = await facade.evaluate();
-      facade.recordEvalRun(first);
+      await facade.recordEvalRun(first);
       for (const name of NAMES.slice(0, 10)) temp.write(`distract/${name}.md`, distractor(name));
       await facade.index();
       clock.now = new Date('2026-03-02T00:00:00Z');
-      facade.recordEvalRun(await facade.evaluate());
+      await facade.recordEvalRun(await facade.evaluate());
       clock.now = new Date('2026-03-03T00:00:00Z');
       // The newest run is already distracted: against it nothing moved; against the first, recall fell.
       const plain = await facade.evaluate();
@@ -290,7 +290,7 @@ describe('--rows', () => {
       expect(report.otherRows[0]!.versusDecision!.against).toBe(report.run.timestamp);
       expect(report.gate.state).toBe('no-op');
       expect(report.otherRows.map((r) => r.gate.state)).toEqual(['off', 'off']);
-      const written = facade.recordEvalRun(report)!;
+      const written = (await facade.recordEvalRun(report))!;
       expect(written.keptRuns).toBe(3);
       const stored = JSON.parse(fs.readFileSync(written.path, 'utf8')) as { runs: { row: string }[] };
       expect(stored.runs.map((r) => r.row)).toEqual(['core', 'mmr', 'parent']);

@@ -114,14 +114,14 @@ describe('leg probe: a broken leg refuses the run', () => {
     await indexWith(temp, { createEmbedder: counting });
     const healthy = await withFacade(temp, { createEmbedder: counting }, async (f) => {
       const report = await f.evaluate();
-      f.recordEvalRun(report);
+      await f.recordEvalRun(report);
       return report;
     });
     expect(healthy.comparison).toBe('none');
     withUnsafeDb(temp, 'DELETE FROM chunk_vectors');
     const degraded = await withFacade(temp, { createEmbedder: counting }, async (f) => {
       const report = await f.evaluate({ allowDegraded: true, failOnRegression: true });
-      f.recordEvalRun(report);
+      await f.recordEvalRun(report);
       return report;
     });
     expect(degraded.comparison).toBe('degradation-changed');

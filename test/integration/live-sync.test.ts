@@ -8,6 +8,7 @@ import { emptyIndexSummary } from '../../src/app/index-events.js';
 import { IndexRunner } from '../../src/app/index-runner.js';
 import type { KnowledgeBase } from '../../src/app/knowledge-base.js';
 import { LiveSync, type LiveSyncHandle, startLiveSync } from '../../src/app/live-sync.js';
+import { holdLock } from '../support/lock-holder.js';
 import { createServeKb, note, openTestKb, type ServeKb, waitFor } from '../support/mcp-fixture.js';
 
 describe('LiveSync queue', () => {
@@ -51,23 +52,38 @@ describe('LiveSync queue', () => {
     await sync.close();
   });
 
-  it('logs a failed run, keeps going, and runs again on the next change', async () => {
+  it('puts a failed run back, merged with what changed meanwhile, and retries it with backoff on its own', async () => {
     const logs: string[] = [];
     let attempts = 0;
+    let fail: () => void = () => {};
     const sync = new LiveSync({
       debounceMs: 10,
       log: (line) => logs.push(line),
+      retryDelayMs: (attempt) => attempt * 200,
       run: async () => {
         attempts++;
-        if (attempts === 1) throw new Error('disk on fire');
+        if (attempts === 1) await new Promise<void>((resolve) => (fail = resolve));
+        if (attempts <= 2) throw new Error('disk on fire');
         return emptyIndexSummary('none');
       },
     });
     sync.notify({ kind: 'change', relPath: 'a.md' });
-    await waitFor(() => sync.stats().failures === 1, 2_000, 'the failure');
-    expect(logs.join('\n')).toMatch(/live sync failed: disk on fire; still serving the last index/);
-    sync.notify({ kind: 'change', relPath: 'a.md' });
-    await waitFor(() => attempts === 2 && logs.some((l) => l.includes('0 added')), 2_000, 'the retry');
+    await waitFor(() => attempts === 1, 2_000, 'the first run');
+    sync.notify({ kind: 'add', relPath: 'b.md' }); // arrives while the doomed run is in flight
+    fail();
+    await waitFor(() => sync.stats().failures >= 1, 2_000, 'the first failure');
+    expect(sync.stats().pendingPaths).toBe(2);
+    await waitFor(() => logs.some((l) => l.includes('0 added')), 2_000, 'the retries');
+    expect(attempts).toBe(3);
+    expect(logs.join('\n')).toMatch(
+      /live sync failed: disk on fire; still serving the last index \(retry 1 in 0\.2 s\)/,
+    );
+    expect(logs.join('\n')).toMatch(/retry 2 in 0\.4 s/);
+    expect(logs.filter((l) => l.includes('updating the index'))).toHaveLength(3);
+    expect(logs.filter((l) => l.includes('updating the index')).at(-1)).toMatch(
+      /2 changes \((a|b)\.md, (a|b)\.md\)/,
+    );
+    expect(sync.stats()).toMatchObject({ failures: 2, pendingPaths: 0 });
     await sync.close();
   });
 });
@@ -174,6 +190,38 @@ describe('live sync with the real watcher and indexer', () => {
     expect(runs).toBeGreaterThanOrEqual(1);
     expect(runs).toBeLessThan(20);
     expect(await pathsFor(kb, 'burst299xalpha')).toContain('burst/b299.md');
+  });
+
+  it('retries a run refused while another process holds the writer lock, without another change', async () => {
+    const { kb, serveKb } = await serve();
+    const holder = await holdLock('index', serveKb.dbPath);
+    try {
+      serveKb.write('ops/backup.md', note('rewritten'));
+      serveKb.write('new/created.md', note('created'));
+      fs.rmSync(path.join(serveKb.kbPath, 'ops/restore.md'));
+      await waitFor(
+        () => logs.some((l) => /live sync failed|until that writer is done/.test(l)),
+        5_000,
+        'the refusal',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1_500)); // refused again and again meanwhile
+      expect(await pathsFor(kb, 'createdalpha')).toEqual([]);
+    } finally {
+      await holder.release();
+    }
+    // No further change: the refused run alone must bring all three in once the lock is free.
+    await waitFor(
+      async () =>
+        (await pathsFor(kb, 'rewrittenalpha')).includes('ops/backup.md') &&
+        (await pathsFor(kb, 'createdalpha')).includes('new/created.md') &&
+        !(await pathsFor(kb, 'restorealpha')).includes('ops/restore.md'),
+      5_000,
+      'the retried run after the lock was released',
+    );
+    expect(logs.filter((l) => /until that writer is done/.test(l))).toHaveLength(1);
+    expect(handle?.stats()).toMatchObject({ failures: 0, pendingPaths: 0 });
+    expect(handle?.stats().refused).toBeGreaterThan(1);
+    expect(logs.some((l) => /1 added, 1 updated, 0 renamed, 1 deleted.*after waiting/.test(l))).toBe(true);
   });
 
   it('logs a deleted KB folder and keeps answering from the last index', async () => {
