@@ -1,9 +1,12 @@
-// MCP over Streamable HTTP on node:http: `/mcp` (sessions), `/healthz`. One gate in front of every route: Host
-// and Origin allow-lists (DNS rebinding), the optional bearer token, a 1 MiB body cap and a session cap.
+// MCP over Streamable HTTP on node:http: `/mcp` (sessions), `/healthz`. One front gate in front of every route:
+// Host and Origin allow-lists (DNS rebinding) and the optional bearer token first, then the request target, then a
+// 1 MiB body cap with strict UTF-8 and JSON, then the session cap.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { describeError } from '../errors.js';
+import { readJsonBody } from './http-body.js';
 import {
   defaultAllowedHosts,
   defaultAllowedOrigins,
@@ -14,8 +17,13 @@ import {
 import { SessionTable } from './http-sessions.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
-/** Bytes of an oversized body read and thrown away so the client sees the 413; past this the socket is cut. */
-const MAX_DISCARD_BYTES = 16 * 1024 * 1024;
+/** Parser and socket errors that only mean the client went away before its request was complete. */
+const CLIENT_GONE_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ERR_HTTP_REQUEST_TIMEOUT',
+  'HPE_INVALID_EOF_STATE',
+]);
 
 export interface HttpServeOptions {
   createServer: () => McpServer;
@@ -46,8 +54,6 @@ export interface HttpServing {
   close(): Promise<void>;
 }
 
-type BodyRead = { ok: true; text: string } | { ok: false };
-
 /** Listen and serve until `close()`. */
 export async function serveHttp(options: HttpServeOptions): Promise<HttpServing> {
   const { log } = options;
@@ -61,14 +67,18 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   let allowedHosts = [...options.allowedHosts];
   let allowedOrigins = [...options.allowedOrigins];
 
+  // The front gate: every request passes here first, in this order — Host/Origin/token, then the request target,
+  // then (POST) the body — so nothing parses attacker-controlled input before the guards have run.
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    const pathname = new URL(req.url ?? '/', 'http://groove.invalid').pathname;
-    if (pathname === '/healthz' && options.healthzPublic) return sendHealth(res);
+    if (options.healthzPublic && rawPathOf(req) === '/healthz') return sendHealth(res);
     const refusal = checkGate(req, { allowedHosts, allowedOrigins, token: options.token });
     if (refusal) return sendJsonRpcError(res, refusal.status, refusal.message, refusal.headers);
+    const pathname = pathnameOf(req);
+    if (pathname === null)
+      return sendJsonRpcError(res, 400, 'Bad request: the request target is not a valid URL path');
     if (pathname === '/healthz') return sendHealth(res);
     if (pathname !== '/mcp')
-      return sendJsonRpcError(res, 404, `no route "${pathname}"; the MCP endpoint is /mcp`);
+      return sendJsonRpcError(res, 404, `no route "${printable(pathname)}"; the MCP endpoint is /mcp`);
     const sessionId = headerValue(req, 'mcp-session-id');
     if (req.method === 'POST') return handlePost(req, res, sessionId);
     if (req.method === 'GET' || req.method === 'DELETE') {
@@ -76,7 +86,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       if (!session) return sendUnknownSession(res, sessionId);
       return session.transport.handleRequest(req, res);
     }
-    return sendJsonRpcError(res, 405, `method ${req.method} is not allowed on /mcp`, {
+    return sendJsonRpcError(res, 405, `method ${printable(req.method ?? '')} is not allowed on /mcp`, {
       Allow: 'GET, POST, DELETE',
     });
   };
@@ -86,23 +96,21 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     res: http.ServerResponse,
     sessionId: string | undefined,
   ) => {
-    const body = await readBody(req, MAX_BODY_BYTES);
-    if (!body.ok) {
+    const body = await readJsonBody(req, MAX_BODY_BYTES);
+    if (body.kind === 'aborted') return; // the client is gone: nobody to answer, nothing worth a log line
+    if (body.kind === 'too-large') {
       return sendJsonRpcError(
         res,
         413,
         `request body over ${MAX_BODY_BYTES} bytes (1 MiB); send smaller requests`,
-        {
-          Connection: 'close',
-        },
+        { Connection: 'close' },
       );
     }
-    let message: unknown;
-    try {
-      message = JSON.parse(body.text);
-    } catch {
+    if (body.kind === 'not-utf8')
+      return sendJsonRpcError(res, 400, 'Parse error: the request body is not valid UTF-8', {}, -32700);
+    if (body.kind === 'not-json')
       return sendJsonRpcError(res, 400, 'Parse error: the request body is not valid JSON', {}, -32700);
-    }
+    const message = body.message;
     if (sessionId) {
       const session = sessions.find(sessionId);
       if (!session) return sendUnknownSession(res, sessionId);
@@ -134,16 +142,21 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   const sendHealth = (res: http.ServerResponse) =>
     sendJson(res, 200, { status: 'ok', sessions: sessions.size, ...(options.health?.() ?? {}) });
 
-  const httpServer = http.createServer((req, res) => {
+  // A missing Host header is a failed Host check (403 from the gate), not Node's own bare 400.
+  const httpServer = http.createServer({ requireHostHeader: false }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
-      log(`http: ${req.method} ${req.url} failed: ${(error as Error)?.stack ?? String(error)}`);
+      log(
+        `http: ${printable(req.method ?? '')} ${printable(rawPathOf(req))} failed: ${describeError(error)}`,
+      );
       if (!res.headersSent) sendJsonRpcError(res, 500, 'internal error; see the server log', {}, -32603);
       else res.destroy();
     });
   });
-  httpServer.on('clientError', (error, socket) => {
+  httpServer.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-    log(`http: bad request from a client: ${error.message}`);
+    // A peer that resets, times out or hangs up mid-request is routine, not a diagnostic.
+    if (error.code !== undefined && CLIENT_GONE_CODES.has(error.code)) return;
+    log(`http: bad request from a client: ${printable(error.code ?? error.message)}`);
   });
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
@@ -209,31 +222,26 @@ function checkGate(
   return null;
 }
 
-/** Read the body up to `maxBytes`; an oversized one is drained (bounded) so the 413 can be read by the client. */
-function readBody(req: http.IncomingMessage, maxBytes: number): Promise<BodyRead> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    const chunks: Buffer[] = [];
-    let received = 0;
-    let tooLarge = Number.isFinite(declared) && declared > maxBytes;
-    if (tooLarge) resolve({ ok: false });
-    req.on('data', (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > MAX_DISCARD_BYTES) req.destroy();
-      if (tooLarge) return;
-      if (received > maxBytes) {
-        tooLarge = true;
-        chunks.length = 0;
-        resolve({ ok: false });
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (!tooLarge) resolve({ ok: true, text: Buffer.concat(chunks).toString('utf8') });
-    });
-    req.on('error', reject);
-  });
+/** The request target's path as sent (before `?`), unparsed: enough to route the public /healthz. */
+function rawPathOf(req: http.IncomingMessage): string {
+  const target = req.url ?? '/';
+  const end = target.search(/[?#]/);
+  return end === -1 ? target : target.slice(0, end);
+}
+
+/** The URL path of the request target, or null when it is not a valid URL path (e.g. `//[`). */
+function pathnameOf(req: http.IncomingMessage): string | null {
+  try {
+    return new URL(req.url ?? '/', 'http://groove.invalid').pathname;
+  } catch {
+    return null;
+  }
+}
+
+/** Client-sent text made safe for one log or message line: controls escaped, length bounded. */
+function printable(text: string): string {
+  const escaped = JSON.stringify(text).slice(1, -1);
+  return escaped.length > 200 ? `${escaped.slice(0, 200)}…` : escaped;
 }
 
 function headerValue(req: http.IncomingMessage, name: string): string | undefined {
