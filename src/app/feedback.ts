@@ -45,6 +45,7 @@ export const MAX_FEEDBACK_ITEMS = 500;
 const MAX_TASK_ID_CHARS = 256;
 const MAX_QUERY_BYTES = 1024;
 const MAX_PATH_BYTES = 4096;
+const MAX_HEADING_BYTES = 4096;
 
 /** Validate, store and acknowledge one serve's judgments. */
 export function recordFeedback(input: FeedbackInput, ports: FeedbackPorts): FeedbackReceipt {
@@ -65,8 +66,12 @@ export function recordFeedback(input: FeedbackInput, ports: FeedbackPorts): Feed
   }
   const items: StoredFeedbackItem[] = input.items.map((item, i) => {
     const path = item.path.trim();
-    if (path === '' || Buffer.byteLength(path) > MAX_PATH_BYTES)
-      throw invalid(`items[${i}].path must not be empty`);
+    if (path === '') throw invalid(`items[${i}].path must not be empty`);
+    const pathBytes = Buffer.byteLength(path);
+    if (pathBytes > MAX_PATH_BYTES)
+      throw invalid(
+        `items[${i}].path is ${pathBytes} bytes; a knowledge-base path is at most ${MAX_PATH_BYTES}`,
+      );
     if (
       path.startsWith('/') ||
       /^[a-zA-Z]:/.test(path) ||
@@ -74,10 +79,14 @@ export function recordFeedback(input: FeedbackInput, ports: FeedbackPorts): Feed
       path.split('/').includes('..')
     ) {
       throw invalid(
-        `items[${i}].path "${path}" is not a knowledge-base path; pass the \`path\` a search result gave (relative, with /)`,
+        `items[${i}].path ${JSON.stringify(path.slice(0, 80))} is not a knowledge-base path; pass the \`path\` a search result gave (relative, with /)`,
       );
     }
     const heading = item.heading?.trim() ? item.heading.trim() : null;
+    if (heading !== null && Buffer.byteLength(heading) > MAX_HEADING_BYTES)
+      throw invalid(
+        `items[${i}].heading is over ${MAX_HEADING_BYTES} bytes; pass the \`heading\` a search result gave`,
+      );
     return { path, heading, verdict: item.verdict, alwaysServed: item.alwaysServed === true };
   });
   const serveId = ports.insert({ recordedAt: ports.now().toISOString(), taskId, query, items });

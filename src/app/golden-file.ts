@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { ExpectedEntry } from '../core/eval-metrics.js';
 import { compileFtsQuery } from '../core/fts-query.js';
+import { nestsDeeperThan, YAML_TOO_DEEP, yamlFailureReason } from '../core/yaml-depth.js';
 import { GrooveError } from '../errors.js';
 import type { CheckedRead, CheckedReadOptions } from '../fs/checked-read.js';
 
@@ -101,8 +102,9 @@ export function parseGoldenYaml(text: string, displayPath: string): GoldenQuery[
   try {
     raw = parseYaml(text, { uniqueKeys: true, maxAliasCount: 100 });
   } catch (cause) {
-    throw goldenError(displayPath, (cause as Error).message.split('\n')[0]!);
+    throw goldenError(displayPath, yamlFailureReason(cause));
   }
+  if (nestsDeeperThan(raw)) throw goldenError(displayPath, YAML_TOO_DEEP);
   const fail = (where: string, reason: string, hint?: string): never => {
     throw goldenError(displayPath, where ? `${where}: ${reason}` : reason, hint);
   };

@@ -3,6 +3,7 @@
 // `golden build`. Without a sidecar nothing is checked, so hand-written sets keep working unchanged.
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { GoldenMeta } from '../core/golden-freshness.js';
+import { yamlFailureReason } from '../core/yaml-depth.js';
 import { GrooveError } from '../errors.js';
 import type { ReadCheckedFile } from './golden-file.js';
 
@@ -44,7 +45,7 @@ export function parseGoldenMeta(text: string, displayPath: string): GoldenMeta {
   try {
     raw = parseYaml(text, { uniqueKeys: true, maxAliasCount: 10 });
   } catch (cause) {
-    return fail((cause as Error).message.split('\n')[0]!);
+    return fail(yamlFailureReason(cause));
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail('expected a mapping');
   const value = raw as Record<string, unknown>;

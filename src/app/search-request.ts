@@ -1,5 +1,6 @@
 // The search request every surface sends (CLI flags, MCP arguments, eval), and its validation at the boundary.
 import { z } from 'zod';
+import { isCalendarDate } from '../core/calendar-date.js';
 import { GrooveError } from '../errors.js';
 
 const MAX_QUERY_BYTES = 1024;
@@ -14,7 +15,9 @@ const filterList = z
       .refine((s) => Buffer.byteLength(s) <= MAX_FILTER_ENTRY_BYTES, 'entry over 1 KiB'),
   )
   .max(MAX_FILTER_ENTRIES);
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}/, 'must be a date like 2026-01-31');
+const isoDate = z
+  .string()
+  .refine(isCalendarDate, 'must be a calendar date YYYY-MM-DD that exists, like 2026-01-31');
 const unit = z.number().refine(Number.isFinite, 'must be finite').min(0).max(1);
 
 export const searchRequestSchema = z.strictObject({

@@ -7,6 +7,7 @@ import { GrooveError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import { evalGoldenCommand } from './cmd-eval-golden.js';
 import { addKbOptions, addModelOptions, type CommonFlags, loadConfig } from './common-options.js';
+import { MAX_CUTOFF, parseBoundedInt, parseKList } from './flag-parsers.js';
 import { renderEvalDiagnostics, renderEvalRowsText, renderGate, renderQuoteFindings } from './render-eval.js';
 import { renderIntegrityDiagnostics, renderSignificantGate } from './render-integrity.js';
 
@@ -34,27 +35,11 @@ function invalid(message: string): GrooveError {
   return new GrooveError('INVALID_ARGUMENT', message, { hint: 'see `groove eval --help`' });
 }
 
-function parsePositiveInt(flag: string) {
-  return (value: string): number => {
-    const n = Number(value.trim());
-    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) {
-      throw invalid(`${flag} "${value}" is not a positive integer`);
-    }
-    return n;
-  };
-}
-
 function parseRows(value: string): string[] {
   const rows = value.split(',').map((s) => s.trim());
   if (rows.some((s) => s === ''))
     throw invalid(`--rows "${value}" must be a comma-separated list like core,rerank`);
   return rows;
-}
-
-function parseKList(value: string): number[] {
-  const parts = value.split(',').map((s) => s.trim());
-  if (parts.some((s) => s === '')) throw invalid(`--k "${value}" must be a comma-separated list like 1,5,10`);
-  return parts.map(parsePositiveInt('--k'));
 }
 
 function parseUnit(flag: string) {
@@ -82,11 +67,15 @@ export function evalCommand(io: CliIo, setExit: (code: number) => void): Command
     .description('measure retrieval quality against a golden file and diff with the previous run')
     .option('--golden <path>', 'golden YAML (default: [eval] golden, then <kb>/.groove-eval.yml)')
     .option('--reranker <id>', 'cross-encoder to measure with, or `none` (rerank_by_default is ignored)')
-    .option('--k <list>', 'k values for recall@k and nDCG@k (default: [eval] k_values or 1,5,10)', parseKList)
+    .option(
+      '--k <list>',
+      'k values for recall@k and nDCG@k (default: [eval] k_values or 1,5,10)',
+      parseKList('eval'),
+    )
     .option(
       '--limit <n>',
       'results fetched per query (default: the largest k; at most 1000)',
-      parsePositiveInt('--limit'),
+      parseBoundedInt('eval', '--limit', MAX_CUTOFF),
     )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--no-history', 'neither read nor write <kb>/.groove-eval-history.json')

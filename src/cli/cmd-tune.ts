@@ -4,9 +4,9 @@ import { Command, Option } from 'commander';
 import { openKnowledgeBase } from '../app/knowledge-base.js';
 import { describeLegsDown, refuseDownLegs } from '../app/leg-probe.js';
 import { expandPath } from '../config/resolve-config.js';
-import { GrooveError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import { addKbOptions, addModelOptions, type CommonFlags, loadConfig } from './common-options.js';
+import { MAX_TUNE_LIMIT, parseBoundedInt, parseKList } from './flag-parsers.js';
 import {
   renderNoEffectiveQueries,
   renderTuneEvent,
@@ -23,27 +23,6 @@ interface TuneFlags extends CommonFlags {
   allowDegraded?: boolean;
 }
 
-function invalid(message: string): GrooveError {
-  return new GrooveError('INVALID_ARGUMENT', message, { hint: 'see `groove tune --help`' });
-}
-
-function parsePositiveInt(flag: string) {
-  return (value: string): number => {
-    const text = value.trim();
-    const n = Number(text);
-    if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) {
-      throw invalid(`${flag} "${value}" is not a positive integer`);
-    }
-    return n;
-  };
-}
-
-function parseKList(value: string): number[] {
-  const parts = value.split(',').map((s) => s.trim());
-  if (parts.some((s) => s === '')) throw invalid(`--k "${value}" must be a comma-separated list like 1,5,10`);
-  return parts.map(parsePositiveInt('--k'));
-}
-
 export function tuneCommand(io: CliIo, setExit: (code: number) => void): Command {
   const command = new Command('tune')
     .description(
@@ -53,12 +32,12 @@ export function tuneCommand(io: CliIo, setExit: (code: number) => void): Command
     .option(
       '--k <list>',
       'k values for recall@k (default: [eval] k_values or 1,5,10; 5 is always added)',
-      parseKList,
+      parseKList('tune'),
     )
     .option(
       '--limit <n>',
       'hits scored per query (default and floor: the largest k; at most 10000)',
-      parsePositiveInt('--limit'),
+      parseBoundedInt('tune', '--limit', MAX_TUNE_LIMIT),
     )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--no-color', 'no ANSI colours (they are only used on a terminal anyway)')

@@ -1,6 +1,6 @@
 // The CLI entry: builds the command tree, runs one command, and turns errors into exit codes and one-line messages.
 import { Command, CommanderError } from 'commander';
-import { describeError, isGrooveError } from '../errors.js';
+import { describeError, type ErrorCode, isGrooveError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import { evalCommand } from './cmd-eval.js';
 import { indexCommand } from './cmd-index.js';
@@ -11,6 +11,13 @@ import { statusCommand } from './cmd-status.js';
 import { tuneCommand } from './cmd-tune.js';
 
 export const VERSION = '0.1.0';
+
+/** Codes that mean the command line itself asked for something impossible: exit 2, like a bad flag. */
+const USAGE_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'INVALID_ARGUMENT',
+  'QUERY_INVALID',
+  'MODEL_UNKNOWN',
+]);
 
 /** Run `groove <argv…>` in-process; returns the exit code. Never calls process.exit. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -59,7 +66,7 @@ function reportError(error: unknown, io: CliIo): number {
   io.stderr.write(`groove: error: ${describeError(error)}\n`);
   if (!isGrooveError(error) && io.env.GROOVE_DEBUG && error instanceof Error)
     io.stderr.write(`${error.stack}\n`);
-  if (isGrooveError(error) && error.code === 'INVALID_ARGUMENT') return EXIT.usage;
+  if (isGrooveError(error) && USAGE_ERROR_CODES.has(error.code)) return EXIT.usage;
   // Refusals to measure: a leg is down, or the golden set is too old for the corpus.
   if (isGrooveError(error) && (error.code === 'COMPONENT_DOWN' || error.code === 'GOLDEN_STALE')) {
     return EXIT.componentDown;

@@ -45,12 +45,14 @@ export function renderEvalText(report: EvalReport, options: RenderEvalTextOption
   lines.push(report.diff && previous ? `Aggregate (${against}: ${previous.timestamp})` : 'Aggregate');
 
   const paired = new Map((report.paired?.metrics ?? []).map((m) => [m.metric, m]));
-  const row = (label: string, value: number, delta: number | undefined) => {
-    const arrow = delta === undefined ? '' : renderDelta(delta, report.regressionThreshold, options.color);
-    return `  ${label.padEnd(11)}${value.toFixed(3)}${arrow}${renderIntervalSuffix(paired.get(label))}`;
-  };
   const maxK = Math.max(...f.kValues);
   const shown = [...f.kValues.map((k) => `recall@${k}`), 'MRR', `nDCG@${maxK}`];
+  // The label column is as wide as its longest label plus two spaces, so a value never touches its label.
+  const labelWidth = Math.max(11, ...shown.map((label) => label.length + 2));
+  const row = (label: string, value: number, delta: number | undefined) => {
+    const arrow = delta === undefined ? '' : renderDelta(delta, report.regressionThreshold, options.color);
+    return `  ${label.padEnd(labelWidth)}${value.toFixed(3)}${arrow}${renderIntervalSuffix(paired.get(label))}`;
+  };
   for (const k of f.kValues)
     lines.push(row(`recall@${k}`, run.aggregate.recallAtK[k] ?? 0, report.diff?.recallAtK[k]));
   lines.push(row('MRR', run.aggregate.mrr, report.diff?.mrr));

@@ -47,8 +47,10 @@ export function renderTuneText(report: TuneReport, options: RenderTuneOptions): 
     `## Secondary metrics (all ${report.queryCount} queries, default -> refit)`,
   ];
   const { baseline, refit, violations } = report.secondary;
+  // As wide as the longest label plus two spaces, so a value never touches its label.
+  const labelWidth = Math.max(11, ...report.kValues.map((k) => `recall@${k}`.length + 2));
   const row = (label: string, before: number, after: number) =>
-    `  ${label.padEnd(11)}${before.toFixed(3)} -> ${after.toFixed(3)}`;
+    `  ${label.padEnd(labelWidth)}${before.toFixed(3)} -> ${after.toFixed(3)}`;
   for (const k of report.kValues)
     lines.push(row(`recall@${k}`, baseline.recallAtK[k] ?? 0, refit.recallAtK[k] ?? 0));
   lines.push(row('MRR', baseline.mrr, refit.mrr));

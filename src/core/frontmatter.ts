@@ -4,6 +4,7 @@
 import { isMap, isScalar, parseDocument } from 'yaml';
 import type { DocumentMetadata } from '../types.js';
 import { countUtf8Bytes } from './utf8-bytes.js';
+import { nestsDeeperThan, YAML_TOO_DEEP, yamlFailureReason } from './yaml-depth.js';
 
 export interface FrontmatterResult {
   metadata: DocumentMetadata;
@@ -96,7 +97,7 @@ function parseMetadata(yamlText: string): ParsedMetadata {
     return interpretYaml(yamlText);
   } catch (error) {
     // Deeply nested input can exhaust the stack inside the yaml parser; that is a broken block, not a crash.
-    return failed(describeYamlError(error instanceof Error ? error.message : String(error), undefined));
+    return failed(describeYamlError(yamlFailureReason(error), undefined));
   }
 }
 
@@ -110,10 +111,16 @@ function interpretYaml(yamlText: string): ParsedMetadata {
     prettyErrors: true,
   });
   const firstError = doc.errors[0];
-  if (firstError) return failed(describeYamlError(firstError.message, firstError.linePos?.[0]));
+  if (firstError) {
+    const reason = firstError.message.startsWith('Maximum call stack size exceeded')
+      ? YAML_TOO_DEEP
+      : firstError.message;
+    return failed(describeYamlError(reason, reason === YAML_TOO_DEEP ? undefined : firstError.linePos?.[0]));
+  }
   if (doc.contents === null) return { metadata: emptyMetadata(), error: null };
   if (!isMap(doc.contents)) return failed('frontmatter is not a mapping of keys to values');
   const record = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as Record<string, unknown>;
+  if (nestsDeeperThan(record)) return failed(describeYamlError(YAML_TOO_DEEP, undefined));
   const metadata = emptyMetadata();
   for (const pair of doc.contents.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : null;

@@ -258,10 +258,10 @@ describe('groove tune', () => {
     const file = TARGET_GOLDEN();
     const zero = await tune(file, '--k', '0');
     expect(zero.code).toBe(2);
-    expect(zero.stderr).toContain('--k "0" is not a positive integer');
+    expect(zero.stderr).toContain('--k "0" must be a whole number from 1 to 1000');
     const big = await tune(file, '--limit', '20000');
     expect(big.code).toBe(2);
-    expect(big.stderr).toContain('"20000" is above 10000');
+    expect(big.stderr).toContain('--limit "20000" must be a whole number from 1 to 10000');
     expect(big.stdout).toBe('');
   });
 

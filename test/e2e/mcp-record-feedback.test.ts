@@ -102,6 +102,30 @@ describe('record_feedback over MCP', () => {
     expect(textOf(absolute)).toContain('is not a knowledge-base path');
   });
 
+  it('names the real problem of an over-long path or heading: its size and the limit', async () => {
+    const longPath = (await call({
+      task_id: 't',
+      query: 'q words',
+      items: [{ path: `${'d/'.repeat(2500)}x.md`, verdict: 'helped' }],
+    })) as CallToolResult;
+    expect(longPath.isError).toBe(true);
+    expect(textOf(longPath)).toMatch(/items\[0\]\.path is 5004 bytes; a knowledge-base path is at most 4096/);
+    expect(textOf(longPath)).not.toContain('must not be empty');
+    const longHeading = (await call({
+      task_id: 't',
+      query: 'q words',
+      items: [{ path: 'a.md', heading: 'h'.repeat(5000), verdict: 'helped' }],
+    })) as CallToolResult;
+    expect(longHeading.isError).toBe(true);
+    expect(textOf(longHeading)).toMatch(/items\[0\]\.heading is over 4096 bytes/);
+    const blank = (await call({
+      task_id: 't',
+      query: 'q words',
+      items: [{ path: '  ', verdict: 'helped' }],
+    })) as CallToolResult;
+    expect(textOf(blank)).toContain('items[0].path must not be empty');
+  });
+
   it('keeps the judgments when rebuild_index forces a new index file', async () => {
     const groove = createGrooveServer({
       kb,

@@ -195,6 +195,14 @@ describe('resolveConfig validation', () => {
     expect(error.message).toContain(file);
   });
 
+  it('refuses deeply nested TOML with CONFIG_INVALID, not a stack overflow', () => {
+    write('groove.toml', `a = ${'['.repeat(50_000)}${']'.repeat(50_000)}\n`);
+    const error = thrownBy(() => resolve());
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).not.toMatch(/call stack/i);
+    expect(error.message).not.toContain('\n');
+  });
+
   it('reports invalid TOML with the file and a one-line reason', () => {
     const file = write('groove.toml', 'kb_path = "unterminated\n');
     const error = thrownBy(() => resolve());
