@@ -70,8 +70,11 @@ export function describeError(value: unknown): string {
   return String(value);
 }
 
-/** Errno and SQLite codes that mean the disk (or quota, or file-size limit) has no room for the write. */
-const NO_ROOM = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT', 'EFBIG']);
+/**
+ * Errno and SQLite codes that mean the disk (or quota, or file-size limit) has no room for the write. SHMSIZE:
+ * SQLite could not grow `<db>-shm`, which every connection needs, so even a search hits it on a full disk.
+ */
+const NO_ROOM = new Set(['SQLITE_FULL', 'SQLITE_IOERR_SHMSIZE', 'ENOSPC', 'EDQUOT', 'EFBIG']);
 /** Codes that mean the folder or file may not be written (read-only mount, permissions). */
 const NOT_WRITABLE = /^(SQLITE_READONLY(_.*)?|SQLITE_CANTOPEN|SQLITE_PERM|EROFS|EACCES|EPERM)$/;
 

@@ -172,7 +172,7 @@ export class IndexDatabase {
     const storage = storageFailure(error, dbPath);
     if (storage) return storage;
     const code = (error as { code?: unknown } | null)?.code;
-    if (typeof code === 'string' && /^SQLITE_(CORRUPT|NOTADB)/.test(code))
+    if (typeof code === 'string' && /^SQLITE_(CORRUPT|NOTADB|IOERR)/.test(code))
       return unreadableIndexError(dbPath, error);
     return error;
   }

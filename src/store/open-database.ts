@@ -1,5 +1,6 @@
 // Opens the SQLite index with groove's pragmas and runs the schema migrations: the only DDL in groove.
 import fs from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { GrooveError, storageFailure } from '../errors.js';
 
@@ -181,6 +182,14 @@ export function openDatabase(dbPath: string, options: OpenDatabaseOptions = {}):
 
 /** An index path SQLite could not read: a damaged groove index can be rebuilt; any other file is left alone. */
 export function unreadableIndexError(dbPath: string, cause: unknown): GrooveError {
+  const code = (cause as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('SQLITE_IOERR')) {
+    // The disk failed the read or write; that says nothing about the file, so no rebuild is offered.
+    return new GrooveError('DB_OPEN_FAILED', `index "${dbPath}" could not be read or written (${code})`, {
+      cause,
+      hint: `check the disk holding "${path.dirname(dbPath)}"; the index was not changed`,
+    });
+  }
   let kind: IndexFileKind;
   try {
     kind = inspectIndexFile(dbPath);
