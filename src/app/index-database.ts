@@ -174,6 +174,14 @@ export class IndexDatabase {
     const code = (error as { code?: unknown } | null)?.code;
     if (typeof code === 'string' && /^SQLITE_(CORRUPT|NOTADB|IOERR)/.test(code))
       return unreadableIndexError(dbPath, error);
+    // Any other file-system error (say, the path was changed under the run): named, never raw.
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
+      const call = (error as NodeJS.ErrnoException).syscall ?? 'a file operation';
+      return new GrooveError('FILE_WRITE_FAILED', `writing the index "${dbPath}" failed: ${call} (${code})`, {
+        cause: error,
+        hint: 'check that the index path is a file in a folder you can write, then run again',
+      });
+    }
     return error;
   }
 

@@ -166,3 +166,28 @@ describe('a damaged groove index', () => {
     expect(openKnowledgeBase(config()).status()).toMatchObject({ documents: 2 });
   });
 });
+
+describe('an index path that turns into a folder during a --force', () => {
+  it('fails with a named error and leaves no rebuild file behind', async () => {
+    const first = openKnowledgeBase(config());
+    await first.index();
+    await first.close();
+    const facade = openKnowledgeBase(config());
+    let swapped = false;
+    const error = await facade
+      .index({
+        force: true,
+        onEvent: () => {
+          if (swapped) return;
+          swapped = true;
+          fs.rmSync(kb.dbPath);
+          fs.mkdirSync(kb.dbPath);
+        },
+      })
+      .catch((caught: unknown) => caught);
+    await facade.close();
+    expect(error).toBeInstanceOf(GrooveError);
+    expect((error as GrooveError).toLine()).toContain(kb.dbPath);
+    expect(siblings(kb.dbPath).filter((name) => name.includes('.rebuild'))).toEqual([]);
+  });
+});
