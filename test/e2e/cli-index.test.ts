@@ -234,6 +234,24 @@ describe('one-line errors with the fix', () => {
     expect((await groove(['status', ...kbArgs(), '--format', 'json'])).stdout).toContain('"documents":2');
   });
 
+  it('a --db-path that is a folder or inside the KB: every command exits 2 before any work', async () => {
+    const folder = path.join(kb.root, 'a-folder');
+    fs.mkdirSync(folder);
+    const commands = [['index', '--force'], ['search', 'goodone'], ['status'], ['eval'], ['tune']];
+    for (const [dbPath, says] of [
+      [folder, 'is a folder'],
+      [kb.abs('good-one.md'), 'inside the knowledge base'],
+    ] as const) {
+      for (const command of commands) {
+        const run = await groove([...command, '--kb-path', kb.kbPath, '--db-path', dbPath]);
+        expectOneLineError(run, dbPath, says, '--db-path');
+        expect(run.code).toBe(2);
+      }
+    }
+    expect(fs.readdirSync(kb.root).filter((name) => name.startsWith('a-folder'))).toEqual(['a-folder']);
+    expect(fs.readFileSync(kb.abs('good-one.md'), 'utf8')).toBe(noteText('goodone'));
+  });
+
   it('an invalid groove.toml names the file', async () => {
     fs.writeFileSync(path.join(kb.root, 'groove.toml'), 'kb_path = "kb"\nsurprise = 1\n');
     expectOneLineError(
