@@ -1,4 +1,5 @@
 // The one error class groove throws, with a catalog of codes. Messages say what failed, why, and how to fix it.
+import path from 'node:path';
 
 /** Every error code groove can raise. Keep this list sorted by area; docs/errors.md documents each. */
 export const ERROR_CODES = [
@@ -9,6 +10,9 @@ export const ERROR_CODES = [
   'KB_UNREADABLE',
   'DB_CORRUPT',
   'DB_OPEN_FAILED',
+  'DB_NOT_INDEX',
+  'STORAGE_FULL',
+  'STORAGE_DENIED',
   'INDEX_NOT_FOUND',
   'INDEX_MISMATCH',
   'INDEX_BUSY',
@@ -65,4 +69,36 @@ export function describeError(value: unknown): string {
   if (value instanceof GrooveError) return value.toLine();
   if (value instanceof Error) return value.message;
   return String(value);
+}
+
+/**
+ * Errno and SQLite codes that mean the disk (or quota, or file-size limit) has no room for the write. SHMSIZE:
+ * SQLite could not grow `<db>-shm`, which every connection needs, so even a search hits it on a full disk.
+ */
+const NO_ROOM = new Set(['SQLITE_FULL', 'SQLITE_IOERR_SHMSIZE', 'ENOSPC', 'EDQUOT', 'EFBIG']);
+/** Codes that mean the folder or file may not be written (read-only mount, permissions). */
+const NOT_WRITABLE = /^(SQLITE_READONLY(_.*)?|SQLITE_CANTOPEN|SQLITE_PERM|EROFS|EACCES|EPERM)$/;
+
+/**
+ * A write to the index that failed for lack of room or permission, as a GrooveError naming where the index
+ * lives; null for any other error. Index writes are transactions, so a failed one leaves the index as it was.
+ */
+export function storageFailure(cause: unknown, dbPath: string): GrooveError | null {
+  if (cause instanceof GrooveError || !(cause instanceof Error)) return null;
+  const code = (cause as NodeJS.ErrnoException).code;
+  if (typeof code !== 'string') return null;
+  const folder = path.dirname(dbPath);
+  if (NO_ROOM.has(code)) {
+    return new GrooveError('STORAGE_FULL', `no room to write the index "${dbPath}" (${code})`, {
+      cause,
+      hint: `free space on the disk holding "${folder}" (or pass --db-path on another disk) and run again; nothing was lost: the index keeps everything it held before this write`,
+    });
+  }
+  if (NOT_WRITABLE.test(code)) {
+    return new GrooveError('STORAGE_DENIED', `cannot write the index "${dbPath}" (${code})`, {
+      cause,
+      hint: `make "${folder}" writable, or pass --db-path in a folder you can write`,
+    });
+  }
+  return null;
 }

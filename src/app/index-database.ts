@@ -1,9 +1,19 @@
 // One open index: the connection, its document store, meta facts and counts. Part of the composition root.
 import fs from 'node:fs';
+import path from 'node:path';
 import type { ResolvedConfig } from '../config/resolve-config.js';
+import { GrooveError, storageFailure } from '../errors.js';
 import { DocumentStore } from '../store/document-store.js';
 import { type MetaKey, readMeta, writeMeta } from '../store/index-meta.js';
-import { openDatabase, removeDatabaseFiles, type SqliteDatabase } from '../store/open-database.js';
+import {
+  inspectIndexFile,
+  notAnIndexError,
+  openDatabase,
+  removeDatabaseFiles,
+  type SqliteDatabase,
+  unreadableIndexError,
+} from '../store/open-database.js';
+import { acquireIndexLock, type IndexLock } from './index-lock.js';
 import { type IndexIdentity, identityFromMeta, identityToMeta } from './model-identity.js';
 
 export interface RowCounts {
@@ -11,6 +21,91 @@ export interface RowCounts {
   chunks: number;
   vectors: number;
   frontmatterErrors: number;
+}
+
+/** Where a forced rebuild builds its new file, beside the index. */
+export function rebuildPathOf(dbPath: string): string {
+  return `${dbPath}.rebuild`;
+}
+
+/** Every file groove may keep for one index: the index, SQLite's companions, the lock, a rebuild's files. */
+export function indexFilePaths(dbPath: string): string[] {
+  const sqliteFiles = (file: string) => [file, `${file}-wal`, `${file}-shm`, `${file}-journal`];
+  return [
+    ...sqliteFiles(dbPath),
+    ...sqliteFiles(rebuildPathOf(dbPath)),
+    `${dbPath}.lock`,
+    `${dbPath}.before-rebuild`,
+  ];
+}
+
+function isInside(folder: string, file: string): boolean {
+  const relative = path.relative(folder, file);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** The index path with every symlink resolved (the file itself may not exist yet; its folder must). */
+function resolvedIndexPath(dbPath: string, folder: string): string {
+  const link = fs.lstatSync(dbPath, { throwIfNoEntry: false });
+  if (link?.isSymbolicLink()) {
+    try {
+      return fs.realpathSync(dbPath);
+    } catch {
+      throw new GrooveError('INVALID_ARGUMENT', `the index path "${dbPath}" is a symbolic link to nothing`, {
+        hint: 'pass --db-path the file itself, or remove the broken link',
+      });
+    }
+  }
+  return path.join(fs.realpathSync(folder), path.basename(dbPath));
+}
+
+/**
+ * Refuse an index path groove must not use, before any work and without creating anything: inside the KB
+ * (symlinks resolved; groove never writes among the notes), a folder or other non-file, a missing parent
+ * folder, or one that cannot be written.
+ */
+export function checkIndexLocation(kbPath: string, dbPath: string): void {
+  const folder = path.dirname(path.resolve(dbPath));
+  const folderStat = fs.statSync(folder, { throwIfNoEntry: false });
+  if (!folderStat) {
+    throw new GrooveError(
+      'INVALID_ARGUMENT',
+      `the folder of the index path "${dbPath}" does not exist: "${folder}"`,
+      {
+        hint: 'create that folder, or pass --db-path in an existing one',
+      },
+    );
+  }
+  if (!folderStat.isDirectory()) {
+    throw new GrooveError(
+      'INVALID_ARGUMENT',
+      `the index path "${dbPath}" is below "${folder}", which is not a folder`,
+      {
+        hint: 'pass --db-path a file in an existing folder',
+      },
+    );
+  }
+  if (isInside(fs.realpathSync(kbPath), resolvedIndexPath(dbPath, folder))) {
+    throw new GrooveError(
+      'INVALID_ARGUMENT',
+      `the index path "${dbPath}" is inside the knowledge base "${kbPath}"`,
+      {
+        hint: 'pass a --db-path outside the KB folder (by default the index is .groove.db next to it)',
+      },
+    );
+  }
+  const stat = fs.statSync(dbPath, { throwIfNoEntry: false });
+  if (stat && !stat.isFile()) {
+    const what = stat.isDirectory() ? 'a folder' : 'not a regular file';
+    throw new GrooveError('INVALID_ARGUMENT', `the index path "${dbPath}" is ${what}`, {
+      hint: `pass --db-path a file name, e.g. "${path.join(dbPath, '..', 'kb.groove.db')}"`,
+    });
+  }
+  try {
+    fs.accessSync(folder, fs.constants.W_OK);
+  } catch (error) {
+    throw storageFailure(error, dbPath) ?? error;
+  }
 }
 
 function fileIdOf(filePath: string): string | null {
@@ -48,6 +143,46 @@ export class IndexDatabase {
 
   static remove(dbPath: string): void {
     removeDatabaseFiles(dbPath);
+  }
+
+  /**
+   * Take the writer lock, then remove what a killed `--force` left (its rebuild file and WAL/SHM): a rebuild
+   * only runs under this lock, so while we hold it no rebuild is alive.
+   */
+  static lockForWriting(dbPath: string): IndexLock {
+    const lock = acquireIndexLock(dbPath);
+    try {
+      removeDatabaseFiles(rebuildPathOf(dbPath));
+      fs.rmSync(`${rebuildPathOf(dbPath)}-journal`, { force: true });
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+    return lock;
+  }
+
+  /** Refuse a `--force` over a file that is not groove's: only an index (healthy or damaged) is ever replaced. */
+  static assertReplaceable(dbPath: string): void {
+    const kind = inspectIndexFile(dbPath);
+    if (kind === 'foreign') throw notAnIndexError(dbPath);
+  }
+
+  /** A writer's failure in groove's terms: no room or no permission, or a damaged index; others unchanged. */
+  static explainFailure(error: unknown, dbPath: string): unknown {
+    const storage = storageFailure(error, dbPath);
+    if (storage) return storage;
+    const code = (error as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && /^SQLITE_(CORRUPT|NOTADB|IOERR)/.test(code))
+      return unreadableIndexError(dbPath, error);
+    // Any other file-system error (say, the path was changed under the run): named, never raw.
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
+      const call = (error as NodeJS.ErrnoException).syscall ?? 'a file operation';
+      return new GrooveError('FILE_WRITE_FAILED', `writing the index "${dbPath}" failed: ${call} (${code})`, {
+        cause: error,
+        hint: 'check that the index path is a file in a folder you can write, then run again',
+      });
+    }
+    return error;
   }
 
   /** Move a finished rebuild over the live index (the old WAL/SHM go first so they cannot replay onto it). */

@@ -27,9 +27,8 @@ import {
   type GoldenStampResult,
   stampGolden,
 } from './golden-build.js';
-import { IndexDatabase } from './index-database.js';
+import { checkIndexLocation, IndexDatabase, rebuildPathOf } from './index-database.js';
 import type { IndexEventSink, IndexSummary } from './index-events.js';
-import { acquireIndexLock } from './index-lock.js';
 import { runIndex } from './indexer.js';
 import { buildIndexerPorts } from './indexer-ports.js';
 import { type LegProbeOptions, type LegProbeResult, pickProbeSample, probeLegs } from './leg-probe.js';
@@ -87,10 +86,9 @@ export function requireKbPaths(config: ResolvedConfig): { kbPath: string; dbPath
       hint: 'check --kb-path (it must be an existing folder of notes)',
     });
   }
-  return {
-    kbPath: config.kbPath,
-    dbPath: config.dbPath ?? path.join(path.dirname(config.kbPath), '.groove.db'),
-  };
+  const dbPath = config.dbPath ?? path.join(path.dirname(config.kbPath), '.groove.db');
+  checkIndexLocation(config.kbPath, dbPath);
+  return { kbPath: config.kbPath, dbPath };
 }
 
 export class KnowledgeBase {
@@ -123,11 +121,15 @@ export class KnowledgeBase {
 
   /** Index the KB incrementally; `force` rebuilds into a new file and swaps it in only when complete. */
   async index(options: IndexOptions = {}): Promise<IndexSummary> {
-    const lock = acquireIndexLock(this.dbPath);
     try {
-      return options.force ? await this.rebuild(options) : await this.update(options);
-    } finally {
-      lock.release();
+      const lock = IndexDatabase.lockForWriting(this.dbPath);
+      try {
+        return options.force ? await this.rebuild(options) : await this.update(options);
+      } finally {
+        lock.release();
+      }
+    } catch (error) {
+      throw IndexDatabase.explainFailure(error, this.dbPath);
     }
   }
 
@@ -146,23 +148,25 @@ export class KnowledgeBase {
   }
 
   private async rebuild(options: IndexOptions): Promise<IndexSummary> {
+    IndexDatabase.assertReplaceable(this.dbPath); // before any work: only groove's own index is ever replaced
     const embedder = await this.embedder();
     const wanted = identityOf(embedder, this.config);
-    const tempPath = `${this.dbPath}.rebuild`;
+    const tempPath = rebuildPathOf(this.dbPath);
     IndexDatabase.remove(tempPath);
-    const database = IndexDatabase.open(tempPath, { create: true });
-    let summary: IndexSummary;
     try {
-      summary = await this.runOn(database, embedder, wanted, options);
+      const database = IndexDatabase.open(tempPath, { create: true });
+      let summary: IndexSummary;
+      try {
+        summary = await this.runOn(database, embedder, wanted, options);
+      } finally {
+        database.close();
+      }
+      await this.swapIn(tempPath, options.onEvent);
+      return summary;
     } catch (error) {
-      database.close();
-      IndexDatabase.remove(tempPath); // a half-built copy is never used; do not leave it next to the index
+      IndexDatabase.remove(tempPath); // a half-built or unswapped copy is never used; do not leave it behind
       throw error;
-    } finally {
-      database.close();
     }
-    await this.swapIn(tempPath, options.onEvent);
-    return summary;
   }
 
   /**

@@ -1,7 +1,8 @@
 // Opens the SQLite index with groove's pragmas and runs the schema migrations: the only DDL in groove.
 import fs from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
-import { GrooveError } from '../errors.js';
+import { GrooveError, storageFailure } from '../errors.js';
 
 export type SqliteDatabase = Database.Database;
 
@@ -86,7 +87,70 @@ export interface OpenDatabaseOptions {
   create?: boolean;
 }
 
-/** Open (and migrate) the index at `dbPath`; a file that is not a groove index is DB_CORRUPT. */
+/** Stored in the SQLite header (offset 68), so an index is recognisable even when its pages are damaged. */
+export const GROOVE_APPLICATION_ID = 0x47525631; // "GRV1"
+
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+
+/**
+ * What sits at an index path. `index`: a groove index (its header says so, or it has groove's index_meta);
+ * `damaged-index`: groove's header but unreadable; `empty`: nothing to lose (no bytes, or SQLite with no
+ * tables); `foreign`: anything else — never written, never replaced.
+ */
+export type IndexFileKind = 'absent' | 'empty' | 'index' | 'damaged-index' | 'foreign';
+
+export function inspectIndexFile(dbPath: string): IndexFileKind {
+  const header = Buffer.alloc(100);
+  let bytes: number;
+  try {
+    const fd = fs.openSync(dbPath, 'r');
+    try {
+      bytes = fs.readSync(fd, header, 0, header.length, 0);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
+    throw error;
+  }
+  if (bytes === 0) return 'empty';
+  if (bytes < header.length || !header.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC))
+    return 'foreign';
+  const stamped = header.readUInt32BE(68) === GROOVE_APPLICATION_ID;
+  let db: SqliteDatabase | undefined;
+  try {
+    db = new Database(dbPath, { readonly: true, fileMustExist: true });
+    const kind = schemaKind(db);
+    return stamped && kind !== 'index' ? 'damaged-index' : kind;
+  } catch {
+    return stamped ? 'damaged-index' : 'foreign';
+  } finally {
+    db?.close();
+  }
+}
+
+/** A groove index has index_meta; a database without tables is empty; anything else is someone else's. */
+function schemaKind(db: SqliteDatabase): 'index' | 'empty' | 'foreign' {
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+  if (tables.includes('index_meta')) return 'index';
+  return tables.length === 0 ? 'empty' : 'foreign';
+}
+
+/** The error for a file at an index path that is not a groove index: groove never writes or replaces it. */
+export function notAnIndexError(dbPath: string): GrooveError {
+  return new GrooveError(
+    'DB_NOT_INDEX',
+    `"${dbPath}" is not a groove index; groove will not write or replace it`,
+    {
+      hint: 'pass another --db-path, or remove that file yourself if you no longer need it',
+    },
+  );
+}
+
+/**
+ * Open (and migrate) the index at `dbPath`. Someone else's file (not SQLite, or SQLite without index_meta) is
+ * DB_NOT_INDEX and is checked before anything is written to it; only a damaged groove index is DB_CORRUPT.
+ */
 export function openDatabase(dbPath: string, options: OpenDatabaseOptions = {}): SqliteDatabase {
   if (!options.create && !fs.existsSync(dbPath)) {
     throw new GrooveError('INDEX_NOT_FOUND', `no index at "${dbPath}"`, {
@@ -97,7 +161,11 @@ export function openDatabase(dbPath: string, options: OpenDatabaseOptions = {}):
   try {
     db = new Database(dbPath, { readonly: options.readonly ?? false, fileMustExist: !options.create });
     db.pragma('busy_timeout = 30000');
+    const kind = schemaKind(db);
+    if (kind === 'foreign') throw notAnIndexError(dbPath);
     if (!options.readonly) {
+      // Stamp a new file before WAL mode, so the stamp is in the main file's header from the start.
+      if (kind === 'empty') db.pragma(`application_id = ${GROOVE_APPLICATION_ID}`);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
     }
@@ -108,19 +176,52 @@ export function openDatabase(dbPath: string, options: OpenDatabaseOptions = {}):
   } catch (cause) {
     db?.close();
     if (cause instanceof GrooveError) throw cause;
-    throw new GrooveError('DB_CORRUPT', `index "${dbPath}" cannot be opened: ${(cause as Error).message}`, {
-      cause,
-      hint: 'rebuild it with `groove index --force` (the broken file is replaced)',
-    });
+    throw storageFailure(cause, dbPath) ?? unreadableIndexError(dbPath, cause);
   }
 }
 
+/** An index path SQLite could not read: a damaged groove index can be rebuilt; any other file is left alone. */
+export function unreadableIndexError(dbPath: string, cause: unknown): GrooveError {
+  const code = (cause as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('SQLITE_IOERR')) {
+    // The disk failed the read or write; that says nothing about the file, so no rebuild is offered.
+    return new GrooveError('DB_OPEN_FAILED', `index "${dbPath}" could not be read or written (${code})`, {
+      cause,
+      hint: `check the disk holding "${path.dirname(dbPath)}"; the index was not changed`,
+    });
+  }
+  let kind: IndexFileKind;
+  try {
+    kind = inspectIndexFile(dbPath);
+  } catch {
+    kind = 'foreign';
+  }
+  if (kind !== 'index' && kind !== 'damaged-index') return notAnIndexError(dbPath);
+  return new GrooveError('DB_CORRUPT', `index "${dbPath}" is damaged: ${(cause as Error).message}`, {
+    cause,
+    hint: 'rebuild it with `groove index --force` (the broken file is replaced)',
+  });
+}
+
+/** Migrate only when the file is behind: an up-to-date index is opened without writing anything. */
 function migrate(db: SqliteDatabase): void {
+  if (isCurrent(db)) return;
   db.transaction(() => {
     for (const statement of MIGRATIONS) db.exec(statement);
     db.prepare(`INSERT INTO index_meta(key, value) VALUES ('schema_version', ?)
       ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(String(SCHEMA_VERSION));
+    db.pragma(`application_id = ${GROOVE_APPLICATION_ID}`);
   })();
+}
+
+function isCurrent(db: SqliteDatabase): boolean {
+  if (db.pragma('application_id', { simple: true }) !== GROOVE_APPLICATION_ID) return false;
+  try {
+    const version = db.prepare("SELECT value FROM index_meta WHERE key = 'schema_version'").pluck().get();
+    return version === String(SCHEMA_VERSION);
+  } catch {
+    return false;
+  }
 }
 
 /** Remove an index file and its WAL/SHM companions. */

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/cli-io.js';
 import { runCli } from '../../src/cli/main.js';
+import { damageIndex } from '../support/damage-index.js';
 import { createTempKb, noteText, type TempKb } from '../support/temp-kb.js';
 
 const hasMkfifo = process.platform !== 'win32' && spawnSync('mkfifo', ['--version']).error === undefined;
@@ -215,13 +216,40 @@ describe('one-line errors with the fix', () => {
     expectOneLineError(await groove(['status', ...kbArgs()]), 'groove index');
   });
 
-  it('a corrupt index file, for index and status, until --force replaces it', async () => {
-    fs.writeFileSync(kb.dbPath, Buffer.from('this is not a database, just some garbage bytes\n'.repeat(200)));
+  it('a file that is not an index: refused by index, status and --force, and left as it was', async () => {
+    const garbage = Buffer.from('this is not a database, just some garbage bytes\n'.repeat(200));
+    fs.writeFileSync(kb.dbPath, garbage);
+    for (const args of [indexArgs(), ['status', ...kbArgs()], indexArgs('--force')])
+      expectOneLineError(await groove(args), kb.dbPath, 'not a groove index', '--db-path');
+    expect(fs.readFileSync(kb.dbPath)).toEqual(garbage);
+  });
+
+  it('a damaged index file, for index and status, until --force replaces it', async () => {
+    expect((await groove(indexArgs('--quiet'))).code).toBe(0);
+    damageIndex(kb.dbPath);
     expectOneLineError(await groove(indexArgs()), kb.dbPath, '--force');
     expectOneLineError(await groove(['status', ...kbArgs()]), kb.dbPath, '--force');
     const rebuilt = await groove(indexArgs('--force', '--quiet'));
     expect(rebuilt.code).toBe(0);
     expect((await groove(['status', ...kbArgs(), '--format', 'json'])).stdout).toContain('"documents":2');
+  });
+
+  it('a --db-path that is a folder or inside the KB: every command exits 2 before any work', async () => {
+    const folder = path.join(kb.root, 'a-folder');
+    fs.mkdirSync(folder);
+    const commands = [['index', '--force'], ['search', 'goodone'], ['status'], ['eval'], ['tune']];
+    for (const [dbPath, says] of [
+      [folder, 'is a folder'],
+      [kb.abs('good-one.md'), 'inside the knowledge base'],
+    ] as const) {
+      for (const command of commands) {
+        const run = await groove([...command, '--kb-path', kb.kbPath, '--db-path', dbPath]);
+        expectOneLineError(run, dbPath, says, '--db-path');
+        expect(run.code).toBe(2);
+      }
+    }
+    expect(fs.readdirSync(kb.root).filter((name) => name.startsWith('a-folder'))).toEqual(['a-folder']);
+    expect(fs.readFileSync(kb.abs('good-one.md'), 'utf8')).toBe(noteText('goodone'));
   });
 
   it('an invalid groove.toml names the file', async () => {

@@ -6,6 +6,7 @@ import { type KnowledgeBase, openKnowledgeBase } from '../../src/app/knowledge-b
 import type { ConfigOverrides } from '../../src/config/resolve-config.js';
 import { GrooveError } from '../../src/errors.js';
 import { CountingEmbedder } from '../support/counting-embedder.js';
+import { damageIndex } from '../support/damage-index.js';
 import { createTempKb, noteText, type TempKb } from '../support/temp-kb.js';
 
 let kb: TempKb;
@@ -180,8 +181,9 @@ describe('--force rebuild', () => {
     expect(next).toMatchObject({ indexed: 80, unchanged: 3 });
   });
 
-  it('replaces a corrupt index file', async () => {
-    fs.writeFileSync(kb.dbPath, Buffer.alloc(8192, 0x5a));
+  it('replaces a damaged index file', async () => {
+    await index(facade(null));
+    damageIndex(kb.dbPath);
     const error = await indexError(facade(null));
     expect((error as GrooveError).code).toBe('DB_CORRUPT');
     expect((error as GrooveError).hint).toContain('--force');
