@@ -37,9 +37,6 @@ export type DecodedText =
 // O_NOFOLLOW makes the open itself fail on a symlink, so there is no lstat-then-open race.
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 
-/** How many leading bytes are searched for a NUL to call a file binary (the same window git uses). */
-export const BINARY_SNIFF_BYTES = 8192;
-
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 // fatal: reject malformed input instead of inserting U+FFFD; the decoder strips a leading BOM.
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -120,10 +117,13 @@ function describeFileType(stat: fs.Stats): string {
   return 'special file';
 }
 
-/** Decode bytes as strict UTF-8 text; NUL bytes near the start mean binary. */
+/**
+ * Decode bytes as strict UTF-8 text. A NUL byte anywhere means binary: the whole file is in memory already,
+ * and a scan for one byte value costs far less than the decode, so there is no reason to sniff only a prefix.
+ * Every reader of KB text (the indexer, get_document, .grooveignore) goes through this one check.
+ */
 export function decodeUtf8Text(bytes: Uint8Array): DecodedText {
-  const sniffEnd = Math.min(bytes.length, BINARY_SNIFF_BYTES);
-  const nulAt = bytes.subarray(0, sniffEnd).indexOf(0);
+  const nulAt = bytes.indexOf(0);
   if (nulAt !== -1) {
     return {
       ok: false,

@@ -66,6 +66,11 @@ describe('groove index on a KB full of bad input', () => {
     const big = kb.write('big.md', '');
     fs.truncateSync(big, 60 * 1024 * 1024); // sparse: fast to create, still 60 MB by stat
     kb.write('binary.md', Buffer.from([0x23, 0x20, 0x68, 0x69, 0x00, 0xff, 0x00, 0x10]));
+    // A NUL far past the first 8 KiB is still binary: the whole file is checked.
+    kb.write(
+      'late-nul.md',
+      Buffer.concat([Buffer.from(noteText('latenul').repeat(40)), Buffer.from('\0tail')]),
+    );
     kb.write('latin1.md', Buffer.from('# Caf\xe9 cr\xe8me\n\nNot UTF-8 at all.\n', 'latin1'));
     kb.write(
       'broken-frontmatter.md',
@@ -82,6 +87,7 @@ describe('groove index on a KB full of bad input', () => {
       'hard-link.md': 'hard link',
       'big.md': 'max_file_size',
       'binary.md': 'binary',
+      'late-nul.md': 'binary',
       'latin1.md': 'UTF-8',
       'victim-binary.md': 'binary',
       'broken-frontmatter.md': 'frontmatter',
