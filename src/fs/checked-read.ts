@@ -10,6 +10,7 @@ export type ReadSkipReason =
   | 'not-regular'
   | 'too-large'
   | 'unreadable'
+  | 'path-too-long'
   | 'vanished';
 /** Why bytes that were read cannot be used as text. */
 export type DecodeSkipReason = 'binary' | 'invalid-utf8';
@@ -73,7 +74,7 @@ export function readCheckedFile(absPath: string, options: CheckedReadOptions): C
     const bytes = readExactly(fd, stat.size);
     return { ok: true, bytes, sizeBytes: bytes.length, mtimeMs: stat.mtimeMs };
   } catch (error) {
-    return { ok: false, reason: 'unreadable', detail: `read failed: ${errorText(error)}` };
+    return { ok: false, ...describeFsFailure('read', error) };
   } finally {
     fs.closeSync(fd);
   }
@@ -97,15 +98,32 @@ function refuseOpen(error: unknown): CheckedRead {
   if (code === 'ELOOP' || code === 'EMLINK') {
     return { ok: false, reason: 'symlink', detail: 'it is a symbolic link' };
   }
-  // ENOTDIR: a parent folder was replaced by a file after the walk saw it.
-  if (code === 'ENOENT' || code === 'ENOTDIR') {
-    return { ok: false, reason: 'vanished', detail: 'it no longer exists' };
-  }
   // ENXIO: opening a Unix socket.
   if (code === 'ENXIO') {
     return { ok: false, reason: 'not-regular', detail: 'it is a socket or device, not a regular file' };
   }
-  return { ok: false, reason: 'unreadable', detail: `open failed: ${errorText(error)}` };
+  return { ok: false, ...describeFsFailure('open', error) };
+}
+
+/**
+ * The one mapping from a failed per-entry file-system call (lstat, open, read) to a skip reason. Every errno
+ * is a reason to skip that one entry, never to fail a run. The detail names the errno, not the error's
+ * message, which would repeat the absolute path.
+ */
+export function describeFsFailure(
+  syscall: string,
+  error: unknown,
+): { reason: 'vanished' | 'path-too-long' | 'unreadable'; detail: string } {
+  const code = errorCode(error);
+  // ENOTDIR: a parent folder was replaced by a file after the walk saw it.
+  if (code === 'ENOENT' || code === 'ENOTDIR') return { reason: 'vanished', detail: 'it no longer exists' };
+  if (code === 'ENAMETOOLONG') {
+    return {
+      reason: 'path-too-long',
+      detail: 'its absolute path is longer than this system allows (ENAMETOOLONG)',
+    };
+  }
+  return { reason: 'unreadable', detail: `${syscall} failed: ${errnoText(error)}` };
 }
 
 function describeFileType(stat: fs.Stats): string {
@@ -189,6 +207,7 @@ const SKIP_FIXES: Record<SkipReason, string | null> = {
   'not-regular': null,
   'too-large': 'raise [index] max_file_bytes',
   unreadable: 'check its permissions',
+  'path-too-long': 'shorten its name or the names of the folders above it',
   vanished: 'it was deleted or moved during the run; the next run picks up its new state',
   binary: 'only text files are indexed',
   'invalid-utf8': 're-save it as UTF-8',
@@ -220,6 +239,11 @@ function errorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** `EACCES (permission denied)` from Node's `EACCES: permission denied, lstat '/abs/path'`; no path. */
+export function errnoText(error: unknown): string {
+  const code = errorCode(error);
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === undefined) return message;
+  const described = /^[A-Z0-9_]+: ([^,]*),/.exec(message)?.[1];
+  return described ? `${code} (${described})` : code;
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/cli-io.js';
 import { runCli } from '../../src/cli/main.js';
+import { createOverlongTree, removeDeepTree } from '../support/overlong-path.js';
 import { createTempKb, noteText, type TempKb } from '../support/temp-kb.js';
 
 const hasMkfifo = process.platform !== 'win32' && spawnSync('mkfifo', ['--version']).error === undefined;
@@ -115,6 +116,29 @@ describe('groove index on a KB full of bad input', () => {
     expect(kb.ftsMatches('victimtwoalpha').words).toBe(1);
     expect(kb.ftsMatches('brokenfmbody').words).toBe(1);
   });
+});
+
+describe('groove index with a path over PATH_MAX', () => {
+  it.skipIf(process.platform === 'win32')(
+    'skips that file with the reason and indexes the rest',
+    async () => {
+      const name = `${'n'.repeat(240)}.md`;
+      createOverlongTree(kb.kbPath, name, noteText('toodeep'));
+      try {
+        const run = await groove(indexArgs());
+        expect(run.code).toBe(0);
+        expect(run.stderr).toMatch(
+          new RegExp(`warning: skipped long/.*/${name}: its absolute path is longer`),
+        );
+        expect(run.stderr).not.toMatch(/\n\s+at /);
+        expect([...kb.documents().keys()].sort()).toEqual(['good-one.md', 'notes/good-two.md']);
+        const again = await groove(indexArgs('--quiet'));
+        expect(again.code).toBe(0);
+      } finally {
+        removeDeepTree(path.join(kb.kbPath, 'long'));
+      }
+    },
+  );
 });
 
 describe('groove index output', () => {
