@@ -1,4 +1,5 @@
 // The one error class groove throws, with a catalog of codes. Messages say what failed, why, and how to fix it.
+import { displayLine } from './core/display-path.js';
 
 /** Every error code groove can raise. Keep this list sorted by area; docs/errors.md documents each. */
 export const ERROR_CODES = [
@@ -49,9 +50,9 @@ export class GrooveError extends Error {
     this.hint = options.hint;
   }
 
-  /** One line for a terminal: the message, then the hint when there is one. */
+  /** One line for a terminal: the message, then the hint when there is one; quoted paths are escaped. */
   toLine(): string {
-    return this.hint ? `${this.message} (${this.hint})` : this.message;
+    return displayLine(this.hint ? `${this.message} (${this.hint})` : this.message);
   }
 }
 
@@ -59,9 +60,8 @@ export function isGrooveError(value: unknown): value is GrooveError {
   return value instanceof GrooveError;
 }
 
-/** Describe any thrown value in one line without a stack trace. */
+/** Describe any thrown value in one line without a stack trace (controls in it escaped, like a path). */
 export function describeError(value: unknown): string {
   if (value instanceof GrooveError) return value.toLine();
-  if (value instanceof Error) return value.message;
-  return String(value);
+  return displayLine(value instanceof Error ? value.message : String(value));
 }

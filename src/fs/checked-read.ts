@@ -2,6 +2,7 @@
 // swapped between the check and the read cannot slip through. Also strict UTF-8 decoding and the
 // human-readable wording of every reason a file is skipped.
 import * as fs from 'node:fs';
+import { displayPath } from '../core/display-path.js';
 
 /** Why a checked read refused a file. */
 export type ReadSkipReason =
@@ -232,7 +233,8 @@ export function describeSkipReason(
     skip.reason === 'too-large' && options.capAdvice !== undefined
       ? options.capAdvice
       : SKIP_FIXES[skip.reason];
-  return fix ? `skipped ${relPath}: ${skip.detail} (${fix})` : `skipped ${relPath}: ${skip.detail}`;
+  const shown = displayPath(relPath);
+  return fix ? `skipped ${shown}: ${skip.detail} (${fix})` : `skipped ${shown}: ${skip.detail}`;
 }
 
 function errorCode(error: unknown): string | undefined {

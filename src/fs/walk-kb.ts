@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALWAYS_EXCLUDED_DIRS } from '../config/defaults.js';
+import { displayPath } from '../core/display-path.js';
 import { GrooveError } from '../errors.js';
 import { describeFsFailure, errnoText } from './checked-read.js';
 import { type IgnoreRules, loadIgnoreRules } from './ignore-rules.js';
@@ -198,7 +199,7 @@ function listDirectory(
         : 'check its permissions';
     unreadableDirs.push(relDir);
     warnings.push(
-      `skipped folder ${relDir}: ${failure.detail}; its files keep their indexed state (${advice})`,
+      `skipped folder ${displayPath(relDir)}: ${failure.detail}; its files keep their indexed state (${advice})`,
     );
     return [];
   }
