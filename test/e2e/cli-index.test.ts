@@ -118,6 +118,29 @@ describe('groove index on a KB full of bad input', () => {
   });
 });
 
+describe('groove index and .grooveignore', () => {
+  it('never indexes a folder ignored by a pattern past the 1000th', async () => {
+    const patterns = Array.from({ length: 1500 }, (_, i) => `unused-${i}/`);
+    patterns[1200] = 'secret/';
+    kb.write('.grooveignore', `${patterns.join('\n')}\n`);
+    kb.write('secret/plan.md', noteText('hiddenplan'));
+    const run = await groove(indexArgs());
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain('patterns');
+    expect([...kb.documents().keys()].sort()).toEqual(['good-one.md', 'notes/good-two.md']);
+    const search = await groove(['search', 'hiddenplanalpha', ...kbArgs(), '--format', 'json']);
+    expect(JSON.parse(search.stdout).results).toEqual([]);
+  });
+
+  it('refuses to index at all when .grooveignore cannot be used', async () => {
+    kb.write('.grooveignore', Buffer.from('secret/\n\xff\n', 'latin1'));
+    kb.write('secret/plan.md', noteText('hiddenplan'));
+    const run = await groove(indexArgs());
+    expectOneLineError(run, '.grooveignore', 'not valid UTF-8', 'nothing was indexed');
+    expect(fs.existsSync(kb.dbPath) ? [...kb.documents().keys()] : []).toEqual([]);
+  });
+});
+
 describe('groove index with a path over PATH_MAX', () => {
   it.skipIf(process.platform === 'win32')(
     'skips that file with the reason and indexes the rest',
