@@ -1,5 +1,6 @@
 // The one error class groove throws, with a catalog of codes. Messages say what failed, why, and how to fix it.
 import path from 'node:path';
+import { displayLine } from './core/display-path.js';
 
 /** Every error code groove can raise. Keep this list sorted by area; docs/errors.md documents each. */
 export const ERROR_CODES = [
@@ -8,6 +9,7 @@ export const ERROR_CODES = [
   'KB_PATH_MISSING',
   'KB_NOT_FOUND',
   'KB_UNREADABLE',
+  'IGNORE_FILE_UNUSABLE',
   'DB_CORRUPT',
   'DB_OPEN_FAILED',
   'DB_NOT_INDEX',
@@ -54,9 +56,9 @@ export class GrooveError extends Error {
     this.hint = options.hint;
   }
 
-  /** One line for a terminal: the message, then the hint when there is one. */
+  /** One line for a terminal: the message, then the hint when there is one; quoted paths are escaped. */
   toLine(): string {
-    return this.hint ? `${this.message} (${this.hint})` : this.message;
+    return displayLine(this.hint ? `${this.message} (${this.hint})` : this.message);
   }
 }
 
@@ -64,11 +66,10 @@ export function isGrooveError(value: unknown): value is GrooveError {
   return value instanceof GrooveError;
 }
 
-/** Describe any thrown value in one line without a stack trace. */
+/** Describe any thrown value in one line without a stack trace (controls in it escaped, like a path). */
 export function describeError(value: unknown): string {
   if (value instanceof GrooveError) return value.toLine();
-  if (value instanceof Error) return value.message;
-  return String(value);
+  return displayLine(value instanceof Error ? value.message : String(value));
 }
 
 /**

@@ -3,6 +3,7 @@
 // links, and text over 1 MiB. Part of the composition root: it binds the checked-read adapter.
 import fs from 'node:fs';
 import path from 'node:path';
+import { displayPath } from '../core/display-path.js';
 import { decodeUtf8Text, describeSkipReason, readCheckedFile } from '../fs/checked-read.js';
 import { isAddressablePath } from '../fs/walk-kb.js';
 import type { BrowseReader } from '../store/browse-queries.js';
@@ -41,12 +42,14 @@ const EXAMPLE = 'pass the path exactly as a search result spells it, e.g. "guide
 /** Read one indexed document, or say why not (misses are data; nothing here throws for a bad path). */
 export function getDocument(requestedPath: string, options: GetDocumentOptions): GetDocumentResult {
   const shapeProblem = describePathShapeProblem(requestedPath);
-  if (shapeProblem) return miss('invalid-path', `path "${requestedPath}" ${shapeProblem}; ${EXAMPLE}`);
+  // Every message quotes the path as displayPath prints it; the payload keeps the real one.
+  const shown = displayPath(requestedPath);
+  if (shapeProblem) return miss('invalid-path', `path "${shown}" ${shapeProblem}; ${EXAMPLE}`);
   const indexed = options.browser.findDocument(requestedPath);
   if (!indexed) {
     return miss(
       'not-found',
-      `"${requestedPath}" is not an indexed document (paths are case-sensitive and relative to the knowledge ` +
+      `"${shown}" is not an indexed document (paths are case-sensitive and relative to the knowledge ` +
         'base folder); copy the "path" of a search result',
     );
   }
@@ -54,7 +57,7 @@ export function getDocument(requestedPath: string, options: GetDocumentOptions):
   if (!options.enabledExtensions.map((e) => e.toLowerCase()).includes(extension)) {
     return miss(
       'refused',
-      `"${requestedPath}" has extension ".${extension}", which is not in [parsers] enabled; it is not served`,
+      `"${shown}" has extension ".${extension}", which is not in [parsers] enabled; it is not served`,
     );
   }
   const absPath = path.join(options.kbPath, ...requestedPath.split('/'));
@@ -63,7 +66,7 @@ export function getDocument(requestedPath: string, options: GetDocumentOptions):
   const read = readCheckedFile(absPath, { maxBytes: GET_DOCUMENT_MAX_BYTES });
   if (!read.ok) {
     if (read.reason === 'vanished') {
-      return miss('not-found', `"${requestedPath}" was indexed but no longer exists on disk; search again`);
+      return miss('not-found', `"${shown}" was indexed but no longer exists on disk; search again`);
     }
     const advice =
       read.reason === 'too-large'
@@ -113,13 +116,16 @@ function describeLinkedAncestor(kbPath: string, relPath: string, absPath: string
   try {
     real = fs.realpathSync(absPath);
   } catch {
-    return miss('not-found', `"${relPath}" was indexed but no longer exists on disk; search again`);
+    return miss(
+      'not-found',
+      `"${displayPath(relPath)}" was indexed but no longer exists on disk; search again`,
+    );
   }
   const expected = path.join(fs.realpathSync(kbPath), ...relPath.split('/'));
   if (real === expected) return null;
   return miss(
     'refused',
-    `refused ${relPath}: it is reached through a symbolic link (groove never follows links inside the ` +
+    `refused ${displayPath(relPath)}: it is reached through a symbolic link (groove never follows links inside the ` +
       'knowledge base; move the real folder or file into it)',
   );
 }

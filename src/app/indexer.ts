@@ -1,5 +1,6 @@
 // The index use case: walk → stat/hash decisions → parse → embed (outside any transaction) → one write per file.
 import { createHash } from 'node:crypto';
+import { displayPath } from '../core/display-path.js';
 import { isUnchangedByStat, planRenames, type StoredFileState } from '../core/plan-index-changes.js';
 import type { ChunkRowInput, DocumentStore } from '../store/document-store.js';
 import type { Embedder, ParsedDocument } from '../types.js';
@@ -274,7 +275,7 @@ function writeFile(
     events.push({
       kind: 'skipped',
       path: parsed.path,
-      message: `skipped ${parsed.path}: it has no text to index`,
+      message: `skipped ${displayPath(parsed.path)}: it has no text to index`,
     });
     for (const stale of [file.stored ? parsed.path : undefined, file.renamedFrom]) {
       if (stale !== undefined && options.store.deleteDocuments([stale]) > 0) {
@@ -306,7 +307,7 @@ function writeFile(
     summary.frontmatterErrors++;
     events.push({
       kind: 'warning',
-      message: `${parsed.path}: frontmatter not parsed (${parsed.frontmatterError}); body indexed`,
+      message: `${displayPath(parsed.path)}: frontmatter not parsed (${parsed.frontmatterError}); body indexed`,
     });
   }
   const action = file.renamedFrom ? 'renamed' : file.stored ? 'updated' : 'indexed';

@@ -1,5 +1,7 @@
 // `groove models list|pull`: see which models are registered and downloaded, and fetch one explicitly.
+
 import { Command } from 'commander';
+import { displayPath } from '../app/display-text.js';
 import { listRegisteredModels, pullRegisteredModel } from '../app/model-catalog.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import { addFormatOption, type CommonFlags, loadConfig } from './common-options.js';
@@ -27,7 +29,7 @@ export function modelsCommand(io: CliIo, setExit: (code: number) => void): Comma
       }));
       io.stdout.write(`${JSON.stringify({ cache_dir: cacheDir, models: rows })}\n`);
     } else {
-      io.stdout.write(`Model cache: ${cacheDir}\n`);
+      io.stdout.write(`Model cache: ${displayPath(cacheDir)}\n`);
       for (const m of entries) {
         const dims = m.dimension === null ? '-' : String(m.dimension);
         const state = m.downloaded ? 'downloaded' : 'not downloaded';

@@ -2,6 +2,7 @@
 // Logs go to stderr; under stdio, stdout carries nothing but protocol frames.
 import { format } from 'node:util';
 import { Command, Option } from 'commander';
+import { displayLine } from '../app/display-text.js';
 import { IndexRunner } from '../app/index-runner.js';
 import { type KnowledgeBase, openKnowledgeBase } from '../app/knowledge-base.js';
 import { type LiveSyncHandle, startLiveSync } from '../app/live-sync.js';
@@ -65,7 +66,8 @@ export function serveCommand(io: CliIo, setExit: (code: number) => void): Comman
         hint: 'anyone who can reach it could read the knowledge base; pass --allow-remote if you mean it, and set GROOVE_HTTP_TOKEN and [transport.http] allowed_hosts',
       });
     }
-    const log = (line: string) => io.stderr.write(`groove serve: ${line}\n`);
+    // Every log line is escaped whole: paths quoted in it (changes, skips, errors) cannot forge a line.
+    const log = (line: string) => io.stderr.write(`groove serve: ${displayLine(line)}\n`);
     const kb = openKnowledgeBase(config);
     const runner = new IndexRunner(kb);
     const restoreConsole = transport === 'stdio' ? routeConsoleToStderr(io) : () => {};

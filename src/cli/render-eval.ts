@@ -1,5 +1,6 @@
 // Pure renderers for `groove eval`: the text report (stdout) in the seed's layout, and the diagnostics for
 // stderr — notes, failed legs, golden-queries-quoted findings, the regression gate — in ASCII only.
+import { displayPath } from '../app/display-text.js';
 import type { EvalReport, QuoteFinding } from '../app/evaluator.js';
 import {
   renderDetectableEffect,
@@ -116,7 +117,7 @@ export function renderQuoteFindings(findings: readonly QuoteFinding[]): string {
     `groove eval: ${findings.length} document(s) quote 2 or more golden queries verbatim (golden-queries-quoted).`,
   ];
   for (const finding of findings) {
-    lines.push(`  ${finding.path}`);
+    lines.push(`  ${displayPath(finding.path)}`);
     for (const q of finding.quoted) {
       lines.push(`    ${q.queryId} (${q.rankInTopK === null ? 'not in top_k' : `rank ${q.rankInTopK}`})`);
     }

@@ -1,5 +1,6 @@
 // Pure renderers for `groove eval golden build` and `golden stamp`: what each filter removed, what was kept,
 // and where the set and its sidecar went — as text, or as one JSON object.
+import { displayPath } from '../app/display-text.js';
 import type { FeedbackFilterName, GoldenBuildResult, GoldenStampResult } from '../app/golden-build.js';
 
 const FILTER_LABELS: Record<FeedbackFilterName, string> = {
@@ -21,9 +22,9 @@ export function renderGoldenBuildText(result: GoldenBuildResult): string {
     `  kept: ${draft.queries.length} queries, ${expected} expected entries (${draft.negativesKept} noise/wrong judgments are not listed: the golden format is positives only)`,
   ];
   if (result.written) {
-    lines.push(`wrote ${result.outPath}`);
+    lines.push(`wrote ${displayPath(result.outPath)}`);
     lines.push(
-      `  and ${result.metaPath} (created ${meta.created}; corpus ${meta.corpusDocuments} docs / ${meta.corpusChunks} chunks)`,
+      `  and ${displayPath(result.metaPath)} (created ${meta.created}; corpus ${meta.corpusDocuments} docs / ${meta.corpusChunks} chunks)`,
     );
   }
   return `${lines.join('\n')}\n`;
@@ -52,7 +53,7 @@ export function goldenBuildToJson(result: GoldenBuildResult): Record<string, unk
 
 export function renderGoldenStampText(result: GoldenStampResult): string {
   const { meta } = result;
-  return `stamped ${result.goldenPath} (${result.queries} queries)\n  wrote ${result.metaPath}: created ${meta.created}, corpus ${meta.corpusDocuments} docs / ${meta.corpusChunks} chunks, source ${meta.source}\n`;
+  return `stamped ${displayPath(result.goldenPath)} (${result.queries} queries)\n  wrote ${displayPath(result.metaPath)}: created ${meta.created}, corpus ${meta.corpusDocuments} docs / ${meta.corpusChunks} chunks, source ${meta.source}\n`;
 }
 
 export function goldenStampToJson(result: GoldenStampResult): Record<string, unknown> {

@@ -1,4 +1,6 @@
 // Pure renderers for `groove index` and `groove status` output.
+
+import { displayLine, displayPath } from '../app/display-text.js';
 import type { IndexEvent, IndexSummary } from '../app/index-events.js';
 import type { StatusReport } from '../app/knowledge-base.js';
 
@@ -9,14 +11,15 @@ export function renderIndexEvent(event: IndexEvent): string | null {
       return `groove: indexing ${event.totalFiles} files (${describeModel(event.model)})`;
     case 'file':
       return event.action === 'renamed'
-        ? `  renamed: ${event.from} -> ${event.path}`
-        : `  ${event.action}: ${event.path} (${event.chunks} chunks)`;
+        ? `  renamed: ${displayPath(event.from ?? '')} -> ${displayPath(event.path)}`
+        : `  ${event.action}: ${displayPath(event.path)} (${event.chunks} chunks)`;
     case 'deleted':
-      return `  deleted: ${event.path}`;
+      return `  deleted: ${displayPath(event.path)}`;
+    // Messages quote paths: escaped as a whole, so none can break the one-line-per-event output.
     case 'skipped':
-      return `  warning: ${event.message}`;
+      return `  warning: ${displayLine(event.message)}`;
     case 'warning':
-      return `  warning: ${event.message}`;
+      return `  warning: ${displayLine(event.message)}`;
     case 'unchanged':
       return null;
   }
@@ -59,8 +62,8 @@ export function indexSummaryJson(summary: IndexSummary): Record<string, unknown>
 
 export function renderStatus(report: StatusReport): string {
   const lines = [
-    `KB:            ${report.kbPath}`,
-    `Index:         ${report.dbPath} (${formatBytes(report.dbSizeBytes)})`,
+    `KB:            ${displayPath(report.kbPath)}`,
+    `Index:         ${displayPath(report.dbPath)} (${formatBytes(report.dbSizeBytes)})`,
     `Documents:     ${report.documents}`,
     `Chunks:        ${report.chunks}`,
     `Model:         ${report.model === 'none' ? 'none (lexical-only)' : report.model}`,

@@ -1,4 +1,5 @@
 // Pure text renderer for search results (the JSON form is searchResponseToJson, shared with MCP).
+import { displayPath } from '../app/display-text.js';
 import type { SearchResponse } from '../app/search-types.js';
 
 export function renderSearchText(response: SearchResponse, options: { minConfidenceRatio: number }): string {
@@ -12,7 +13,8 @@ export function renderSearchText(response: SearchResponse, options: { minConfide
     lines.push(`[low_confidence: top1 / mean ratio < ${options.minConfidenceRatio}]`);
   if (response.results.length === 0) lines.push('No results.');
   const blocks = response.results.map((hit) => {
-    const where = hit.heading ? `${hit.path}#${hit.heading}` : hit.path;
+    // The path line is escaped whole: neither the file name nor the heading can forge a line.
+    const where = displayPath(hit.heading ? `${hit.path}#${hit.heading}` : hit.path);
     const block = [`# ${hit.title}`, where, `score: ${hit.score.toFixed(4)}`];
     if (hit.tags.length > 0) block.push(`tags: ${hit.tags.join(', ')}`);
     if (hit.explain) block.push(`explain: ${JSON.stringify(hit.explain)}`);

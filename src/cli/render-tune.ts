@@ -1,5 +1,6 @@
 // Pure renderers for `groove tune`: the text report (stdout) in the reference's section order, its JSON form,
 // the stderr progress and warning lines, and the effective-N = 0 diagnosis.
+import { displayPath } from '../app/display-text.js';
 import type {
   FusionCondition,
   QueryDiagnostics,
@@ -30,8 +31,8 @@ export function renderTuneText(report: TuneReport, options: RenderTuneOptions): 
     options.color ? `${ANSI[colour]}${text}${ANSI.reset}` : text;
   const lines = [
     'groove tune — can the fusion parameters move retrieval on this KB?',
-    `  kb: ${report.kbPath}`,
-    `  golden: ${report.goldenPath}`,
+    `  kb: ${displayPath(report.kbPath)}`,
+    `  golden: ${displayPath(report.goldenPath)}`,
     `  model: ${report.model}`,
     '  reranker: none (tune always measures the plain RRF stage)',
     `  limit: ${report.limit}    candidate pool: ${report.candidatePool} per leg (floor, not a cap)`,
@@ -283,7 +284,7 @@ export function renderNoEffectiveQueries(
   outcome: Extract<TuneOutcome, { kind: 'no-effective-queries' }>,
 ): string {
   return [
-    `groove tune: effective N = 0: none of the ${outcome.queryCount} golden queries in ${outcome.goldenPath} has 2 or more`,
+    `groove tune: effective N = 0: none of the ${outcome.queryCount} golden queries in ${displayPath(outcome.goldenPath)} has 2 or more`,
     '  FTS candidates, so every grid point returns the same ranking and there is nothing to measure.',
     ...outcome.diagnostics.map(
       (d) => `  ${d.id}: FTS candidates = ${d.ftsCandidates} (${d.insensitiveReason ?? 'effective'})`,

@@ -2,6 +2,7 @@
 // swapped between the check and the read cannot slip through. Also strict UTF-8 decoding and the
 // human-readable wording of every reason a file is skipped.
 import * as fs from 'node:fs';
+import { displayPath } from '../core/display-path.js';
 
 /** Why a checked read refused a file. */
 export type ReadSkipReason =
@@ -10,6 +11,7 @@ export type ReadSkipReason =
   | 'not-regular'
   | 'too-large'
   | 'unreadable'
+  | 'path-too-long'
   | 'vanished';
 /** Why bytes that were read cannot be used as text. */
 export type DecodeSkipReason = 'binary' | 'invalid-utf8';
@@ -36,9 +38,6 @@ export type DecodedText =
 // O_NONBLOCK makes opening a FIFO return at once instead of waiting for a writer; fstat then refuses it.
 // O_NOFOLLOW makes the open itself fail on a symlink, so there is no lstat-then-open race.
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
-
-/** How many leading bytes are searched for a NUL to call a file binary (the same window git uses). */
-export const BINARY_SNIFF_BYTES = 8192;
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 // fatal: reject malformed input instead of inserting U+FFFD; the decoder strips a leading BOM.
@@ -76,7 +75,7 @@ export function readCheckedFile(absPath: string, options: CheckedReadOptions): C
     const bytes = readExactly(fd, stat.size);
     return { ok: true, bytes, sizeBytes: bytes.length, mtimeMs: stat.mtimeMs };
   } catch (error) {
-    return { ok: false, reason: 'unreadable', detail: `read failed: ${errorText(error)}` };
+    return { ok: false, ...describeFsFailure('read', error) };
   } finally {
     fs.closeSync(fd);
   }
@@ -100,15 +99,32 @@ function refuseOpen(error: unknown): CheckedRead {
   if (code === 'ELOOP' || code === 'EMLINK') {
     return { ok: false, reason: 'symlink', detail: 'it is a symbolic link' };
   }
-  // ENOTDIR: a parent folder was replaced by a file after the walk saw it.
-  if (code === 'ENOENT' || code === 'ENOTDIR') {
-    return { ok: false, reason: 'vanished', detail: 'it no longer exists' };
-  }
   // ENXIO: opening a Unix socket.
   if (code === 'ENXIO') {
     return { ok: false, reason: 'not-regular', detail: 'it is a socket or device, not a regular file' };
   }
-  return { ok: false, reason: 'unreadable', detail: `open failed: ${errorText(error)}` };
+  return { ok: false, ...describeFsFailure('open', error) };
+}
+
+/**
+ * The one mapping from a failed per-entry file-system call (lstat, open, read) to a skip reason. Every errno
+ * is a reason to skip that one entry, never to fail a run. The detail names the errno, not the error's
+ * message, which would repeat the absolute path.
+ */
+export function describeFsFailure(
+  syscall: string,
+  error: unknown,
+): { reason: 'vanished' | 'path-too-long' | 'unreadable'; detail: string } {
+  const code = errorCode(error);
+  // ENOTDIR: a parent folder was replaced by a file after the walk saw it.
+  if (code === 'ENOENT' || code === 'ENOTDIR') return { reason: 'vanished', detail: 'it no longer exists' };
+  if (code === 'ENAMETOOLONG') {
+    return {
+      reason: 'path-too-long',
+      detail: 'its absolute path is longer than this system allows (ENAMETOOLONG)',
+    };
+  }
+  return { reason: 'unreadable', detail: `${syscall} failed: ${errnoText(error)}` };
 }
 
 function describeFileType(stat: fs.Stats): string {
@@ -120,10 +136,13 @@ function describeFileType(stat: fs.Stats): string {
   return 'special file';
 }
 
-/** Decode bytes as strict UTF-8 text; NUL bytes near the start mean binary. */
+/**
+ * Decode bytes as strict UTF-8 text. A NUL byte anywhere means binary: the whole file is in memory already,
+ * and a scan for one byte value costs far less than the decode, so there is no reason to sniff only a prefix.
+ * Every reader of KB text (the indexer, get_document, .grooveignore) goes through this one check.
+ */
 export function decodeUtf8Text(bytes: Uint8Array): DecodedText {
-  const sniffEnd = Math.min(bytes.length, BINARY_SNIFF_BYTES);
-  const nulAt = bytes.subarray(0, sniffEnd).indexOf(0);
+  const nulAt = bytes.indexOf(0);
   if (nulAt !== -1) {
     return {
       ok: false,
@@ -189,6 +208,7 @@ const SKIP_FIXES: Record<SkipReason, string | null> = {
   'not-regular': null,
   'too-large': 'raise [index] max_file_bytes',
   unreadable: 'check its permissions',
+  'path-too-long': 'shorten its name or the names of the folders above it',
   vanished: 'it was deleted or moved during the run; the next run picks up its new state',
   binary: 'only text files are indexed',
   'invalid-utf8': 're-save it as UTF-8',
@@ -213,13 +233,19 @@ export function describeSkipReason(
     skip.reason === 'too-large' && options.capAdvice !== undefined
       ? options.capAdvice
       : SKIP_FIXES[skip.reason];
-  return fix ? `skipped ${relPath}: ${skip.detail} (${fix})` : `skipped ${relPath}: ${skip.detail}`;
+  const shown = displayPath(relPath);
+  return fix ? `skipped ${shown}: ${skip.detail} (${fix})` : `skipped ${shown}: ${skip.detail}`;
 }
 
 function errorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** `EACCES (permission denied)` from Node's `EACCES: permission denied, lstat '/abs/path'`; no path. */
+export function errnoText(error: unknown): string {
+  const code = errorCode(error);
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === undefined) return message;
+  const described = /^[A-Z0-9_]+: ([^,]*),/.exec(message)?.[1];
+  return described ? `${code} (${described})` : code;
 }

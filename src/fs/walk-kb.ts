@@ -4,7 +4,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALWAYS_EXCLUDED_DIRS } from '../config/defaults.js';
+import { displayPath } from '../core/display-path.js';
 import { GrooveError } from '../errors.js';
+import { describeFsFailure, errnoText } from './checked-read.js';
 import { type IgnoreRules, loadIgnoreRules } from './ignore-rules.js';
 
 export interface WalkOptions {
@@ -27,7 +29,13 @@ export interface WalkedFile {
   mtimeMs: number;
 }
 
-export type WalkSkipReason = 'symlink' | 'not-regular' | 'unaddressable' | 'vanished';
+export type WalkSkipReason =
+  | 'symlink'
+  | 'not-regular'
+  | 'unaddressable'
+  | 'vanished'
+  | 'path-too-long'
+  | 'unreadable';
 
 export interface WalkSkip {
   relPath: string;
@@ -48,7 +56,10 @@ export interface WalkResult {
   warnings: string[];
 }
 
-/** Walk the KB synchronously (a few syscalls per file; no reads). Throws only when the root is unusable. */
+/**
+ * Walk the KB synchronously (a few syscalls per file; no reads). Throws only when the root is unusable: an
+ * errno on any entry inside it (ENAMETOOLONG, EACCES, ELOOP, a file deleted meanwhile) skips that entry.
+ */
 export function walkKnowledgeBase(options: WalkOptions): WalkResult {
   const root = path.resolve(options.root);
   assertRootIsDirectory(root);
@@ -94,8 +105,8 @@ export function walkKnowledgeBase(options: WalkOptions): WalkResult {
           skipped.push({ relPath, reason: 'unaddressable', detail: unaddressableDetail('file') });
           continue;
         }
-        const stat = fs.lstatSync(absPath, { throwIfNoEntry: false });
-        if (stat === undefined) skipped.push({ relPath, reason: 'vanished', detail: 'it no longer exists' });
+        const stat = lstatEntry(absPath);
+        if ('reason' in stat) skipped.push({ relPath, ...stat });
         else if (stat.isSymbolicLink())
           skipped.push({ relPath, reason: 'symlink', detail: 'it is a symbolic link' });
         else files.push({ relPath, absPath, sizeBytes: stat.size, mtimeMs: stat.mtimeMs });
@@ -125,8 +136,29 @@ export function walkKnowledgeBase(options: WalkOptions): WalkResult {
   return { files, skipped, unreadableDirs, warnings };
 }
 
+/** lstat one entry, or the skip its errno means. */
+function lstatEntry(absPath: string): fs.Stats | Omit<WalkSkip, 'relPath'> {
+  try {
+    return fs.lstatSync(absPath);
+  } catch (error) {
+    return describeFsFailure('lstat', error);
+  }
+}
+
 function assertRootIsDirectory(root: string): void {
-  const stat = fs.statSync(root, { throwIfNoEntry: false });
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.statSync(root, { throwIfNoEntry: false });
+  } catch (error) {
+    throw new GrooveError(
+      'KB_UNREADABLE',
+      `cannot open knowledge base folder "${root}": ${errnoText(error)}`,
+      {
+        hint: 'check the folder and its parents: permissions, and links that loop',
+        cause: error,
+      },
+    );
+  }
   if (stat === undefined) {
     throw new GrooveError('KB_NOT_FOUND', `knowledge base folder "${root}" does not exist`, {
       hint: 'check kb_path in groove.toml or --kb-path',
@@ -148,23 +180,26 @@ function listDirectory(
   try {
     return fs.readdirSync(absDir, { withFileTypes: true });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const failure = describeFsFailure('readdir', error);
     // Deleted or replaced after its parent was listed: its files are really gone.
-    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    if (failure.reason === 'vanished') return [];
     if (relDir === '') {
       throw new GrooveError(
         'KB_UNREADABLE',
-        `cannot list knowledge base folder "${absDir}": ${code ?? error}`,
+        `cannot list knowledge base folder "${absDir}": ${failure.detail}`,
         {
           hint: 'check the folder permissions',
           cause: error,
         },
       );
     }
+    const advice =
+      failure.reason === 'path-too-long'
+        ? 'shorten its name or the names of the folders above it'
+        : 'check its permissions';
     unreadableDirs.push(relDir);
     warnings.push(
-      `skipped folder ${relDir}: cannot list it (${code ?? String(error)}); its files keep their ` +
-        'indexed state (check its permissions)',
+      `skipped folder ${displayPath(relDir)}: ${failure.detail}; its files keep their indexed state (${advice})`,
     );
     return [];
   }

@@ -4,7 +4,12 @@
 import path from 'node:path';
 import { watch } from 'chokidar';
 import { ALWAYS_EXCLUDED_DIRS } from '../config/defaults.js';
-import { GROOVEIGNORE_FILE, type IgnoreRules, loadIgnoreRules } from './ignore-rules.js';
+import {
+  createEmptyIgnoreRules,
+  GROOVEIGNORE_FILE,
+  type IgnoreRules,
+  loadIgnoreRules,
+} from './ignore-rules.js';
 
 export type KbChangeKind = 'add' | 'change' | 'unlink' | 'add-dir' | 'unlink-dir' | 'rules' | 'root-gone';
 
@@ -38,7 +43,17 @@ export function watchKnowledgeBase(options: WatchKbOptions): KbWatcher {
   const root = path.resolve(options.root);
   const excluded = new Set([...ALWAYS_EXCLUDED_DIRS, ...options.excludeDirs].map((n) => n.toLowerCase()));
   const extensions = new Set(options.extensions.map((e) => e.replace(/^\./, '').toLowerCase()));
-  let rules: IgnoreRules = loadIgnoreRules(root);
+  // An unusable ignore file refuses every index run; the watcher then filters by nothing but reports the
+  // problem, and the runs it triggers say what to fix.
+  const loadRules = (): IgnoreRules => {
+    try {
+      return loadIgnoreRules(root);
+    } catch (error) {
+      options.onError(error instanceof Error ? error : new Error(String(error)));
+      return createEmptyIgnoreRules();
+    }
+  };
+  let rules: IgnoreRules = loadRules();
 
   const toRel = (absPath: string) => path.relative(root, absPath).split(path.sep).join('/');
   const isWantedFile = (relPath: string) => {
@@ -66,7 +81,7 @@ export function watchKnowledgeBase(options: WatchKbOptions): KbWatcher {
   const reportFile = (kind: 'add' | 'change' | 'unlink') => (absPath: string) => {
     const rel = toRel(absPath);
     if (rel === GROOVEIGNORE_FILE) {
-      rules = loadIgnoreRules(root);
+      rules = loadRules();
       options.onChange({ kind: 'rules', relPath: rel });
       return;
     }

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/cli-io.js';
 import { runCli } from '../../src/cli/main.js';
 import { damageIndex } from '../support/damage-index.js';
+import { createOverlongTree, removeDeepTree } from '../support/overlong-path.js';
 import { createTempKb, noteText, type TempKb } from '../support/temp-kb.js';
 
 const hasMkfifo = process.platform !== 'win32' && spawnSync('mkfifo', ['--version']).error === undefined;
@@ -67,6 +68,11 @@ describe('groove index on a KB full of bad input', () => {
     const big = kb.write('big.md', '');
     fs.truncateSync(big, 60 * 1024 * 1024); // sparse: fast to create, still 60 MB by stat
     kb.write('binary.md', Buffer.from([0x23, 0x20, 0x68, 0x69, 0x00, 0xff, 0x00, 0x10]));
+    // A NUL far past the first 8 KiB is still binary: the whole file is checked.
+    kb.write(
+      'late-nul.md',
+      Buffer.concat([Buffer.from(noteText('latenul').repeat(40)), Buffer.from('\0tail')]),
+    );
     kb.write('latin1.md', Buffer.from('# Caf\xe9 cr\xe8me\n\nNot UTF-8 at all.\n', 'latin1'));
     kb.write(
       'broken-frontmatter.md',
@@ -83,6 +89,7 @@ describe('groove index on a KB full of bad input', () => {
       'hard-link.md': 'hard link',
       'big.md': 'max_file_size',
       'binary.md': 'binary',
+      'late-nul.md': 'binary',
       'latin1.md': 'UTF-8',
       'victim-binary.md': 'binary',
       'broken-frontmatter.md': 'frontmatter',
@@ -110,6 +117,52 @@ describe('groove index on a KB full of bad input', () => {
     expect(kb.ftsMatches('victimtwoalpha').words).toBe(1);
     expect(kb.ftsMatches('brokenfmbody').words).toBe(1);
   });
+});
+
+describe('groove index and .grooveignore', () => {
+  it('never indexes a folder ignored by a pattern past the 1000th', async () => {
+    const patterns = Array.from({ length: 1500 }, (_, i) => `unused-${i}/`);
+    patterns[1200] = 'secret/';
+    kb.write('.grooveignore', `${patterns.join('\n')}\n`);
+    kb.write('secret/plan.md', noteText('hiddenplan'));
+    const run = await groove(indexArgs());
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain('patterns');
+    expect([...kb.documents().keys()].sort()).toEqual(['good-one.md', 'notes/good-two.md']);
+    const search = await groove(['search', 'hiddenplanalpha', ...kbArgs(), '--format', 'json']);
+    expect(JSON.parse(search.stdout).results).toEqual([]);
+  });
+
+  it('refuses to index at all when .grooveignore cannot be used', async () => {
+    kb.write('.grooveignore', Buffer.from('secret/\n\xff\n', 'latin1'));
+    kb.write('secret/plan.md', noteText('hiddenplan'));
+    const run = await groove(indexArgs());
+    expectOneLineError(run, '.grooveignore', 'not valid UTF-8', 'nothing was indexed');
+    expect(fs.existsSync(kb.dbPath) ? [...kb.documents().keys()] : []).toEqual([]);
+  });
+});
+
+describe('groove index with a path over PATH_MAX', () => {
+  it.skipIf(process.platform === 'win32')(
+    'skips that file with the reason and indexes the rest',
+    async () => {
+      const name = `${'n'.repeat(240)}.md`;
+      createOverlongTree(kb.kbPath, name, noteText('toodeep'));
+      try {
+        const run = await groove(indexArgs());
+        expect(run.code).toBe(0);
+        expect(run.stderr).toMatch(
+          new RegExp(`warning: skipped long/.*/${name}: its absolute path is longer`),
+        );
+        expect(run.stderr).not.toMatch(/\n\s+at /);
+        expect([...kb.documents().keys()].sort()).toEqual(['good-one.md', 'notes/good-two.md']);
+        const again = await groove(indexArgs('--quiet'));
+        expect(again.code).toBe(0);
+      } finally {
+        removeDeepTree(path.join(kb.kbPath, 'long'));
+      }
+    },
+  );
 });
 
 describe('groove index output', () => {

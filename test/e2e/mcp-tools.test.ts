@@ -364,3 +364,31 @@ describe('rebuild_index while serving', () => {
     }
   });
 });
+
+describe('get_document and the binary check', () => {
+  it('refuses an indexed file that gained a NUL byte after its first 8 KiB', async () => {
+    const serveKb = createServeKb();
+    const kb = openTestKb(serveKb);
+    try {
+      await kb.index();
+      const connected = await connectInMemory(kb);
+      try {
+        const file = serveKb.write('ops/backup.md', `${note('backup').repeat(60)}\0tail`);
+        expect(fs.statSync(file).size).toBeGreaterThan(8192);
+        const late = await connected.client.callTool({
+          name: 'get_document',
+          arguments: { path: 'ops/backup.md' },
+        });
+        expect(late.isError).toBe(true);
+        expect(textOf(late)).toMatch(
+          /refused ops\/backup\.md: it contains a NUL byte at offset \d+, so it looks binary/,
+        );
+      } finally {
+        await connected.close();
+      }
+    } finally {
+      await kb.close();
+      serveKb.cleanup();
+    }
+  });
+});

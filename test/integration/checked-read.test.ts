@@ -140,7 +140,7 @@ describe('decodeUtf8Text', () => {
     expect(decodeUtf8Text(withBom)).toEqual({ ok: true, text: '# T', hadBom: true });
   });
 
-  it('calls a NUL byte in the first 8 KiB binary, but not one after it', () => {
+  it('calls a file with a NUL byte anywhere binary, also after the first 8 KiB', () => {
     const early = Buffer.from('PNG\0\0data');
     expect(decodeUtf8Text(early)).toEqual({
       ok: false,
@@ -148,7 +148,13 @@ describe('decodeUtf8Text', () => {
       detail: 'it contains a NUL byte at offset 3, so it looks binary',
     });
     const late = Buffer.concat([Buffer.alloc(8192, 0x61), Buffer.from([0])]);
-    expect(decodeUtf8Text(late).ok).toBe(true);
+    expect(decodeUtf8Text(late)).toEqual({
+      ok: false,
+      reason: 'binary',
+      detail: 'it contains a NUL byte at offset 8192, so it looks binary',
+    });
+    const veryLate = Buffer.concat([Buffer.alloc(3 * 1024 * 1024, 0x61), Buffer.from('tail\0')]);
+    expect(decodeUtf8Text(veryLate)).toMatchObject({ ok: false, reason: 'binary' });
   });
 
   it('refuses invalid UTF-8 and names the first bad offset', () => {

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GrooveError } from '../../src/errors.js';
 import { readCheckedFile } from '../../src/fs/checked-read.js';
 import { isAddressablePath, type WalkResult, walkKnowledgeBase } from '../../src/fs/walk-kb.js';
+import { createOverlongTree, removeDeepTree } from '../support/overlong-path.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const hasMkfifo = spawnSync('mkfifo', ['--version']).error === undefined;
@@ -31,6 +32,20 @@ function touch(...relPaths: string[]): void {
 const walk = (extra: { excludeDirs?: string[]; extensions?: string[] } = {}): WalkResult =>
   walkKnowledgeBase({ root: kb, extensions: extra.extensions ?? ['md'], excludeDirs: extra.excludeDirs });
 const paths = (result: WalkResult) => result.files.map((f) => f.relPath);
+
+/** Walk `kb` in a child process; root ignores permission bits, so as root the child runs as nobody. */
+function walkAsUnprivileged(): WalkResult {
+  const asRoot = process.getuid?.() === 0;
+  const script = `import { walkKnowledgeBase } from ${JSON.stringify(path.join(repoRoot, 'src/fs/walk-kb.ts'))};
+    process.stdout.write(JSON.stringify(walkKnowledgeBase({ root: ${JSON.stringify(kb)}, extensions: ['md'] })));`;
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+  });
+  expect(child.stderr).toBe('');
+  return JSON.parse(child.stdout) as WalkResult;
+}
 
 describe('walkKnowledgeBase', () => {
   it('collects wanted extensions case-insensitively, with / paths, sorted by code unit', () => {
@@ -110,6 +125,46 @@ describe('walkKnowledgeBase', () => {
     ]);
   });
 
+  it.skipIf(isWindows)('skips a file whose absolute path is over PATH_MAX, and walks everything else', () => {
+    touch('a.md', 'z/b.md');
+    const deepDir = createOverlongTree(kb, `${'n'.repeat(240)}.md`, '# too deep\n');
+    try {
+      const result = walk();
+      expect(paths(result)).toEqual(['a.md', 'z/b.md']);
+      expect(result.skipped).toEqual([
+        {
+          relPath: `${deepDir}/${'n'.repeat(240)}.md`,
+          reason: 'path-too-long',
+          detail: 'its absolute path is longer than this system allows (ENAMETOOLONG)',
+        },
+      ]);
+      // The folder below it cannot even be listed: a warning, and its rows are kept, never a failed run.
+      expect(result.unreadableDirs).toEqual([`${deepDir}/${'d'.repeat(200)}`]);
+      expect(result.warnings).toEqual([
+        expect.stringMatching(/^skipped folder long\/.*: its absolute path .*ENAMETOOLONG.*shorten/),
+      ]);
+    } finally {
+      removeDeepTree(path.join(kb, 'long'));
+    }
+  });
+
+  it.skipIf(isWindows)('skips a file it cannot lstat (EACCES) instead of failing the walk', () => {
+    touch('a.md', 'locked/secret.md');
+    // Listable but not searchable: readdir works, every lstat inside it fails with EACCES.
+    fs.chmodSync(path.join(kb, 'locked'), 0o444);
+    fs.chmodSync(kb, 0o755);
+    const result = walkAsUnprivileged();
+    fs.chmodSync(path.join(kb, 'locked'), 0o755);
+    expect(paths(result)).toEqual(['a.md']);
+    expect(result.skipped).toEqual([
+      {
+        relPath: 'locked/secret.md',
+        reason: 'unreadable',
+        detail: 'lstat failed: EACCES (permission denied)',
+      },
+    ]);
+  });
+
   it('leaves a file deleted after the walk to the checked read, which calls it vanished', () => {
     touch('a.md', 'b.md');
     const result = walk();
@@ -152,22 +207,13 @@ describe('walkKnowledgeBase', () => {
     touch('open/a.md', 'locked/b.md', 'c.md');
     fs.chmodSync(path.join(kb, 'locked'), 0o000);
     fs.chmodSync(kb, 0o755);
-    // root ignores permission bits, so the walk runs as an unprivileged user when the tests run as root.
-    const asRoot = process.getuid?.() === 0;
-    const script = `import { walkKnowledgeBase } from ${JSON.stringify(path.join(repoRoot, 'src/fs/walk-kb.ts'))};
-      process.stdout.write(JSON.stringify(walkKnowledgeBase({ root: ${JSON.stringify(kb)}, extensions: ['md'] })));`;
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
-    });
+    const result = walkAsUnprivileged();
     fs.chmodSync(path.join(kb, 'locked'), 0o755);
-    expect(child.stderr).toBe('');
-    const result = JSON.parse(child.stdout) as WalkResult;
     expect(paths(result)).toEqual(['c.md', 'open/a.md']);
     expect(result.unreadableDirs).toEqual(['locked']);
     expect(result.warnings).toEqual([
-      'skipped folder locked: cannot list it (EACCES); its files keep their indexed state (check its permissions)',
+      'skipped folder locked: readdir failed: EACCES (permission denied); its files keep their indexed state ' +
+        '(check its permissions)',
     ]);
   });
 
