@@ -12,7 +12,7 @@ import {
 import type { Bm25Weights, LexicalQueryOptions, SearchReader } from '../store/chunk-search.js';
 import type { VectorIndex } from '../store/vector-index.js';
 import type { Embedder } from '../types.js';
-import type { LegStatus } from './search-types.js';
+import { answeredLeg, disabledLeg, failedLeg, type LegHealth } from './search-types.js';
 
 /** Rows the short-term substring fallback may examine: bounds its cost on large KBs. */
 export const SUBSTRING_SCAN_LIMIT = 50_000;
@@ -37,7 +37,7 @@ export interface LexicalLegResult {
   ids: number[];
   /** Which search produced each id. */
   source: Map<number, LexicalSource>;
-  status: LegStatus;
+  status: LegHealth;
 }
 
 export interface VectorLegOptions {
@@ -80,28 +80,36 @@ export function runLexicalLeg(
       }
     }
   };
-  try {
-    const common = {
-      weights: options.weights,
-      limit: pool,
-      minQuality: options.minQuality,
-      documentIds: options.documentIds,
-    };
-    if (words.expression) add(rankWordLeg(reader, query, common), 'words');
-    if (trigram.expression && ids.length < pool) {
-      add(reader.searchFts('fts_chunks', { ...common, expression: trigram.expression }), 'trigram');
+  const common = {
+    weights: options.weights,
+    limit: pool,
+    minQuality: options.minQuality,
+    documentIds: options.documentIds,
+  };
+  // Each stage answers or fails on its own, so a broken trigram table cannot hide the word ranking (or back).
+  const errors: string[] = [];
+  const stage = (run: () => number[], kind: LexicalSource) => {
+    try {
+      add(run(), kind);
+    } catch (error) {
+      errors.push(`${kind}: ${(error as Error).message}`);
     }
-    if (trigram.shortTerms.length > 0 && ids.length < pool) {
-      const found = reader.searchSubstrings(trigram.shortTerms, {
-        ...common,
-        scanLimit: SUBSTRING_SCAN_LIMIT,
-      });
-      add(found, 'substring');
-    }
-  } catch (error) {
-    return { ids: [], source, status: `failed: ${(error as Error).message}` };
+  };
+  if (words.expression) stage(() => rankWordLeg(reader, query, common), 'words');
+  if (trigram.expression && ids.length < pool) {
+    const expression = trigram.expression;
+    stage(() => reader.searchFts('fts_chunks', { ...common, expression }), 'trigram');
   }
-  return { ids, source, status: ids.length > 0 ? 'ok' : 'empty' };
+  if (trigram.shortTerms.length > 0 && ids.length < pool) {
+    stage(
+      () => reader.searchSubstrings(trigram.shortTerms, { ...common, scanLimit: SUBSTRING_SCAN_LIMIT }),
+      'substring',
+    );
+  }
+  if (errors.length === 0) return { ids, source, status: answeredLeg(ids.length) };
+  const error = errors.join('; ');
+  if (ids.length === 0) return { ids, source, status: failedLeg(error) };
+  return { ids, source, status: { status: 'partial', candidates: ids.length, error } };
 }
 
 /**
@@ -134,12 +142,12 @@ export async function runVectorLeg(
   legs: { embedder: Embedder | null; vectors: () => VectorIndex | null },
   text: string,
   options: VectorLegOptions,
-): Promise<{ ids: number[]; status: LegStatus }> {
-  if (!legs.embedder) return { ids: [], status: 'off' };
-  if (text.trim() === '') return { ids: [], status: 'empty' };
+): Promise<{ ids: number[]; status: LegHealth }> {
+  if (!legs.embedder) return { ids: [], status: disabledLeg() };
+  if (text.trim() === '') return { ids: [], status: answeredLeg(0) };
   try {
     const index = legs.vectors();
-    if (!index) return { ids: [], status: 'failed: the index has no vectors' };
+    if (!index) return { ids: [], status: failedLeg('the index has no vectors') };
     const query = await legs.embedder.embedQuery(text);
     const hits = index.search(query, {
       k: options.pool,
@@ -147,8 +155,8 @@ export async function runVectorLeg(
       documentIds: options.documentIds ? new Set(options.documentIds) : null,
       excluded: options.excluded,
     });
-    return { ids: hits.map((h) => h.id), status: hits.length > 0 ? 'ok' : 'empty' };
+    return { ids: hits.map((h) => h.id), status: answeredLeg(hits.length) };
   } catch (error) {
-    return { ids: [], status: `failed: ${(error as Error).message}` };
+    return { ids: [], status: failedLeg((error as Error).message) };
   }
 }

@@ -5,7 +5,7 @@ import type { QueryResult } from '../core/eval-run.js';
 import { GrooveError } from '../errors.js';
 import type { EffectivePipeline } from './eval-rows.js';
 import type { GoldenQuery } from './golden-file.js';
-import type { LegReport, SearchResponse } from './search-types.js';
+import { describeLeg, type LegReport, legBroke, type SearchResponse } from './search-types.js';
 
 /** How often one retrieval leg failed during a measurement. */
 export interface LegFailure {
@@ -41,7 +41,7 @@ export async function measureRow(
         : {}),
       parentRetriever: pipeline.parentRetriever !== null,
     });
-    if (pipeline.reranker !== null && response.legs.reranker === 'off') {
+    if (pipeline.reranker !== null && response.legs.reranker.status === 'disabled') {
       throw new GrooveError(
         'MODEL_UNAVAILABLE',
         `reranker "${pipeline.reranker}" was asked for but is not loaded`,
@@ -70,10 +70,15 @@ export async function measureRow(
 
 function countLegFailures(legs: Map<keyof LegReport, LegFailure>, report: LegReport): void {
   for (const leg of ['lexical', 'vector', 'reranker'] as const) {
-    const status = report[leg];
-    if (!status.startsWith('failed')) continue;
+    const health = report[leg];
+    if (!legBroke(health)) continue;
     const seen = legs.get(leg);
     if (seen) seen.queries++;
-    else legs.set(leg, { leg, queries: 1, firstReason: status.replace(/^failed: /, '') });
+    else
+      legs.set(leg, {
+        leg,
+        queries: 1,
+        firstReason: health.status === 'failed' ? (health.error ?? 'failed') : describeLeg(health),
+      });
   }
 }

@@ -3,7 +3,13 @@
 // Hybrid search survives a dead leg by answering from the others; a benchmark must not.
 import { GrooveError } from '../errors.js';
 import type { ChunkRecord, DocumentFacts } from '../store/chunk-search.js';
-import type { LegReport, LegStatus, SearchResponse } from './search-types.js';
+import {
+  describeLeg,
+  type LegHealth,
+  type LegReport,
+  legBroke,
+  type SearchResponse,
+} from './search-types.js';
 
 export type LegName = keyof LegReport;
 
@@ -58,7 +64,7 @@ export function pickProbeSample(reader: ProbeSampleReader): string | null {
 
 /**
  * Send the probe through the pipeline with nothing optional in the way (no filters, no quality floor, no MMR)
- * and judge each configured leg. `failed` is down; so is a configured leg that reports `off`, and — when the
+ * and judge each configured leg. `failed` or `partial` is down; so is a configured leg that reports `disabled`, and — when the
  * probe came from the index — a leg that answered `empty`: an empty list from a leg that should match is the
  * fake green this probe exists to catch.
  */
@@ -87,11 +93,11 @@ export async function probeLegs(
   return { query: sample, legs, down };
 }
 
-function judgeLeg(status: LegStatus, configured: boolean, fromIndex: boolean, what: string): string | null {
-  if (status.startsWith('failed')) return status;
+function judgeLeg(health: LegHealth, configured: boolean, fromIndex: boolean, what: string): string | null {
+  if (legBroke(health)) return describeLeg(health);
   if (!configured) return null;
-  if (status === 'off') return `${what} is configured but did not run`;
-  if (status === 'empty' && fromIndex) {
+  if (health.status === 'disabled') return `${what} is configured but did not run`;
+  if (health.status === 'empty' && fromIndex) {
     return `${what} answered nothing for words copied from an indexed chunk`;
   }
   return null;

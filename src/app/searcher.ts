@@ -12,7 +12,15 @@ import { compileLegQuery, type LexicalLegResult, runLexicalLeg, runVectorLeg } f
 import { expandHit } from './parent-retriever.js';
 import { buildDocumentFilter, describeFilters } from './search-filters.js';
 import { type SearchRequest, validateSearchRequest } from './search-request.js';
-import type { HitExplanation, LegStatus, SearchHit, SearchResponse } from './search-types.js';
+import {
+  answeredLeg,
+  disabledLeg,
+  failedLeg,
+  type HitExplanation,
+  type LegHealth,
+  type SearchHit,
+  type SearchResponse,
+} from './search-types.js';
 
 export interface SearchContext {
   reader: SearchReader;
@@ -72,7 +80,7 @@ export async function runSearch(context: SearchContext, input: unknown): Promise
   if (!useMmr && !useRerank) ranked = ranked.slice(0, limit);
   let records = new Map(reader.readChunkRecords(ranked.map((r) => r.id)).map((r) => [r.id, r]));
 
-  let rerankStatus: LegStatus = context.reranker ? (useRerank ? 'ok' : 'off') : 'off';
+  let rerankStatus: LegHealth = disabledLeg();
   if (useRerank && context.reranker) {
     const reranked = await rerank(context, request.query, ranked, records);
     rerankStatus = reranked.status;
@@ -131,7 +139,7 @@ async function rerank(
   query: string,
   ranked: RankedEntry[],
   records: Map<number, ChunkRecord>,
-): Promise<{ ranked: RankedEntry[]; status: LegStatus }> {
+): Promise<{ ranked: RankedEntry[]; status: LegHealth }> {
   const present = ranked.filter((r) => records.has(r.id));
   try {
     const passages = present.map((r) => {
@@ -147,9 +155,9 @@ async function rerank(
       explain: { ...r.explain, rerank_score: scores[i]! },
     }));
     rescored.sort((a, b) => b.score - a.score || a.id - b.id);
-    return { ranked: rescored, status: rescored.length > 0 ? 'ok' : 'empty' };
+    return { ranked: rescored, status: answeredLeg(rescored.length) };
   } catch (error) {
-    return { ranked, status: `failed: ${(error as Error).message}` };
+    return { ranked, status: failedLeg((error as Error).message) };
   }
 }
 

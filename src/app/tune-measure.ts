@@ -21,6 +21,7 @@ import type { Embedder } from '../types.js';
 import { type CompiledLegQuery, runLexicalLeg, runVectorLeg } from './candidate-legs.js';
 import type { GoldenQuery } from './golden-file.js';
 import { type PostingsCache, sweepLexicalLeg } from './lexical-sweep.js';
+import { legBroke } from './search-types.js';
 
 /** The index as tune reads it, inside one read transaction. */
 export interface TuneReadSnapshot {
@@ -126,11 +127,11 @@ export async function prepareQuery(
       ? [{ table: 'fts_chunks' as const, expression: compiled.trigram.expression }]
       : []),
   ];
-  const totalMatches = lexical.status.startsWith('failed') ? 0 : reader.countFtsUnion(parts);
+  const totalMatches = lexical.status.status === 'failed' ? 0 : reader.countFtsUnion(parts);
   const lexicalSet = new Set(lexical.ids);
   const failures = [
-    ...(lexical.status.startsWith('failed') ? [`lexical: ${lexical.status.replace(/^failed: /, '')}`] : []),
-    ...(vector.status.startsWith('failed') ? [`vector: ${vector.status.replace(/^failed: /, '')}`] : []),
+    ...(legBroke(lexical.status) ? [`lexical: ${lexical.status.error}`] : []),
+    ...(legBroke(vector.status) ? [`vector: ${vector.status.error}`] : []),
   ];
   return {
     golden,

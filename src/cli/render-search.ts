@@ -1,13 +1,13 @@
 // Pure text renderer for search results (the JSON form is searchResponseToJson, shared with MCP).
 import { displayPath } from '../app/display-text.js';
-import type { SearchResponse } from '../app/search-types.js';
+import { describeLeg, legBroke, type SearchResponse } from '../app/search-types.js';
 
 export function renderSearchText(response: SearchResponse, options: { minConfidenceRatio: number }): string {
   const lines: string[] = [];
   if (response.lexicalOnly)
     lines.push('[lexical-only: no embedding model in this index; keyword matches only]');
-  for (const [leg, status] of Object.entries(response.legs)) {
-    if (status.startsWith('failed')) lines.push(`[${leg} leg ${status}]`);
+  for (const [leg, health] of Object.entries(response.legs)) {
+    if (legBroke(health)) lines.push(`[${leg} leg ${describeLeg(health)}]`);
   }
   if (response.lowConfidence)
     lines.push(`[low_confidence: top1 / mean ratio < ${options.minConfidenceRatio}]`);

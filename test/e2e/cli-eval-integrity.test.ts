@@ -91,7 +91,7 @@ describe('refusals (exit 3)', () => {
     db.close();
     const refused = await groove('tune', ...where());
     expect(refused.code).toBe(3);
-    expect(refused.stderr).toMatch(/^groove: error: component down: lexical — failed: /);
+    expect(refused.stderr).toMatch(/^groove: error: component down: lexical — (failed|partial): /);
     const anyway = await groove('tune', ...where(), '--allow-degraded');
     expect(anyway.stderr).toContain(
       'groove tune: warning: sweeping with a component down (--allow-degraded)',

@@ -120,7 +120,14 @@ describe('groove eval: output and history', () => {
     expect(first.corpus_changed).toBeNull();
     expect(first).toMatchObject({ row: null, degraded: false, degradation: [], paired: null, rows: null });
     expect(first.golden_freshness).toBeNull();
-    expect(first.probe).toMatchObject({ legs: { lexical: 'ok', vector: 'off', reranker: 'off' }, down: [] });
+    expect(first.probe).toMatchObject({
+      legs: {
+        lexical: { status: 'ok' },
+        vector: { status: 'disabled', candidates: 0 },
+        reranker: { status: 'disabled', candidates: 0 },
+      },
+      down: [],
+    });
     expect(first.previous).toBeNull();
     expect(first.diff).toBeNull();
     expect(first.findings).toEqual([]);

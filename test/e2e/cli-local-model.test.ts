@@ -50,7 +50,7 @@ describe('index and search with a local model folder, offline', () => {
     const search = await groove(['search', 'password recovery', '--kb-path', kbPath, '--explain']);
     expect(search.code, search.stderr).toBe(0);
     const response = JSON.parse(search.stdout);
-    expect(response.legs).toMatchObject({ lexical: 'ok', vector: 'ok' });
+    expect(response.legs).toMatchObject({ lexical: { status: 'ok' }, vector: { status: 'ok' } });
     expect(response.results[0].path).toBe('guides/password-reset.md');
     expect(
       response.results.some(

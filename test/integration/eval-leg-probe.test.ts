@@ -72,7 +72,12 @@ describe('leg probe: healthy legs do not fire', () => {
       f.evaluate({ history: false }),
     );
     expect(report.probe.down).toEqual([]);
-    expect(report.probe.legs).toEqual({ lexical: 'ok', vector: 'ok', reranker: 'off' });
+    expect(report.probe.legs).toEqual({
+      lexical: { status: 'ok', candidates: expect.any(Number) },
+      vector: { status: 'ok', candidates: expect.any(Number) },
+      reranker: { status: 'disabled', candidates: 0 },
+    });
+    expect(report.probe.legs.lexical.candidates).toBeGreaterThan(0);
     expect(report.probe.query).toMatch(/^(\S+ ){2,}\S+$/);
     expect(report.run.fingerprint.degraded).toBeUndefined();
     expect(report.run.degradation).toBeUndefined();
@@ -82,7 +87,7 @@ describe('leg probe: healthy legs do not fire', () => {
     const temp = makeKb();
     await indexWith(temp, {}, { model: 'none' });
     const report = await withFacade(temp, {}, (f) => f.evaluate({ history: false }), { model: 'none' });
-    expect(report.probe.legs.vector).toBe('off');
+    expect(report.probe.legs.vector).toEqual({ status: 'disabled', candidates: 0 });
     expect(report.probe.down).toEqual([]);
   });
 });
@@ -94,8 +99,12 @@ describe('leg probe: a broken leg refuses the run', () => {
     withUnsafeDb(temp, 'DROP TABLE chunk_vectors');
     await withFacade(temp, { createEmbedder: counting }, async (facade) => {
       const search = await facade.search({ query: 'alphaalpha' });
-      expect(search.legs.vector).toMatch(/^failed: /);
-      expect(search.legs.lexical).toBe('ok');
+      expect(search.legs.vector).toEqual({
+        status: 'failed',
+        candidates: 0,
+        error: 'the index has no vectors',
+      });
+      expect(search.legs.lexical.status).toBe('ok');
       await expect(facade.evaluate({ history: false })).rejects.toMatchObject({
         code: 'COMPONENT_DOWN',
         message: expect.stringMatching(/^component down: vector — failed: the index has no vectors\./),
@@ -177,7 +186,7 @@ timeout_seconds = 2
     const facade = openKnowledgeBase(config());
     try {
       const search = await facade.search({ query: 'alphaalpha' });
-      expect(search.legs.vector).toMatch(/^failed: /);
+      expect(search.legs.vector.status).toBe('failed');
       expect(search.results.length).toBeGreaterThan(0); // production degrades: lexical still answers
       const error = await facade.evaluate({ history: false }).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'COMPONENT_DOWN' });
@@ -204,16 +213,52 @@ timeout_seconds = 2
     });
   });
 
+  it('trigram table corrupted, words intact: the lexical leg is partial with its error, and the probe calls it down', async () => {
+    const temp = makeKb();
+    await indexWith(temp, { createEmbedder: counting });
+    withUnsafeDb(temp, "UPDATE fts_chunks_data SET block = x'00112233445566778899' WHERE id > 10");
+    await withFacade(temp, { createEmbedder: counting }, async (facade) => {
+      const search = await facade.search({ query: 'alphaalpha' });
+      expect(search.legs.lexical.status).toBe('partial');
+      expect(search.legs.lexical.candidates).toBeGreaterThan(0);
+      expect(search.legs.lexical.error).toMatch(/^trigram: .*corrupt/);
+      expect(search.results.length).toBeGreaterThan(0);
+      await expect(facade.evaluate({ history: false })).rejects.toMatchObject({
+        code: 'COMPONENT_DOWN',
+        message: expect.stringMatching(/^component down: lexical — partial: trigram: /),
+      });
+    });
+  });
+
+  it('reports each leg as {status, candidates}: candidates are what the leg handed to fusion', async () => {
+    const temp = makeKb();
+    await indexWith(temp, { createEmbedder: counting });
+    await withFacade(temp, { createEmbedder: counting }, async (facade) => {
+      const search = await facade.search({ query: 'alphaalpha', limit: 3 });
+      expect(search.legs.lexical).toEqual({ status: 'ok', candidates: expect.any(Number) });
+      expect(search.legs.vector).toEqual({ status: 'ok', candidates: expect.any(Number) });
+      expect(search.legs.reranker).toEqual({ status: 'disabled', candidates: 0 });
+      const fused = new Set(search.results.map((r) => r.chunkId));
+      expect(search.legs.lexical.candidates + search.legs.vector.candidates).toBeGreaterThanOrEqual(
+        fused.size,
+      );
+      const nothing = await facade.search({ query: 'zzqqxxnomatchword' });
+      expect(nothing.legs.lexical).toEqual({ status: 'empty', candidates: 0 });
+    });
+  });
+
   it('FTS table corrupted: the lexical leg fails loudly, in search and in the probe', async () => {
     const temp = makeKb();
     await indexWith(temp, { createEmbedder: counting });
     withUnsafeDb(temp, "UPDATE fts_words_data SET block = x'00112233445566778899' WHERE id > 10");
     await withFacade(temp, { createEmbedder: counting }, async (facade) => {
       const search = await facade.search({ query: 'alphaalpha' });
-      expect(search.legs.lexical).toMatch(/^failed: .*corrupt/);
+      // The words broke; the trigram stage still answered, so the leg is partial, never a quiet ok.
+      expect(search.legs.lexical.status).toBe('partial');
+      expect(search.legs.lexical.error).toMatch(/^words: .*corrupt/);
       await expect(facade.evaluate({ history: false })).rejects.toMatchObject({
         code: 'COMPONENT_DOWN',
-        message: expect.stringMatching(/^component down: lexical — failed: /),
+        message: expect.stringMatching(/^component down: lexical — partial: words: /),
       });
     });
   });
@@ -227,7 +272,10 @@ timeout_seconds = 2
     );
     await withFacade(temp, { createEmbedder: counting }, async (facade) => {
       // The leg reports `empty`, not `ok`: an empty list is never dressed up as a healthy answer.
-      expect((await facade.search({ query: 'alphaalpha' })).legs.lexical).toBe('empty');
+      expect((await facade.search({ query: 'alphaalpha' })).legs.lexical).toEqual({
+        status: 'empty',
+        candidates: 0,
+      });
       await expect(facade.evaluate({ history: false })).rejects.toMatchObject({
         code: 'COMPONENT_DOWN',
         message: expect.stringContaining(

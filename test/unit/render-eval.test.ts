@@ -80,7 +80,15 @@ function report(
     otherRows: [],
     versusDecision: null,
     legFailures: [],
-    probe: { query: 'probe words here', legs: { lexical: 'ok', vector: 'ok', reranker: 'off' }, down: [] },
+    probe: {
+      query: 'probe words here',
+      legs: {
+        lexical: { status: 'ok', candidates: 5 },
+        vector: { status: 'ok', candidates: 5 },
+        reranker: { status: 'disabled', candidates: 0 },
+      },
+      down: [],
+    },
     freshness: null,
     notes: [],
     golden: { path: 'g.yml', queries: [], hash: 'g1' },
