@@ -214,14 +214,22 @@ function migrate(db: SqliteDatabase): void {
   })();
 }
 
+/** Every table the migrations create: an index missing one (dropped by hand, say) is migrated again. */
+const SCHEMA_TABLES: readonly string[] = MIGRATIONS.flatMap((statement) => {
+  const match = /^CREATE (?:VIRTUAL )?TABLE IF NOT EXISTS (\w+)/.exec(statement);
+  return match ? [match[1]!] : [];
+});
+
 function isCurrent(db: SqliteDatabase): boolean {
   if (db.pragma('application_id', { simple: true }) !== GROOVE_APPLICATION_ID) return false;
   try {
     const version = db.prepare("SELECT value FROM index_meta WHERE key = 'schema_version'").pluck().get();
-    return version === String(SCHEMA_VERSION);
+    if (version !== String(SCHEMA_VERSION)) return false;
   } catch {
     return false;
   }
+  const present = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all());
+  return SCHEMA_TABLES.every((table) => present.has(table));
 }
 
 /** Remove an index file and its WAL/SHM companions. */
