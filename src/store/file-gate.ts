@@ -30,12 +30,12 @@ export async function withFileGate<T>(
   try {
     await acquire(gate, gatePath, options);
     try {
-      const result = await work();
-      gate.exec('COMMIT');
-      return result;
-    } catch (error) {
+      return await work();
+    } finally {
+      // The gate's transaction writes nothing, so it is released by ROLLBACK, which never waits: a COMMIT would
+      // have to write the empty file's first page under an exclusive lock, and waiters' shared locks make that
+      // SQLITE_BUSY.
       if (gate.inTransaction) gate.exec('ROLLBACK');
-      throw error;
     }
   } finally {
     gate.close();

@@ -1,6 +1,7 @@
 // The cross-process gate (src/store/file-gate.ts) against a real second process: a held gate makes others wait
 // without blocking the event loop, then FILE_BUSY; a holder killed with SIGKILL releases it; work that throws
 // releases it too. Holders in one process take turns as well.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,6 +48,28 @@ describe('withFileGate', () => {
     await holder.kill();
     expect(await withFileGate(gatePath, () => 'free', { timeoutMs: 2_000 })).toBe('free');
   });
+
+  it('lets contending processes take a fresh gate hundreds of times without one failure, one at a time', async () => {
+    const counter = path.join(root, 'counter');
+    fs.writeFileSync(counter, '0');
+    const churn = path.resolve(import.meta.dirname, '../support/gate-churn.ts');
+    const contenders = Array.from(
+      { length: 4 },
+      () =>
+        new Promise<{ code: number | null; out: string }>((resolve) => {
+          const child = spawn(process.execPath, ['--import', 'tsx', churn, gatePath, counter, '400'], {
+            stdio: ['ignore', 'pipe', 'inherit'],
+          });
+          let out = '';
+          child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+          child.on('close', (code) => resolve({ code, out }));
+        }),
+    );
+    const results = await Promise.all(contenders);
+    expect(results.map((r) => r.out).join('')).toBe('');
+    expect(results.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+    expect(fs.readFileSync(counter, 'utf8')).toBe('1600');
+  }, 60_000);
 
   it('lets holders in one process take turns, and releases when work throws', async () => {
     const order: string[] = [];
