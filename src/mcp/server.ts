@@ -153,7 +153,11 @@ async function runTool(
     return await work();
   } catch (error) {
     // Our own errors carry a hint on how to fix the call; anything else is a bug worth a log line.
-    if (!isGrooveError(error)) log(`${tool}: unexpected error: ${(error as Error)?.stack ?? String(error)}`);
+    // One line; the stack only when asked for with GROOVE_DEBUG=1.
+    if (!isGrooveError(error)) {
+      const stack = process.env.GROOVE_DEBUG && error instanceof Error ? `\n${error.stack}` : '';
+      log(`${tool}: unexpected error: ${describeError(error)}${stack}`);
+    }
     return errorResult(`${tool} failed: ${describeError(error)}`);
   }
 }
