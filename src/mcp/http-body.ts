@@ -12,9 +12,17 @@ export type BodyOutcome =
   | { kind: 'not-utf8' }
   | { kind: 'not-json' };
 
-/** Read, decode and parse the body of `req`; an oversized one is drained (bounded) so the 413 can be read. */
-export async function readJsonBody(req: http.IncomingMessage, maxBytes: number): Promise<BodyOutcome> {
-  const raw = await readRawBody(req, maxBytes);
+/**
+ * Read, decode and parse the body of `req`; an oversized one is drained (bounded) so the 413 can be read.
+ * `onAccepted` runs once the declared size is within the cap, before any byte is read (the place to send
+ * `100 Continue`): a body declared too large is refused without inviting the client to send it.
+ */
+export async function readJsonBody(
+  req: http.IncomingMessage,
+  maxBytes: number,
+  onAccepted: () => void = () => {},
+): Promise<BodyOutcome> {
+  const raw = await readRawBody(req, maxBytes, onAccepted);
   if (!Buffer.isBuffer(raw)) return raw;
   let text: string;
   try {
@@ -31,7 +39,7 @@ export async function readJsonBody(req: http.IncomingMessage, maxBytes: number):
 
 type RawBody = Buffer | { kind: 'too-large' } | { kind: 'aborted' };
 
-function readRawBody(req: http.IncomingMessage, maxBytes: number): Promise<RawBody> {
+function readRawBody(req: http.IncomingMessage, maxBytes: number, onAccepted: () => void): Promise<RawBody> {
   return new Promise((resolve) => {
     const declared = Number(req.headers['content-length']);
     const chunks: Buffer[] = [];
@@ -44,6 +52,7 @@ function readRawBody(req: http.IncomingMessage, maxBytes: number): Promise<RawBo
       resolve(outcome);
     };
     if (tooLarge) settle({ kind: 'too-large' });
+    else onAccepted();
     req.on('data', (chunk: Buffer) => {
       received += chunk.length;
       if (received > MAX_DISCARD_BYTES) req.destroy();

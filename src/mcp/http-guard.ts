@@ -1,5 +1,6 @@
 // The HTTP transport's security gate as pure predicates: Host and Origin allow-lists (DNS rebinding), the optional
-// bearer token, and whether a bind address stays on this machine. No I/O, so every rule is unit-tested.
+// bearer token, the request target and Content-Type the front gate accepts, and whether a bind address stays on
+// this machine. No I/O, so every rule is unit-tested.
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 export interface HostAndPort {
@@ -36,6 +37,37 @@ export function isHostAllowed(hostHeader: string | undefined, allowed: readonly 
     return (
       wanted !== null && wanted.host === sent.host && (wanted.port === null || wanted.port === sent.port)
     );
+  });
+}
+
+/** RFC 3986 `pchar`: what one path segment may hold (other bytes must be percent-encoded). */
+const PCHAR = "(?:[A-Za-z0-9\\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})";
+/** RFC 9112 origin-form: `/segment/…` then an optional `?query`; no fragment. Linear: no segment holds a `/`. */
+const ORIGIN_FORM = new RegExp(`^((?:/${PCHAR}*)+)(?:\\?(?:${PCHAR}|[/?])*)?$`);
+
+/**
+ * The path of a request target in origin-form (`/mcp`, `/healthz?x=1`), exactly as sent — never resolved, so
+ * `//host/mcp` is the path `//host/mcp`, not `/mcp` — or null for any other form (absolute `http://…`, `*`) and
+ * for characters a URL path cannot hold (`//[`).
+ */
+export function requestPathOf(target: string): string | null {
+  const match = ORIGIN_FORM.exec(target);
+  return match ? match[1]! : null;
+}
+
+/**
+ * True for `application/json` (any case), optionally with `charset=utf-8`: bodies are always decoded as UTF-8
+ * (RFC 8259), so a body declared in another charset or media type is refused rather than misread.
+ */
+export function isJsonContentType(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const [mediaType, ...parameters] = value.split(';');
+  if (mediaType!.trim().toLowerCase() !== 'application/json') return false;
+  return parameters.every((parameter) => {
+    const [name, raw = ''] = parameter.split('=', 2).map((part) => part.trim().toLowerCase());
+    if (name !== 'charset') return true;
+    const charset = raw.replace(/^"(.*)"$/, '$1');
+    return charset === 'utf-8' || charset === 'utf8';
   });
 }
 

@@ -1,6 +1,6 @@
 // MCP over Streamable HTTP on node:http: `/mcp` (sessions), `/healthz`. One front gate in front of every route:
-// Host and Origin allow-lists (DNS rebinding) and the optional bearer token first, then the request target, then a
-// 1 MiB body cap with strict UTF-8 and JSON, then the session cap.
+// Host and Origin allow-lists (DNS rebinding) and the optional bearer token first, then the request target, then
+// (POST) the Content-Type, a 1 MiB body cap with strict UTF-8 and JSON, then the session cap.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -11,8 +11,10 @@ import {
   defaultAllowedHosts,
   defaultAllowedOrigins,
   isHostAllowed,
+  isJsonContentType,
   isOriginAllowed,
   isTokenAccepted,
+  requestPathOf,
 } from './http-guard.js';
 import { SessionTable } from './http-sessions.js';
 
@@ -68,12 +70,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   let allowedOrigins = [...options.allowedOrigins];
 
   // The front gate: every request passes here first, in this order — Host/Origin/token, then the request target,
-  // then (POST) the body — so nothing parses attacker-controlled input before the guards have run.
+  // then (POST) the Content-Type and the body — so nothing parses attacker-controlled input before the guards
+  // have run. Requests sent with `Expect: 100-continue` come here too; the 100 goes out only before the body read.
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     if (options.healthzPublic && rawPathOf(req) === '/healthz') return sendHealth(res);
     const refusal = checkGate(req, { allowedHosts, allowedOrigins, token: options.token });
     if (refusal) return sendJsonRpcError(res, refusal.status, refusal.message, refusal.headers);
-    const pathname = pathnameOf(req);
+    const pathname = requestPathOf(req.url ?? '');
     if (pathname === null)
       return sendJsonRpcError(res, 400, 'Bad request: the request target is not a valid URL path');
     if (pathname === '/healthz') return sendHealth(res);
@@ -96,7 +99,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     res: http.ServerResponse,
     sessionId: string | undefined,
   ) => {
-    const body = await readJsonBody(req, MAX_BODY_BYTES);
+    if (!isJsonContentType(headerValue(req, 'content-type'))) {
+      const message = 'Unsupported Media Type: Content-Type must be application/json (UTF-8)';
+      return sendJsonRpcError(res, 415, message);
+    }
+    const body = await readJsonBody(req, MAX_BODY_BYTES, () => {
+      if (expectsContinue(req)) res.writeContinue();
+    });
     if (body.kind === 'aborted') return; // the client is gone: nobody to answer, nothing worth a log line
     if (body.kind === 'too-large') {
       return sendJsonRpcError(
@@ -142,8 +151,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   const sendHealth = (res: http.ServerResponse) =>
     sendJson(res, 200, { status: 'ok', sessions: sessions.size, ...(options.health?.() ?? {}) });
 
-  // A missing Host header is a failed Host check (403 from the gate), not Node's own bare 400.
-  const httpServer = http.createServer({ requireHostHeader: false }, (req, res) => {
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     handle(req, res).catch((error: unknown) => {
       log(
         `http: ${printable(req.method ?? '')} ${printable(rawPathOf(req))} failed: ${describeError(error)}`,
@@ -151,9 +159,15 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       if (!res.headersSent) sendJsonRpcError(res, 500, 'internal error; see the server log', {}, -32603);
       else res.destroy();
     });
-  });
+  };
+  // A missing Host header is a failed Host check (403 from the gate), not Node's own bare 400.
+  const httpServer = http.createServer({ requireHostHeader: false }, onRequest);
+  // Without this listener Node answers `Expect: 100-continue` itself, before the gate has seen the request.
+  httpServer.on('checkContinue', onRequest);
   httpServer.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    const status =
+      error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
     // A peer that resets, times out or hangs up mid-request is routine, not a diagnostic.
     if (error.code !== undefined && CLIENT_GONE_CODES.has(error.code)) return;
     log(`http: bad request from a client: ${printable(error.code ?? error.message)}`);
@@ -195,6 +209,14 @@ function checkGate(
   req: http.IncomingMessage,
   lists: { allowedHosts: readonly string[]; allowedOrigins: readonly string[]; token: string | null },
 ): GateRefusal | null {
+  // Node keeps only the first of several Host lines; a request naming two hosts fails the check outright.
+  if ((req.headersDistinct.host?.length ?? 0) > 1) {
+    return {
+      status: 403,
+      message: 'Forbidden: more than one Host header (DNS-rebinding guard); send exactly one',
+      headers: {},
+    };
+  }
   const host = headerValue(req, 'host');
   if (!isHostAllowed(host, lists.allowedHosts)) {
     return {
@@ -229,13 +251,8 @@ function rawPathOf(req: http.IncomingMessage): string {
   return end === -1 ? target : target.slice(0, end);
 }
 
-/** The URL path of the request target, or null when it is not a valid URL path (e.g. `//[`). */
-function pathnameOf(req: http.IncomingMessage): string | null {
-  try {
-    return new URL(req.url ?? '/', 'http://groove.invalid').pathname;
-  } catch {
-    return null;
-  }
+function expectsContinue(req: http.IncomingMessage): boolean {
+  return headerValue(req, 'expect')?.toLowerCase() === '100-continue';
 }
 
 /** Client-sent text made safe for one log or message line: controls escaped, length bounded. */

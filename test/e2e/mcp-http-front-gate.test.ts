@@ -1,6 +1,7 @@
 // The HTTP front gate on a real socket: the guards run before anything parses the request target or body, and each
-// hostile request gets one defined answer — a bad URL 400, a missing Host 403, a body that is not UTF-8 a parse
-// error with no session opened, a client that drops its upload nothing — with no stack trace in the log.
+// hostile request gets one defined answer — a bad URL 400, a missing or doubled Host 403, a non-JSON Content-Type
+// 415, a body that is not UTF-8 a parse error with no session opened, oversized headers 431, a client that drops
+// its upload nothing, `100 Continue` only once the checks passed — with no stack trace in the log.
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IndexRunner } from '../../src/app/index-runner.js';
@@ -162,5 +163,98 @@ describe('the HTTP front gate', () => {
     await waitFor(async () => (await sessionCount(port)) === 0);
     expect(logs.join('\n')).not.toMatch(STACK_LINE);
     expect(logs).toEqual([]);
+  });
+
+  it('routes the request target as sent: a protocol-relative or absolute target never reaches /mcp', async () => {
+    const port = await start();
+    const initialize = initializeWithName(Buffer.from('ok'));
+    const protocolRelative = await sendRaw(
+      port,
+      postBytes(port, initialize).toString('latin1').replace('POST /mcp', 'POST //evil.example/mcp'),
+    );
+    expect(protocolRelative.status).toBe(404);
+    const absolute = await sendRaw(
+      port,
+      postBytes(port, initialize).toString('latin1').replace('POST /mcp', 'POST http://evil.example/mcp'),
+    );
+    expect(absolute.status).toBe(400);
+    expect(absolute.text).toMatch(/not a valid URL path/);
+    expect(await sessionCount(port)).toBe(0);
+  });
+
+  it('refuses a POST whose Content-Type is not JSON in UTF-8 with 415, whatever the body', async () => {
+    const port = await start();
+    const bodies = ['garbage', '{"hello":"world"}', initializeWithName(Buffer.from('ok')).toString()];
+    for (const type of ['text/plain', 'application/json; charset=latin1', 'application/jsonl']) {
+      for (const body of bodies) {
+        const request = postBytes(port, Buffer.from(body)).toString('latin1');
+        const reply = await sendRaw(port, request.replace('application/json', type));
+        expect(reply.status, `${type}: ${body}`).toBe(415);
+        expect(reply.text).toMatch(/Content-Type must be application\/json/);
+      }
+    }
+    const withoutType = postBytes(port, Buffer.from(bodies[2]!))
+      .toString('latin1')
+      .replace('Content-Type: application/json\r\n', '');
+    expect((await sendRaw(port, withoutType)).status).toBe(415);
+    expect(await sessionCount(port)).toBe(0);
+    const utf8 = postBytes(port, Buffer.from(bodies[2]!)).toString('latin1');
+    const accepted = await sendRaw(
+      port,
+      utf8.replace('application/json', 'Application/JSON; charset="UTF-8"'),
+    );
+    expect(accepted.status).toBe(200);
+  });
+
+  it('sends 100 Continue only after the gate, the Content-Type and the declared size passed', async () => {
+    const port = await start();
+    const expecting = (host: string, type: string, length: number) =>
+      `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: ${type}\r\n` +
+      `Accept: application/json, text/event-stream\r\nExpect: 100-continue\r\nContent-Length: ${length}\r\n` +
+      'Connection: close\r\n\r\n';
+    const here = `127.0.0.1:${port}`;
+    const foreign = await sendRaw(port, expecting('evil.example', 'application/json', 100_000));
+    expect(foreign.text.split('\r\n')[0]).toBe('HTTP/1.1 403 Forbidden');
+    const wrongType = await sendRaw(port, expecting(here, 'text/plain', 100_000));
+    expect(wrongType.text.split('\r\n')[0]).toBe('HTTP/1.1 415 Unsupported Media Type');
+    const tooLarge = await sendRaw(port, expecting(here, 'application/json', 2 * 1024 * 1024));
+    expect(tooLarge.text.split('\r\n')[0]).toBe('HTTP/1.1 413 Payload Too Large');
+    // A request that passes gets its 100 Continue, sends the body, and is served.
+    const body = initializeWithName(Buffer.from('ok'));
+    const served = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk) => {
+        const first = received === '';
+        received += chunk.toString('latin1');
+        if (first && received.startsWith('HTTP/1.1 100 Continue')) socket.write(body);
+      });
+      socket.on('end', () => resolve(received));
+      socket.on('error', reject);
+      socket.write(expecting(here, 'application/json', body.length));
+    });
+    expect(served).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK/);
+  });
+
+  it('refuses a request with two Host headers like a wrong Host (403)', async () => {
+    const port = await start();
+    const request = postBytes(port, initializeWithName(Buffer.from('ok'))).toString('latin1');
+    // The allowed Host first: a server that reads only the first one would serve the request.
+    const allowedHost = `Host: 127.0.0.1:${port}\r\n`;
+    const reply = await sendRaw(port, request.replace(allowedHost, `${allowedHost}Host: evil.example\r\n`));
+    expect(reply.status).toBe(403);
+    expect(reply.text).toMatch(/more than one Host header/);
+    expect(await sessionCount(port)).toBe(0);
+  });
+
+  it('answers oversized request headers with 431 and one short log line', async () => {
+    const port = await start();
+    const reply = await sendRaw(
+      port,
+      `GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(reply.status).toBe(431);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatch(/^http: bad request from a client: HPE_HEADER_OVERFLOW$/);
   });
 });

@@ -1,13 +1,16 @@
-// The HTTP security predicates: Host/Origin allow-lists, bearer token, loopback binds and the default lists.
+// The HTTP security predicates: Host/Origin allow-lists, bearer token, request target, Content-Type, loopback
+// binds and the default lists.
 import { describe, expect, it } from 'vitest';
 import {
   defaultAllowedHosts,
   defaultAllowedOrigins,
   isHostAllowed,
+  isJsonContentType,
   isLoopbackBind,
   isOriginAllowed,
   isTokenAccepted,
   parseHostAndPort,
+  requestPathOf,
 } from '../../src/mcp/http-guard.js';
 
 describe('parseHostAndPort', () => {
@@ -130,5 +133,64 @@ describe('default allow-lists', () => {
     expect(isOriginAllowed('http://127.0.0.1:3100', origins)).toBe(true);
     expect(isOriginAllowed('http://localhost:3100', origins)).toBe(true);
     expect(isOriginAllowed('http://localhost:5173', origins)).toBe(false);
+  });
+});
+
+describe('requestPathOf', () => {
+  it('returns the path of an origin-form target as sent, without the query', () => {
+    expect(requestPathOf('/mcp')).toBe('/mcp');
+    expect(requestPathOf('/healthz?verbose=1&x=%20')).toBe('/healthz');
+    expect(requestPathOf('//evil.example/mcp')).toBe('//evil.example/mcp');
+    expect(requestPathOf('/a/../mcp')).toBe('/a/../mcp');
+    expect(requestPathOf('/%6Dcp')).toBe('/%6Dcp');
+    expect(requestPathOf("/a:b@c!$&'()*+,;=-._~")).toBe("/a:b@c!$&'()*+,;=-._~");
+  });
+
+  it('refuses other target forms and characters a URL path cannot hold', () => {
+    for (const bad of [
+      '',
+      '*',
+      'mcp',
+      'http://evil.example/mcp',
+      '//[',
+      '/[',
+      '/mcp#x',
+      '/a b',
+      '/%zz',
+      '/%4',
+    ]) {
+      expect(requestPathOf(bad), bad).toBeNull();
+    }
+  });
+
+  it('answers a long hostile target in linear time', () => {
+    const started = performance.now();
+    expect(requestPathOf(`/${'a/%41'.repeat(4000)}[`)).toBeNull();
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+});
+
+describe('isJsonContentType', () => {
+  it('accepts application/json in any case, with a UTF-8 charset or other parameters', () => {
+    for (const good of ['application/json', 'Application/JSON', 'application/json; charset=utf-8']) {
+      expect(isJsonContentType(good), good).toBe(true);
+    }
+    expect(isJsonContentType('application/json;charset="UTF-8"')).toBe(true);
+    expect(isJsonContentType('application/json; charset=utf8; profile=x')).toBe(true);
+  });
+
+  it('refuses other media types, other charsets and a missing header', () => {
+    for (const bad of [
+      'text/plain',
+      'application/jsonl',
+      'application/json-patch+json',
+      'text/json',
+      'application/json; charset=latin1',
+      'application/json; charset=utf-16',
+      '',
+    ]) {
+      expect(isJsonContentType(bad), bad).toBe(false);
+    }
+    expect(isJsonContentType(undefined)).toBe(false);
   });
 });
