@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // The bin shim: runs the CLI and sets the exit code; nothing else calls process.exit.
-// A search is the one command whose wall time is mostly model loading, so its inference thread starts importing
-// the model library before the CLI's own modules load (a lexical-only index leaves it unused; it is stopped).
-const prestart = process.argv[2] === 'search' ? await import('../dist/src/models/worker-embedder.js') : null;
-prestart?.prestartInferenceThread();
+// A search that will embed its query with a local model starts its inference thread before the CLI's own modules
+// load, so the thread imports the model library meanwhile (src/cli/search-prestart.ts decides; a lexical-only
+// search starts none and never loads the model libraries).
+const io = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+const prestart = process.argv[2] === 'search' ? await import('../dist/src/cli/search-prestart.js') : null;
+prestart?.prestartForSearch(process.argv.slice(3), io);
 const { runCli } = await import('../dist/src/cli/main.js');
 
-const io = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 process.exitCode = await runCli(process.argv.slice(2), io);
-await prestart?.discardPrestartedThread();
+await prestart?.stopUnusedPrestart();

@@ -1,7 +1,12 @@
 // Maps the resolved config to the model layer's options (composition root); models load lazily inside it.
 import os from 'node:os';
 import type { ResolvedConfig } from '../config/resolve-config.js';
-import { createEmbedder, createReranker } from '../models/create-embedder.js';
+import {
+  type CreateEmbedderOptions,
+  createEmbedder,
+  createReranker,
+  embedderKind,
+} from '../models/create-embedder.js';
 import { resolveModelCacheDir } from '../models/model-cache.js';
 import { createProgressRenderer } from '../models/model-progress.js';
 import type { Embedder, Reranker } from '../types.js';
@@ -15,12 +20,12 @@ export function modelCacheDirOf(config: ResolvedConfig): string {
   });
 }
 
-/** `null` means lexical-only (`--model none` or provider `none`). Download progress goes to stderr. */
-export async function createEmbedderFor(config: ResolvedConfig): Promise<Embedder | null> {
+/** The model layer's options for this config's embedder, or null for lexical-only (`--model none`, provider `none`). */
+function embedderOptionsOf(config: ResolvedConfig): CreateEmbedderOptions | null {
   const e = config.embedding;
   if (e.provider === 'none' || (config.model === 'none' && !config.localModelDir)) return null;
   const isHttp = e.provider === 'openai-compatible' || e.provider === 'ollama';
-  return createEmbedder({
+  return {
     provider: e.provider,
     model: isHttp ? e.model : config.model,
     modelDir: config.localModelDir,
@@ -34,8 +39,20 @@ export async function createEmbedderFor(config: ResolvedConfig): Promise<Embedde
     maxRetries: e.maxRetries,
     batchSize: e.batchSize,
     maxInputChars: e.maxInputChars,
-    progress: createProgressRenderer(process.stderr),
-  });
+  };
+}
+
+/** What createEmbedderFor would build for this config, decided without loading anything. */
+export function embedderKindOf(config: ResolvedConfig): ReturnType<typeof embedderKind> {
+  const options = embedderOptionsOf(config);
+  return options ? embedderKind(options) : 'none';
+}
+
+/** `null` means lexical-only (`--model none` or provider `none`). Download progress goes to stderr. */
+export async function createEmbedderFor(config: ResolvedConfig): Promise<Embedder | null> {
+  const options = embedderOptionsOf(config);
+  if (!options) return null;
+  return createEmbedder({ ...options, progress: createProgressRenderer(process.stderr) });
 }
 
 /** The configured cross-encoder, or null when `reranker = "none"`. */

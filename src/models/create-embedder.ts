@@ -77,13 +77,22 @@ function refuseOfflineEndpoint(provider: string, endpoint: string): GrooveError 
   );
 }
 
+/** What createEmbedder builds for these options: nothing (lexical-only), a model on the inference thread, or HTTP. */
+export function embedderKind(
+  options: Pick<CreateEmbedderOptions, 'provider' | 'model'>,
+): 'none' | 'inference-thread' | 'http' {
+  if (options.provider === 'none' || options.model === 'none') return 'none';
+  return options.provider === 'transformers' ? 'inference-thread' : 'http';
+}
+
 /**
  * Build the embedder the options describe, or null for a lexical-only index.
  * Throws MODEL_UNKNOWN (unregistered id), MODEL_UNAVAILABLE (not cached and cannot download), MODEL_CORRUPT
  * (damaged folder), CONFIG_INVALID (missing endpoint/model) or ENDPOINT_FAILED (dimension probe failed).
  */
 export async function createEmbedder(options: CreateEmbedderOptions): Promise<Embedder | null> {
-  if (options.provider === 'none' || options.model === 'none') return null;
+  // embedderKind is the rule; the provider test repeats it only to narrow the type.
+  if (embedderKind(options) === 'none' || options.provider === 'none') return null;
   if (options.provider === 'transformers') {
     if (!options.model && !options.modelDir) {
       throw new GrooveError(

@@ -2,7 +2,9 @@
 // requests one at a time. onnxruntime-node runs a session synchronously on the calling thread, so inference here
 // leaves the main thread free to serve requests, run the lexical leg and read SQLite meanwhile.
 // Started without options (a prestart, see worker-embedder.ts), it imports the library at once and waits for an
-// `open` message, giving up after PRESTART_IDLE_MS.
+// `open` message, giving up after PRESTART_IDLE_MS. The thread only ever ends itself, and never while that import
+// runs: terminating a thread while a native addon initialises (sharp, onnxruntime-node) can abort the whole
+// process with an uncaught C++ exception (`terminate called after throwing an instance of 'Napi::Error'`).
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Embedder } from '../types.js';
 import {
@@ -12,7 +14,7 @@ import {
   type WorkerReply,
 } from './embedder-worker-protocol.js';
 import { openTransformersEmbedder } from './transformers-embedder.js';
-import { importTransformers } from './transformers-runtime.js';
+import { importSettled, importTransformers } from './transformers-runtime.js';
 
 const PRESTART_IDLE_MS = 15_000;
 const port = parentPort;
@@ -21,6 +23,13 @@ const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []) => port.postM
 
 let embedder: Embedder | null = null;
 let idle: NodeJS.Timeout | null = null;
+/** End the thread cleanly: once any import of the model library has settled, and the model is released. */
+const close = async (): Promise<void> => {
+  if (idle) clearTimeout(idle);
+  await importSettled();
+  await embedder?.close();
+  port.close();
+};
 
 async function open(data: EmbedderWorkerData): Promise<void> {
   try {
@@ -59,8 +68,7 @@ port.on('message', async (request: EmbedRequest) => {
   } else if (request.type === 'embed') {
     await embed(request);
   } else {
-    await embedder?.close();
-    port.close();
+    await close();
   }
 });
 
@@ -68,5 +76,5 @@ const started = workerData as EmbedderWorkerData | null;
 if (started) await open(started);
 else {
   void importTransformers().catch(() => undefined);
-  idle = setTimeout(() => port.close(), PRESTART_IDLE_MS);
+  idle = setTimeout(() => void close(), PRESTART_IDLE_MS);
 }

@@ -41,6 +41,14 @@ export function importTransformers(): Promise<TransformersModule> {
   return modulePromise;
 }
 
+/** Resolves once an import started by importTransformers has settled (at once when none was started). */
+export function importSettled(): Promise<void> {
+  return (modulePromise ?? Promise.resolve()).then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
 function withEnvLock<T>(work: () => Promise<T>): Promise<T> {
   const run = envLock.then(work, work);
   envLock = run.catch(() => undefined);

@@ -42,11 +42,27 @@ export function prestartedThreadWaiting(): boolean {
   return prestarted !== null;
 }
 
-/** Stop a prestarted thread nobody took over (a lexical-only index), so the process need not wait for it. */
-export async function discardPrestartedThread(): Promise<void> {
+/**
+ * Stop a prestarted thread nobody took over, resolving with its exit code (null when there was none). The thread
+ * is asked to end and does so once its library import has settled; it is never terminated mid-import.
+ */
+export async function discardPrestartedThread(): Promise<number | null> {
   const worker = prestarted;
   prestarted = null;
-  await worker?.terminate();
+  return worker ? stopThread(worker) : null;
+}
+
+/**
+ * Ask a thread to end (it finishes its import, releases its model and closes its port), wait for it, and resolve
+ * with its exit code. terminate() only after CLOSE_TIMEOUT_MS, for a thread that hangs: terminating a thread
+ * while a native addon initialises can abort the whole process (see embedder-worker.ts).
+ */
+function stopThread(worker: Worker): Promise<number> {
+  const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+  worker.ref();
+  worker.postMessage({ type: 'close' } satisfies EmbedRequest);
+  const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
+  return exited.finally(() => clearTimeout(timer));
 }
 
 /** Start the thread from the compiled .js, or — running from sources (tests, benches) — the .ts through tsx. */
@@ -67,14 +83,12 @@ class WorkerEmbedder implements Embedder {
   private readonly pending = new Map<number, Pending>();
   private nextSeq = 1;
   private stopped: GrooveError | null = null;
-  private readonly exited: Promise<void>;
 
   constructor(worker: Worker, identity: { id: string; provider: string; dimension: number }) {
     this.worker = worker;
     this.id = identity.id;
     this.provider = identity.provider;
     this.dimension = identity.dimension;
-    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
     worker.on('message', (reply: WorkerReply) => this.settle(reply));
     worker.on('error', (error) => this.stop(error.message));
     worker.on('exit', (code) => this.stop(`the thread exited with code ${code}`));
@@ -93,11 +107,7 @@ class WorkerEmbedder implements Embedder {
   async close(): Promise<void> {
     if (this.stopped) return;
     this.stop('it was closed');
-    this.post({ type: 'close' });
-    this.worker.ref();
-    const timer = setTimeout(() => void this.worker.terminate(), CLOSE_TIMEOUT_MS);
-    await this.exited;
-    clearTimeout(timer);
+    await stopThread(this.worker);
   }
 
   private request(kind: 'query' | 'documents', texts: string[]): Promise<Float32Array[]> {
@@ -153,7 +163,7 @@ export function openWorkerEmbedder(options: OpenTransformersEmbedderOptions): Pr
         resolve(new WorkerEmbedder(worker, reply));
       } else if (reply.type === 'open-failed') {
         detach();
-        void worker.terminate();
+        void stopThread(worker);
         reject(reviveError(reply.error, 'MODEL_UNAVAILABLE'));
       }
     };

@@ -1,4 +1,5 @@
 // Key/value facts about the index: schema version, model identity, context mode, chunk policy, timestamps.
+import Database from 'better-sqlite3';
 import type { SqliteDatabase } from './open-database.js';
 
 export type MetaKey =
@@ -16,6 +17,16 @@ export type MetaKey =
 export function readMeta(db: SqliteDatabase): Partial<Record<MetaKey, string>> {
   const rows = db.prepare('SELECT key, value FROM index_meta').all() as { key: MetaKey; value: string }[];
   return Object.fromEntries(rows.map((row) => [row.key, row.value]));
+}
+
+/** The index_meta of the index at `dbPath`, on a short read-only connection: no migration, no write, no lock. */
+export function peekMeta(dbPath: string): Partial<Record<MetaKey, string>> {
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  try {
+    return readMeta(db);
+  } finally {
+    db.close();
+  }
 }
 
 export function writeMeta(db: SqliteDatabase, values: Partial<Record<MetaKey, string>>): void {
