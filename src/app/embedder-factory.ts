@@ -9,7 +9,10 @@ import {
 } from '../models/create-embedder.js';
 import { resolveModelCacheDir } from '../models/model-cache.js';
 import { createProgressRenderer } from '../models/model-progress.js';
+import { discardPrestartedThread, prestartInferenceThread } from '../models/worker-embedder.js';
+import { peekMeta } from '../store/index-meta.js';
 import type { Embedder, Reranker } from '../types.js';
+import { adoptIndexModel, identityFromMeta } from './model-identity.js';
 
 export function modelCacheDirOf(config: ResolvedConfig): string {
   return resolveModelCacheDir({
@@ -66,4 +69,26 @@ export async function createRerankerFor(config: ResolvedConfig): Promise<Reranke
     maxInputChars: config.embedding.maxInputChars,
     progress: createProgressRenderer(process.stderr),
   });
+}
+
+/**
+ * Whether a search with this config opens a local model on the inference thread, deciding as the search session
+ * does: the config, then the model the index records (one read-only index_meta query). Adopts that model into
+ * `config`, as the session would.
+ */
+export function searchOpensLocalModel(config: ResolvedConfig): boolean {
+  if (!config.dbPath) return false;
+  const stored = identityFromMeta(peekMeta(config.dbPath));
+  if (stored) adoptIndexModel(config, stored);
+  return embedderKindOf(config) === 'inference-thread';
+}
+
+/** Start the inference thread ahead of a search that will need it (its model-library import overlaps startup). */
+export function prestartInference(): void {
+  prestartInferenceThread();
+}
+
+/** Stop a prestarted inference thread nothing took over; resolves once it has exited. */
+export async function stopUnusedInference(): Promise<void> {
+  await discardPrestartedThread();
 }

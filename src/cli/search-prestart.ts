@@ -5,10 +5,7 @@
 // (onnxruntime-node, sharp). Any doubt (no index, a bad config, flags it cannot read) means no prestart: the
 // search then starts the thread itself if it needs one, and reports its own errors.
 import { parseArgs } from 'node:util';
-import { embedderKindOf } from '../app/embedder-factory.js';
-import { adoptIndexModel, identityFromMeta } from '../app/model-identity.js';
-import { discardPrestartedThread, prestartInferenceThread } from '../models/worker-embedder.js';
-import { peekMeta } from '../store/index-meta.js';
+import { prestartInference, searchOpensLocalModel, stopUnusedInference } from '../app/embedder-factory.js';
 import type { CliIo } from './cli-io.js';
 import { loadConfig } from './common-options.js';
 
@@ -23,7 +20,7 @@ const MODEL_FLAGS = {
 } as const;
 
 /** Whether `groove search <args>` will open a local embedding model (on the inference thread). */
-export function searchOpensLocalModel(args: string[], io: CliIo): boolean {
+export function searchArgsOpenLocalModel(args: string[], io: CliIo): boolean {
   try {
     const { values } = parseArgs({ args, options: MODEL_FLAGS, strict: false, allowPositionals: true });
     const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
@@ -38,10 +35,7 @@ export function searchOpensLocalModel(args: string[], io: CliIo): boolean {
       },
       io,
     );
-    if (!config.dbPath) return false;
-    const stored = identityFromMeta(peekMeta(config.dbPath));
-    if (stored) adoptIndexModel(config, stored);
-    return embedderKindOf(config) === 'inference-thread';
+    return searchOpensLocalModel(config);
   } catch {
     return false;
   }
@@ -49,10 +43,10 @@ export function searchOpensLocalModel(args: string[], io: CliIo): boolean {
 
 /** Start the inference thread now when the search will need it. */
 export function prestartForSearch(args: string[], io: CliIo): void {
-  if (searchOpensLocalModel(args, io)) prestartInferenceThread();
+  if (searchArgsOpenLocalModel(args, io)) prestartInference();
 }
 
 /** After the command: stop a prestarted thread the search did not take over (it failed before loading a model). */
 export async function stopUnusedPrestart(): Promise<void> {
-  await discardPrestartedThread();
+  await stopUnusedInference();
 }

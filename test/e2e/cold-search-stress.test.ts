@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchOpensLocalModel } from '../../src/cli/search-prestart.js';
+import { searchArgsOpenLocalModel } from '../../src/cli/search-prestart.js';
 import { ensureTinyModel } from '../support/test-models.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -120,16 +120,16 @@ describe.skipIf(!hasDist || process.platform !== 'linux')('cold groove search (r
   it('prestarts only for a search that will open a local model, read from the flags and the index', () => {
     const io = { stdout: process.stdout, stderr: process.stderr, env: { GROOVE_OFFLINE: '1' }, cwd: workDir };
     // Options it does not know (--limit 3) do not hide the ones after them.
-    expect(searchOpensLocalModel(['password', '--limit', '3', ...hybridArgs], io)).toBe(true);
+    expect(searchArgsOpenLocalModel(['password', '--limit', '3', ...hybridArgs], io)).toBe(true);
     const [kbFlag, kb, dbFlag, db] = hybridArgs;
-    expect(searchOpensLocalModel(['password', `${kbFlag}=${kb}`, `${dbFlag}=${db}`], io)).toBe(true);
-    expect(searchOpensLocalModel(['password', ...lexicalArgs], io)).toBe(false);
-    expect(searchOpensLocalModel(['password', ...hybridArgs, '--model', 'none'], io)).toBe(false);
+    expect(searchArgsOpenLocalModel(['password', `${kbFlag}=${kb}`, `${dbFlag}=${db}`], io)).toBe(true);
+    expect(searchArgsOpenLocalModel(['password', ...lexicalArgs], io)).toBe(false);
+    expect(searchArgsOpenLocalModel(['password', ...hybridArgs, '--model', 'none'], io)).toBe(false);
     // No index (the search will refuse) or no KB given: no thread either.
     expect(
-      searchOpensLocalModel(['password', kbFlag!, kb!, dbFlag!, path.join(workDir, 'none.db')], io),
+      searchArgsOpenLocalModel(['password', kbFlag!, kb!, dbFlag!, path.join(workDir, 'none.db')], io),
     ).toBe(false);
-    expect(searchOpensLocalModel(['password'], io)).toBe(false);
+    expect(searchArgsOpenLocalModel(['password'], io)).toBe(false);
   });
 
   it(`${LEXICAL_RUNS} lexical and ${HYBRID_RUNS} hybrid cold searches all exit normally`, async () => {
