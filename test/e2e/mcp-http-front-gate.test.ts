@@ -6,10 +6,9 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IndexRunner } from '../../src/app/index-runner.js';
 import type { KnowledgeBase } from '../../src/app/knowledge-base.js';
-import { createGrooveServer } from '../../src/mcp/server.js';
-import { type HttpServeOptions, type HttpServing, serveHttp } from '../../src/mcp/transport-http.js';
+import type { HttpServeOptions, HttpServing } from '../../src/mcp/transport-http.js';
 import { CountingEmbedder } from '../support/counting-embedder.js';
-import { createServeKb, openTestKb, type ServeKb, waitFor } from '../support/mcp-fixture.js';
+import { createServeKb, openTestKb, type ServeKb, serveKbOverHttp, waitFor } from '../support/mcp-fixture.js';
 
 interface RawReply {
   status: number;
@@ -72,20 +71,7 @@ describe('the HTTP front gate', () => {
     kb = openTestKb(serveKb, new CountingEmbedder());
     await kb.index();
     const runner = new IndexRunner(kb);
-    const openKb = kb;
-    serving = await serveHttp({
-      createServer: () =>
-        createGrooveServer({ kb: openKb, runner, version: 'test', log: (l) => logs.push(l) }),
-      bind: '127.0.0.1',
-      port: 0,
-      allowedHosts: [],
-      allowedOrigins: [],
-      token: null,
-      maxSessions: 256,
-      healthzPublic: true,
-      log: (line) => logs.push(line),
-      ...overrides,
-    });
+    serving = await serveKbOverHttp(kb, runner, logs, overrides);
     return serving.port;
   }
 

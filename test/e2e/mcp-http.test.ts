@@ -12,14 +12,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { IndexRunner } from '../../src/app/index-runner.js';
 import type { KnowledgeBase } from '../../src/app/knowledge-base.js';
 import { runCli } from '../../src/cli/main.js';
-import { createGrooveServer } from '../../src/mcp/server.js';
-import { type HttpServeOptions, type HttpServing, serveHttp } from '../../src/mcp/transport-http.js';
+import type { HttpServeOptions, HttpServing } from '../../src/mcp/transport-http.js';
 import { CountingEmbedder } from '../support/counting-embedder.js';
 import {
   createServeKb,
   openTestKb,
   repoRoot,
   type ServeKb,
+  serveKbOverHttp,
   textOf,
   waitFor,
 } from '../support/mcp-fixture.js';
@@ -98,20 +98,7 @@ describe('groove serve over Streamable HTTP', () => {
     kb = openTestKb(serveKb, embedder);
     await kb.index();
     const runner = new IndexRunner(kb);
-    const openKb = kb;
-    serving = await serveHttp({
-      createServer: () =>
-        createGrooveServer({ kb: openKb, runner, version: 'test', log: (l) => logs.push(l) }),
-      bind: '127.0.0.1',
-      port: 0,
-      allowedHosts: [],
-      allowedOrigins: [],
-      token: null,
-      maxSessions: 256,
-      healthzPublic: true,
-      log: (line) => logs.push(line),
-      ...overrides,
-    });
+    serving = await serveKbOverHttp(kb, runner, logs, overrides);
     return { port: serving.port, url: new URL(serving.url), runner };
   }
 

@@ -10,6 +10,7 @@ import { IndexRunner } from '../../src/app/index-runner.js';
 import { type KnowledgeBase, openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { type ResolvedConfig, resolveConfig } from '../../src/config/resolve-config.js';
 import { createGrooveServer } from '../../src/mcp/server.js';
+import { type HttpServeOptions, type HttpServing, serveHttp } from '../../src/mcp/transport-http.js';
 import type { Embedder } from '../../src/types.js';
 import { CountingEmbedder } from './counting-embedder.js';
 
@@ -137,4 +138,25 @@ export async function waitFor(
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/** Serve `kb` over Streamable HTTP on 127.0.0.1 with a free port and the default guards; server logs go to `logs`. */
+export function serveKbOverHttp(
+  kb: KnowledgeBase,
+  runner: IndexRunner,
+  logs: string[],
+  overrides: Partial<HttpServeOptions> = {},
+): Promise<HttpServing> {
+  return serveHttp({
+    createServer: () => createGrooveServer({ kb, runner, version: 'test', log: (l) => logs.push(l) }),
+    bind: '127.0.0.1',
+    port: 0,
+    allowedHosts: [],
+    allowedOrigins: [],
+    token: null,
+    maxSessions: 256,
+    healthzPublic: true,
+    log: (line) => logs.push(line),
+    ...overrides,
+  });
 }
