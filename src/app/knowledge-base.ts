@@ -42,6 +42,7 @@ import {
 } from './model-identity.js';
 import { SearchSession } from './search-session.js';
 import type { SearchResponse } from './search-types.js';
+import { checkSearchRequest } from './searcher.js';
 import { runTune, type TuneEvent, type TuneOptions, type TuneOutcome } from './tuner.js';
 
 /** Seams for the composition root; tests inject a deterministic embedder here. */
@@ -269,8 +270,10 @@ export class KnowledgeBase {
   }
 
   /** Run the search pipeline against the index (opened and model-checked once per facade). */
-  search(request: unknown): Promise<SearchResponse> {
-    return this.withSession((session) => session.search(request));
+  async search(request: unknown): Promise<SearchResponse> {
+    // A request that can never be answered is a usage error, with or without an index.
+    const checked = checkSearchRequest(request);
+    return this.withSession((session) => session.search(checked));
   }
 
   /** get_document: the text of one indexed file by its exact indexed path (misses are data). */

@@ -8,7 +8,13 @@ import { GrooveError } from '../errors.js';
 import type { ChunkRecord, SearchReader } from '../store/chunk-search.js';
 import type { VectorIndex } from '../store/vector-index.js';
 import type { Embedder, Reranker } from '../types.js';
-import { compileLegQuery, type LexicalLegResult, runLexicalLeg, runVectorLeg } from './candidate-legs.js';
+import {
+  type CompiledLegQuery,
+  compileLegQuery,
+  type LexicalLegResult,
+  runLexicalLeg,
+  runVectorLeg,
+} from './candidate-legs.js';
 import { expandHit } from './parent-retriever.js';
 import { buildDocumentFilter, describeFilters } from './search-filters.js';
 import { type SearchRequest, validateSearchRequest } from './search-request.js';
@@ -31,6 +37,19 @@ export interface SearchContext {
   vectors: () => VectorIndex | null;
 }
 
+/** Check a request without an index: its arguments, and that its query has something to search for. */
+export function checkSearchRequest(input: unknown): SearchRequest {
+  const request = validateSearchRequest(input);
+  compileSearchable(request.query);
+  return request;
+}
+
+function compileSearchable(query: string): Extract<CompiledLegQuery, { kind: 'query' }> {
+  const compiled = compileLegQuery(query);
+  if (compiled.kind === 'exclusion-only') throw new GrooveError('QUERY_INVALID', compiled.message);
+  return compiled;
+}
+
 /**
  * Stages: validate → compile queries (word-level, trigram, exclusions, short CJK terms) → resolve filters to
  * documents → lexical leg (word-level bm25 ranks; trigram and substring hits only fill what words left) and
@@ -41,8 +60,7 @@ export async function runSearch(context: SearchContext, input: unknown): Promise
   const request = validateSearchRequest(input);
   const { config, reader } = context;
   const limit = request.limit ?? config.search.limit;
-  const compiled = compileLegQuery(request.query);
-  if (compiled.kind === 'exclusion-only') throw new GrooveError('QUERY_INVALID', compiled.message);
+  const compiled = compileSearchable(request.query);
   const { trigram, words } = compiled;
 
   const minQuality = effectiveMinQuality(request, config);

@@ -73,6 +73,25 @@ describe('usage errors exit 2', () => {
   });
 });
 
+describe('usage errors win over a missing index', () => {
+  it('refuses an unsearchable query or an impossible date with exit 2 before looking for the index', async () => {
+    const empty = path.join(root, 'elsewhere', 'empty-kb');
+    fs.mkdirSync(empty, { recursive: true });
+    const noIndex = ['--kb-path', empty, '--db-path', path.join(root, 'elsewhere', 'none.db')];
+    for (const args of [
+      ['search', ...noIndex, '--', '-draft'],
+      ['search', 'backup', ...noIndex, '--date-from', '2026-02-30'],
+    ]) {
+      const run = await groove(args);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).not.toMatch(/no index/);
+    }
+    const missing = await groove(['search', 'backup', ...noIndex]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no index/);
+  });
+});
+
 describe('eval text report', () => {
   it('keeps the label and value columns apart for a four-digit k', async () => {
     const run = await groove(['eval', '--kb-path', kb, '--k', '1,1000', '--limit', '1000', '--no-history']);
