@@ -1,5 +1,29 @@
-// Public library API: explicit named exports only.
+// Public library API: explicit named exports only. `openKnowledgeBase(resolveConfig(...))` is the way in; the
+// facade's methods are the same use cases the CLI and the MCP server call.
+
+export type { IndexSummary } from './app/index-events.js';
+export {
+  type IndexOptions,
+  type KnowledgeBase,
+  type KnowledgeBaseDeps,
+  openKnowledgeBase,
+  type StatusReport,
+} from './app/knowledge-base.js';
+export {
+  type LegHealth,
+  type LegReport,
+  type LegState,
+  type SearchHit,
+  type SearchResponse,
+  searchResponseToJson,
+} from './app/search-types.js';
 export { DEFAULTS } from './config/defaults.js';
+export {
+  type ConfigOverrides,
+  type ResolveConfigOptions,
+  type ResolvedConfig,
+  resolveConfig,
+} from './config/resolve-config.js';
 export type { ErrorCode } from './errors.js';
-export { GrooveError, isGrooveError } from './errors.js';
+export { ERROR_CODES, GrooveError, isGrooveError } from './errors.js';
 export type * from './types.js';

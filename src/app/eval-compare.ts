@@ -138,7 +138,7 @@ function decideSignificantGate(
 }
 
 /**
- * Which history run a row is compared with: the newest (a plain run, as the seed defines it), or for --rows
+ * Which history run a row is compared with: the newest (a plain run), or for --rows
  * the newest with the same fingerprint — the rows of one run interleave in the history, so "newest" would
  * almost always be another row. A row measured for the first time has no baseline.
  */

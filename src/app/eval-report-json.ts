@@ -1,4 +1,4 @@
-// `groove eval --format json`: the decision row's report as one object (the seed's keys first), plus what the
+// `groove eval --format json`: the decision row's report as one object (the keys of docs/eval.md first), plus what the
 // integrity checks decided — the leg probe, degradation, golden freshness, paired intervals, both gates — and,
 // with --rows, every row's report. Not a frozen format; keys are snake_case, non-finite numbers are null.
 import type { PairedRunComparison } from '../core/eval-paired.js';
@@ -30,7 +30,7 @@ export function evalReportToJson(report: EvalReport): Json {
 function rowToJson(report: EvalReport): Json {
   const run = evalRunToJson(report.run);
   const degradation = report.run.degradation ?? [];
-  // The seed's keys first, in the seed's order; what the integrity checks add comes after them.
+  // The documented keys first, in docs/eval.md's order; what the integrity checks add comes after them.
   return {
     timestamp: run.timestamp,
     fingerprint: run.fingerprint,

@@ -90,7 +90,7 @@ function isMapping(value: unknown): value is Mapping {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Serde's wording, so the message matches the seed: "expected `path` or `heading`". */
+/** Lists the allowed keys as the messages do elsewhere: "expected `path` or `heading`". */
 function expectedKeys(keys: readonly string[]): string {
   const quoted = keys.map((k) => `\`${k}\``);
   return quoted.length === 2 ? `${quoted[0]} or ${quoted[1]}` : `one of ${quoted.join(', ')}`;

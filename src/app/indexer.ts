@@ -269,7 +269,7 @@ function writeFile(
 ) {
   const { parsed, read } = file;
   if (file.rows.length === 0) {
-    // Nothing searchable (empty, blank or frontmatter only): skip it like the reference does, and drop
+    // Nothing searchable (empty, blank or frontmatter only): skip it, and drop
     // any text an earlier version of the file left in the index, since the file no longer says it.
     summary.skipped++;
     events.push({

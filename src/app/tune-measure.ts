@@ -33,7 +33,7 @@ export interface TuneReadSnapshot {
   readCorpus(visit: (row: CorpusChunkRow) => void): CorpusDigest;
 }
 
-/** Pre-flight facts about one golden query (reference §8). */
+/** Pre-flight facts about one golden query: what the report's `Query diagnostics` section prints. */
 export interface QueryDiagnostics {
   id: string;
   /** Lexical-leg candidates at the default weights (at most the pool). */

@@ -1,4 +1,4 @@
-// Pure renderers for `groove eval`: the text report (stdout) in the seed's layout, and the diagnostics for
+// Pure renderers for `groove eval`: the text report (stdout) in the layout of docs/eval.md, and the diagnostics for
 // stderr — notes, failed legs, golden-queries-quoted findings, the regression gate — in ASCII only.
 import { displayPath } from '../app/display-text.js';
 import type { EvalReport, QuoteFinding } from '../app/evaluator.js';

@@ -1,4 +1,4 @@
-// Pure renderers for `groove tune`: the text report (stdout) in the reference's section order, its JSON form,
+// Pure renderers for `groove tune`: the text report (stdout) in docs/tune.md's section order, its JSON form,
 // the stderr progress and warning lines, and the effective-N = 0 diagnosis.
 import { displayPath } from '../app/display-text.js';
 import type {
@@ -175,7 +175,7 @@ function conditionJson(c: FusionCondition) {
   };
 }
 
-/** `--format json`: the reference's keys, snake_case; an infinite SE is null. */
+/** `--format json`: the keys docs/tune.md lists, snake_case; an infinite SE is null. */
 export function tuneReportToJson(report: TuneReport): Record<string, unknown> {
   const { loo, verdict } = report;
   const scoredJson = (rows: ScoredFusion[]) =>
@@ -246,7 +246,7 @@ export function tuneReportToJson(report: TuneReport): Record<string, unknown> {
   };
 }
 
-/** One stderr block per progress event (ASCII apart from the seed's dash in the context warning). */
+/** One stderr block per progress event (ASCII apart from the dash in the context warning). */
 export function renderTuneEvent(event: TuneEvent): string {
   switch (event.kind) {
     case 'preflight-start':

@@ -1,12 +1,12 @@
-// Compiles a user query into FTS5 MATCH expressions: the trigram expression (reference §6 "FTS query
-// compilation") and the word-level expression for the Intl.Segmenter-fed table, sharing one exclusion parse.
+// Compiles a user query into FTS5 MATCH expressions: the trigram expression (phrase, per-token OR,
+// exclusions) and the word-level expression for the Intl.Segmenter-fed table, sharing one exclusion parse.
 
 import { isWordChar, parseQuery, type QueryPart } from './parse-query.js';
 import { segmentQueryWords } from './segment-words.js';
 
 /**
  * Version of the query compilation, recorded with eval results so runs compiled differently are not compared.
- * 1 = whole-query phrase, 2 = per-token OR, 3 = exclusions (the anchor's history). 4 = ours: the ranking leg is a
+ * 1 = whole-query phrase, 2 = per-token OR, 3 = exclusions. 4: the ranking leg is a
  * word-level query over Intl.Segmenter words, the trigram expression is kept for substrings, and 1–2 char CJK
  * terms are reported for a bounded substring fallback instead of being silently dropped.
  */
@@ -205,7 +205,7 @@ function rejectExclusionOnly(query: string): FtsQueryRejection {
   };
 }
 
-/** Compile a query for the trigram table (reference §6 "FTS query compilation", plus the short-CJK list). */
+/** Compile a query for the trigram table: phrase, per-token OR and exclusions, plus the short-CJK list. */
 export function compileFtsQuery(query: string): CompileFtsQueryResult {
   const parsed = parseQuery(query);
   if (parsed.hasExclusion && parsed.positiveText === '') return rejectExclusionOnly(query);

@@ -1,4 +1,4 @@
-// Reciprocal rank fusion of ranked id lists (reference §6 step 4): score = Σ weight / (k + rank), rank 1-based.
+// Reciprocal rank fusion of ranked id lists: score = Σ weight / (k + rank), rank 1-based.
 
 import { GrooveError } from '../errors.js';
 

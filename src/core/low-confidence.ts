@@ -1,4 +1,4 @@
-// The low_confidence flag (reference §6 step 7): the top score does not stand out from the mean.
+// The low_confidence flag: the top score does not stand out from the mean.
 
 /**
  * True iff there are at least two scores, `ratio` is not 0, the mean is positive and max / mean < ratio.

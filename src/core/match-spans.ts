@@ -1,5 +1,5 @@
-// Where the query terms occur in a result's content, as UTF-8 byte ranges (reference §6 step 9), for every
-// script: unlike the anchor, non-ASCII terms (Japanese, accented words) get spans too.
+// Where the query terms occur in a result's content, as UTF-8 byte ranges, for every script: non-ASCII
+// terms (Japanese, accented words) get spans as ASCII ones do.
 
 export interface MatchSpan {
   /** UTF-8 byte offset of the first byte. */

@@ -1,4 +1,4 @@
-// Maximal marginal relevance re-ordering (reference §6 step 6): trade relevance against similarity to what is
+// Maximal marginal relevance re-ordering, the pipeline's step after rerank: trade relevance against similarity to what is
 // already picked, with an extra penalty for a second chunk of a document already shown.
 
 import { GrooveError } from '../errors.js';

@@ -1,5 +1,5 @@
 // The chunk quality score (0–1) that lets search hide placeholder and fragment chunks.
-// Rules follow the anchor's quality filter: short text, boilerplate placeholders, and one-liners lose points.
+// Short text, boilerplate placeholders and one-liners lose points; a chunk under the threshold is hidden.
 
 /** Placeholder texts, compared case-insensitively after trimming trailing `. 。 、 ,` and spaces. */
 const BOILERPLATE = new Set(

@@ -2,8 +2,8 @@
 // Myanmar) into words so that FTS5's unicode61 tokenizer, which cannot split those scripts, sees one token per word.
 
 /**
- * ICU's word break iterator gets super-linear on long inputs (stack-notes §1: 40k chars 255 ms, 1M chars
- * > 10 min), and even at 2,000 chars it ran at half the speed of 256–512-char pieces here, so a long run is fed
+ * ICU's word break iterator gets super-linear on long inputs (measured: 40k chars 255 ms, 1M
+ * chars > 10 min), and even at 2,000 chars it ran at half the speed of 256–512-char pieces here, so a long run is fed
  * to it in pieces of at most this many UTF-16 units (bench: Japanese KB 0.50 M chars/s at 2,000, 1.03 at 512).
  */
 export const SEGMENT_PIECE_MAX_CHARS = 512;

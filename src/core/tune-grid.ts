@@ -1,4 +1,4 @@
-// The `groove tune` grid (reference §8): 6 rrf_k values × 4³ bm25 column weights = 384 conditions, their
+// The `groove tune` grid (docs/tune.md): 6 rrf_k values × 4³ bm25 column weights = 384 conditions, their
 // indexing, the built-in default, distances to the grid centre, and the normalised k list / limit / pool.
 import { GrooveError } from '../errors.js';
 

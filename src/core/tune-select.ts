@@ -1,4 +1,4 @@
-// Selection and its statistics for `groove tune` (reference §8): coordinate descent on mean nDCG@5 (the 64
+// Selection and its statistics for `groove tune` (docs/tune.md): coordinate descent on mean nDCG@5 (the 64
 // weight sets at k = 60, then the 6 k values), plateau tie-breaking, nested leave-one-query-out with held-out
 // deltas, the paired SE, selection stability and an exact sign test. Pure: it reads a table of numbers.
 import {

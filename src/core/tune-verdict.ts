@@ -1,4 +1,4 @@
-// The `groove tune` verdict (reference §8): the five adoption criteria, the secondary-metric guard, the
+// The `groove tune` verdict (docs/tune.md): the five adoption criteria, the secondary-metric guard, the
 // per-query impact, and the paste-ready `[search.fusion]` snippet. Adopt only when every criterion holds.
 import { conditionValues, DEFAULT_CONDITION, type FusionCondition } from './tune-grid.js';
 import { TIE_TOLERANCE } from './tune-select.js';

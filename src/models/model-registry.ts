@@ -10,7 +10,7 @@ export type ModelDtype = 'fp32' | 'q8';
 interface ModelSpecBase {
   /** The id users type (`--model`, `model =`, `groove models pull ID`). */
   id: string;
-  /** Other accepted spellings: the anchor's ids and the hub repository. */
+  /** Other accepted spellings: short ids used by other tools, and the hub repository. */
   aliases: string[];
   /** Hugging Face repository in the transformers.js layout (config.json, tokenizer files, onnx/). */
   hubRepo: string;
