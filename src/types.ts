@@ -71,3 +71,10 @@ export interface ModelIdentity {
   provider: string;
   dimension: number;
 }
+
+/** bm25 weight of each FTS column (heading, breadcrumb context, chunk text); FTS5's column order. */
+export interface Bm25Weights {
+  heading: number;
+  context: number;
+  content: number;
+}

@@ -9,9 +9,9 @@ import {
   QUERY_STOP_WORDS,
   type WordQuery,
 } from '../core/fts-query.js';
-import type { Bm25Weights, LexicalQueryOptions, SearchReader } from '../store/chunk-search.js';
+import type { LexicalQueryOptions, SearchReader } from '../store/chunk-search.js';
 import type { VectorIndex } from '../store/vector-index.js';
-import type { Embedder } from '../types.js';
+import type { Bm25Weights, Embedder } from '../types.js';
 import { answeredLeg, disabledLeg, failedLeg, type LegHealth } from './search-types.js';
 
 /** Rows the short-term substring fallback may examine: bounds its cost on large KBs. */

@@ -1,14 +1,10 @@
 // Read-side SQL for search: FTS MATCH legs with bm25 column weights, substring fallback, exclusion scans,
 // chunk records for results, neighbours for the parent retriever, and the document list for filters.
+
+import type { Bm25Weights } from '../types.js';
 import { createFtsPostingsReader, type FtsPostingsReader } from './fts-postings.js';
 import type { SqliteDatabase } from './open-database.js';
 import type { WordRankOptions } from './word-index.js';
-
-export interface Bm25Weights {
-  heading: number;
-  context: number;
-  content: number;
-}
 
 export interface LexicalQueryOptions {
   /** MATCH expression for the table. */

@@ -4,7 +4,7 @@
 // column weighting, phrase contributions summed in expression order, ties by rowid — the ranking equals
 // `ORDER BY bm25(fts_words, w…), rowid` exactly (test/integration/word-index.test.ts checks it against SQLite).
 import { BM25_B, BM25_K1 } from '../core/bm25-rank.js';
-import type { Bm25Weights } from './chunk-search.js';
+import type { Bm25Weights } from '../types.js';
 import { readFtsTotals } from './fts-postings.js';
 import type { SqliteDatabase } from './open-database.js';
 import { decodeTermCounts, type WordTokenizer } from './word-counts.js';

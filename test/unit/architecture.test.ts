@@ -59,6 +59,53 @@ const COMPOSITION_ROOT = new Set([
 const ADAPTERS = new Set(['store', 'models', 'fs']);
 const NODE_IO = /^(node:)?(fs|fs\/promises|child_process|net|http|https|os|process|worker_threads)$/;
 
+/** Import cycles (strongly connected groups of two or more files) of a file → imported-files graph. */
+function findCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let counter = 0;
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (file: string) => {
+    order.set(file, counter);
+    low.set(file, counter++);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!order.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(file, Math.min(low.get(file)!, order.get(next)!));
+    }
+    if (low.get(file) !== order.get(file)) return;
+    const group: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      group.push(member);
+    } while (member !== file);
+    if (group.length > 1) cycles.push(group.sort());
+  };
+  for (const file of graph.keys()) if (!order.has(file)) visit(file);
+  return cycles;
+}
+
+/** The import graph of src/, type-only imports included (a type cycle still ties two modules together). */
+function importGraph(lines: readonly ImportLine[]): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const line of lines) {
+    const targets = graph.get(line.file) ?? [];
+    graph.set(line.file, targets);
+    if (!line.target.startsWith('.')) continue;
+    const resolved = path.relative(srcRoot, path.resolve(srcRoot, path.dirname(line.file), line.target));
+    targets.push(resolved.replace(/\.js$/, '.ts'));
+  }
+  return graph;
+}
+
 const imports = listSourceFiles(srcRoot).flatMap(readImports);
 
 describe('architecture: the layering table', () => {
@@ -113,6 +160,25 @@ describe('architecture: the layering table', () => {
       );
     });
     expect(bad).toEqual([]);
+  });
+
+  it('has no import cycles, type-only imports included', () => {
+    expect(findCycles(importGraph(imports))).toEqual([]);
+  });
+
+  it('finds a cycle when there is one (the check can fail)', () => {
+    const graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts', 'd.ts']],
+      ['d.ts', []],
+    ]);
+    expect(findCycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+    const fromLines = importGraph([
+      { file: 'store/x.ts', target: './y.js', typeOnly: true },
+      { file: 'store/y.ts', target: './x.js', typeOnly: false },
+    ]);
+    expect(findCycles(fromLines)).toEqual([['store/x.ts', 'store/y.ts']]);
   });
 
   it('nothing but the bin shim calls process.exit', () => {
