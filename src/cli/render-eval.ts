@@ -1,5 +1,6 @@
 // Pure renderers for `groove eval`: the text report (stdout) in the layout of docs/eval.md, and the diagnostics for
 // stderr — notes, failed legs, golden-queries-quoted findings, the regression gate — in ASCII only.
+import pc from 'picocolors';
 import { displayPath } from '../app/display-text.js';
 import type { EvalReport, QuoteFinding } from '../app/evaluator.js';
 import {
@@ -10,7 +11,8 @@ import {
   renderVersusDecision,
 } from './render-integrity.js';
 
-const ANSI = { green: '\x1b[32m', red: '\x1b[31m', gray: '\x1b[90m', reset: '\x1b[0m' } as const;
+/** Colours for callers that already decided to colour (a terminal, no --no-color). */
+const COLORS = pc.createColors(true);
 
 export interface RenderEvalTextOptions {
   /** ANSI colours on the diff arrows (only when stdout is a terminal and --no-color is absent). */
@@ -94,8 +96,8 @@ function renderDelta(delta: number, threshold: number, color: boolean): string {
   const arrow = delta > 0 ? '↑' : '↓';
   const text = `${arrow} ${Math.abs(delta).toFixed(3)}`;
   if (!color) return `  (${text})`;
-  const tone = delta > threshold ? ANSI.green : delta < -threshold ? ANSI.red : ANSI.gray;
-  return `  (${tone}${text}${ANSI.reset})`;
+  const tone = delta > threshold ? COLORS.green : delta < -threshold ? COLORS.red : COLORS.gray;
+  return `  (${tone(text)})`;
 }
 
 /** Notes and failed-leg warnings for stderr, one line each. */

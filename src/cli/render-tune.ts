@@ -1,5 +1,6 @@
 // Pure renderers for `groove tune`: the text report (stdout) in docs/tune.md's section order, its JSON form,
 // the stderr progress and warning lines, and the effective-N = 0 diagnosis.
+import pc from 'picocolors';
 import { displayPath } from '../app/display-text.js';
 import type {
   FusionCondition,
@@ -10,7 +11,8 @@ import type {
   TuneReport,
 } from '../app/tuner.js';
 
-const ANSI = { green: '\x1b[32m', red: '\x1b[31m', yellow: '\x1b[33m', reset: '\x1b[0m' } as const;
+/** Colours for callers that already decided to colour (a terminal, no --no-color). */
+const COLORS = pc.createColors(true);
 /** Rows of the diagnostics table in the text report; every row is in --format json. */
 const MAX_DIAGNOSTIC_ROWS = 20;
 
@@ -27,8 +29,8 @@ function describeCondition(c: FusionCondition): string {
 }
 
 export function renderTuneText(report: TuneReport, options: RenderTuneOptions): string {
-  const paint = (colour: keyof typeof ANSI, text: string) =>
-    options.color ? `${ANSI[colour]}${text}${ANSI.reset}` : text;
+  const paint = (colour: 'green' | 'red' | 'yellow', text: string) =>
+    options.color ? COLORS[colour](text) : text;
   const lines = [
     'groove tune — can the fusion parameters move retrieval on this KB?',
     `  kb: ${displayPath(report.kbPath)}`,

@@ -158,9 +158,9 @@ describe('eval text report', () => {
     const plain = renderEvalText(report(now, before), { color: false });
     expect(plain).not.toContain('\x1b[');
     const coloured = renderEvalText(report(now, before), { color: true });
-    expect(coloured).toContain('(\x1b[32m↑ 0.500\x1b[0m)');
+    expect(coloured).toContain('(\x1b[32m↑ 0.500\x1b[39m)');
     const worse = renderEvalText(report(before, now), { color: true });
-    expect(worse).toContain('(\x1b[31m↓ 0.500\x1b[0m)');
+    expect(worse).toContain('(\x1b[31m↓ 0.500\x1b[39m)');
     const same = renderEvalText(report(before, before), { color: true });
     expect(same).toContain('  recall@1   0.250  (—)  95% CI [+0.000, +0.000] indistinguishable\n');
   });
