@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { writeTestModel } from '../scripts/test-model/write-test-model.js';
 import { createEmbedderFor } from '../src/app/embedder-factory.js';
 import { openKnowledgeBase } from '../src/app/knowledge-base.js';
+import { legBroke } from '../src/app/search-types.js';
 import { resolveConfig } from '../src/config/resolve-config.js';
 import type { Embedder } from '../src/types.js';
 import { measureColdCli } from './cli-cold.js';
@@ -131,11 +132,7 @@ async function measureSearch(dbPath: string, kbPath: string, embedder: Embedder 
         const response = await kb.search(q.request);
         const ms = performance.now() - started;
         const used = process.cpuUsage(cpuBefore);
-        if (
-          (response.legs.lexical.status !== 'ok' && response.legs.lexical.status !== 'empty') ||
-          response.legs.vector.status === 'failed' ||
-          response.legs.vector.status === 'partial'
-        )
+        if (legBroke(response.legs.lexical) || legBroke(response.legs.vector))
           throw new Error(`a leg failed for "${q.request.query}": ${JSON.stringify(response.legs)}`);
         e2e.push(ms);
         cpu.push((used.user + used.system) / 1000);

@@ -37,7 +37,7 @@ export interface LexicalLegResult {
   ids: number[];
   /** Which search produced each id. */
   source: Map<number, LexicalSource>;
-  status: LegHealth;
+  health: LegHealth;
 }
 
 export interface VectorLegOptions {
@@ -60,7 +60,7 @@ export function compileLegQuery(query: string): CompiledLegQuery {
 
 /**
  * The lexical leg: word-level bm25 ranks; trigram matches, then the bounded substring scan for 1–2 character
- * CJK terms, only fill the slots words left. A failing statement is reported as the leg's status, not thrown.
+ * CJK terms, only fill the slots words left. A failing statement is reported as the leg's health, not thrown.
  */
 export function runLexicalLeg(
   reader: SearchReader,
@@ -106,10 +106,10 @@ export function runLexicalLeg(
       'substring',
     );
   }
-  if (errors.length === 0) return { ids, source, status: answeredLeg(ids.length) };
+  if (errors.length === 0) return { ids, source, health: answeredLeg(ids.length) };
   const error = errors.join('; ');
-  if (ids.length === 0) return { ids, source, status: failedLeg(error) };
-  return { ids, source, status: { status: 'partial', candidates: ids.length, error } };
+  if (ids.length === 0) return { ids, source, health: failedLeg(error) };
+  return { ids, source, health: { status: 'partial', candidates: ids.length, error } };
 }
 
 /**
@@ -142,12 +142,12 @@ export async function runVectorLeg(
   legs: { embedder: Embedder | null; vectors: () => VectorIndex | null },
   text: string,
   options: VectorLegOptions,
-): Promise<{ ids: number[]; status: LegHealth }> {
-  if (!legs.embedder) return { ids: [], status: disabledLeg() };
-  if (text.trim() === '') return { ids: [], status: answeredLeg(0) };
+): Promise<{ ids: number[]; health: LegHealth }> {
+  if (!legs.embedder) return { ids: [], health: disabledLeg() };
+  if (text.trim() === '') return { ids: [], health: answeredLeg(0) };
   try {
     const index = legs.vectors();
-    if (!index) return { ids: [], status: failedLeg('the index has no vectors') };
+    if (!index) return { ids: [], health: failedLeg('the index has no vectors') };
     const query = await legs.embedder.embedQuery(text);
     const hits = index.search(query, {
       k: options.pool,
@@ -155,8 +155,8 @@ export async function runVectorLeg(
       documentIds: options.documentIds ? new Set(options.documentIds) : null,
       excluded: options.excluded,
     });
-    return { ids: hits.map((h) => h.id), status: answeredLeg(hits.length) };
+    return { ids: hits.map((h) => h.id), health: answeredLeg(hits.length) };
   } catch (error) {
-    return { ids: [], status: failedLeg((error as Error).message) };
+    return { ids: [], health: failedLeg((error as Error).message) };
   }
 }

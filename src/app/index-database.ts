@@ -39,7 +39,8 @@ export function indexFilePaths(dbPath: string): string[] {
   ];
 }
 
-function isInside(folder: string, file: string): boolean {
+/** Whether `file` is `folder` itself or lies below it (both absolute and already resolved). */
+export function isInside(folder: string, file: string): boolean {
   const relative = path.relative(folder, file);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
@@ -153,7 +154,6 @@ export class IndexDatabase {
     const lock = acquireIndexLock(dbPath);
     try {
       removeDatabaseFiles(rebuildPathOf(dbPath));
-      fs.rmSync(`${rebuildPathOf(dbPath)}-journal`, { force: true });
     } catch (error) {
       lock.release();
       throw error;

@@ -7,7 +7,7 @@ import { parseDocument } from '../core/parse-document.js';
 import { segmentForIndex } from '../core/segment-words.js';
 import { decodeUtf8Text, describeSkipReason, readCheckedFile } from '../fs/checked-read.js';
 import { walkKnowledgeBase } from '../fs/walk-kb.js';
-import { indexFilePaths } from './index-database.js';
+import { indexFilePaths, isInside } from './index-database.js';
 import type { IndexerPorts } from './indexer.js';
 
 /** The config key that raises the per-file cap (the fs adapter does not know the config's spelling). */
@@ -28,8 +28,7 @@ function ownFilesInKb(kbPath: string, dbPath: string | null): Set<string> {
     return own;
   }
   for (const file of indexFilePaths(path.join(folder, path.basename(dbPath)))) {
-    const relative = path.relative(root, file);
-    if (!relative.startsWith('..') && !path.isAbsolute(relative)) own.add(relative.split(path.sep).join('/'));
+    if (isInside(root, file)) own.add(path.relative(root, file).split(path.sep).join('/'));
   }
   return own;
 }

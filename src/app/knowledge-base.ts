@@ -172,8 +172,8 @@ export class KnowledgeBase {
 
   /**
    * Move a finished rebuild over the live index. The search session still reads the old file, so new reads wait,
-   * running ones finish, and the session is closed BEFORE the rename: closing it afterwards would let SQLite
-   * delete the new file's WAL by name. The next read opens the new file. The copy of the judgments and the
+   * running ones finish, and the session is closed before the rename, so no read of this process sees the old
+   * file once the new one is in place. The next read opens the new file. The copy of the judgments and the
    * rename happen under the feedback gate, so no process writes a judgment into the old file in between.
    */
   private async swapIn(tempPath: string, onEvent?: IndexEventSink): Promise<void> {
@@ -422,8 +422,9 @@ export class KnowledgeBase {
 
   /**
    * The open session, reopened when another process (`groove index --force`) renamed a new file over the index.
-   * The stale session is kept, never closed: closing SQLite's last connection to a WAL database deletes
-   * `<index>-wal` by name, which now belongs to the new file. Process exit releases it.
+   * The stale session is retired (its snapshots dropped) and left open until process exit. SQLite neither
+   * checkpoints nor deletes the WAL of a database file that was renamed away, so that connection cannot touch
+   * the new file's `<index>-wal`.
    */
   private async currentSession(): Promise<SearchSession> {
     this.sessionPromise ??= this.openSession();

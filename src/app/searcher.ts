@@ -98,10 +98,10 @@ export async function runSearch(context: SearchContext, input: unknown): Promise
   if (!useMmr && !useRerank) ranked = ranked.slice(0, limit);
   let records = new Map(reader.readChunkRecords(ranked.map((r) => r.id)).map((r) => [r.id, r]));
 
-  let rerankStatus: LegHealth = disabledLeg();
+  let rerankHealth: LegHealth = disabledLeg();
   if (useRerank && context.reranker) {
     const reranked = await rerank(context, request.query, ranked, records);
-    rerankStatus = reranked.status;
+    rerankHealth = reranked.health;
     ranked = useMmr ? reranked.ranked : reranked.ranked.slice(0, limit);
   }
   if (useMmr) ranked = applyMmr(context, ranked, records, request, limit);
@@ -119,7 +119,7 @@ export async function runSearch(context: SearchContext, input: unknown): Promise
     results,
     lowConfidence,
     filterApplied: describeFilters(request) as Record<string, unknown> | null,
-    legs: { lexical: lexical.status, vector: vector.status, reranker: rerankStatus },
+    legs: { lexical: lexical.health, vector: vector.health, reranker: rerankHealth },
     lexicalOnly: context.embedder === null,
   };
 }
@@ -157,7 +157,7 @@ async function rerank(
   query: string,
   ranked: RankedEntry[],
   records: Map<number, ChunkRecord>,
-): Promise<{ ranked: RankedEntry[]; status: LegHealth }> {
+): Promise<{ ranked: RankedEntry[]; health: LegHealth }> {
   const present = ranked.filter((r) => records.has(r.id));
   try {
     const passages = present.map((r) => {
@@ -173,9 +173,9 @@ async function rerank(
       explain: { ...r.explain, rerank_score: scores[i]! },
     }));
     rescored.sort((a, b) => b.score - a.score || a.id - b.id);
-    return { ranked: rescored, status: answeredLeg(rescored.length) };
+    return { ranked: rescored, health: answeredLeg(rescored.length) };
   } catch (error) {
-    return { ranked, status: failedLeg((error as Error).message) };
+    return { ranked, health: failedLeg((error as Error).message) };
   }
 }
 

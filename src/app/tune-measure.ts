@@ -127,11 +127,11 @@ export async function prepareQuery(
       ? [{ table: 'fts_chunks' as const, expression: compiled.trigram.expression }]
       : []),
   ];
-  const totalMatches = lexical.status.status === 'failed' ? 0 : reader.countFtsUnion(parts);
+  const totalMatches = legBroke(lexical.health) ? 0 : reader.countFtsUnion(parts);
   const lexicalSet = new Set(lexical.ids);
   const failures = [
-    ...(legBroke(lexical.status) ? [`lexical: ${lexical.status.error}`] : []),
-    ...(legBroke(vector.status) ? [`vector: ${vector.status.error}`] : []),
+    ...(legBroke(lexical.health) ? [`lexical: ${lexical.health.error}`] : []),
+    ...(legBroke(vector.health) ? [`vector: ${vector.health.error}`] : []),
   ];
   return {
     golden,

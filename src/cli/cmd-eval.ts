@@ -3,11 +3,10 @@ import { Command, Option } from 'commander';
 import { evalReportToJson } from '../app/eval-report-json.js';
 import { openKnowledgeBase } from '../app/knowledge-base.js';
 import { expandPath } from '../config/resolve-config.js';
-import { GrooveError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import { evalGoldenCommand } from './cmd-eval-golden.js';
 import { addKbOptions, addModelOptions, type CommonFlags, loadConfig } from './common-options.js';
-import { MAX_CUTOFF, parseBoundedInt, parseKList } from './flag-parsers.js';
+import { MAX_CUTOFF, parseBoundedInt, parseKList, usageError } from './flag-parsers.js';
 import { renderEvalDiagnostics, renderEvalRowsText, renderGate, renderQuoteFindings } from './render-eval.js';
 import { renderIntegrityDiagnostics, renderSignificantGate } from './render-integrity.js';
 
@@ -31,9 +30,7 @@ interface EvalFlags extends CommonFlags {
   parentRetriever?: boolean;
 }
 
-function invalid(message: string): GrooveError {
-  return new GrooveError('INVALID_ARGUMENT', message, { hint: 'see `groove eval --help`' });
-}
+const invalid = (message: string) => usageError('eval', message);
 
 function parseRows(value: string): string[] {
   const rows = value.split(',').map((s) => s.trim());

@@ -215,6 +215,11 @@ const SKIP_FIXES: Record<SkipReason, string | null> = {
   unaddressable: 'rename it without control characters or empty, `.` or `..` segments',
 };
 
+/** The fix to suggest for a skip reason (null when there is nothing the user can do). */
+export function skipFixFor(reason: SkipReason): string | null {
+  return SKIP_FIXES[reason];
+}
+
 export interface SkipDescriptionOptions {
   /** Replaces the advice for `too-large`, for callers whose cap is not `[index] max_file_bytes`; null drops it. */
   capAdvice?: string | null;

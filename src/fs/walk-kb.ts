@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { ALWAYS_EXCLUDED_DIRS } from '../config/defaults.js';
 import { displayPath } from '../core/display-path.js';
 import { GrooveError } from '../errors.js';
-import { describeFsFailure, errnoText } from './checked-read.js';
+import { describeFsFailure, errnoText, skipFixFor } from './checked-read.js';
 import { type IgnoreRules, loadIgnoreRules } from './ignore-rules.js';
 
 export interface WalkOptions {
@@ -193,13 +193,9 @@ function listDirectory(
         },
       );
     }
-    const advice =
-      failure.reason === 'path-too-long'
-        ? 'shorten its name or the names of the folders above it'
-        : 'check its permissions';
     unreadableDirs.push(relDir);
     warnings.push(
-      `skipped folder ${displayPath(relDir)}: ${failure.detail}; its files keep their indexed state (${advice})`,
+      `skipped folder ${displayPath(relDir)}: ${failure.detail}; its files keep their indexed state (${skipFixFor(failure.reason)})`,
     );
     return [];
   }

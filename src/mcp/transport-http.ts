@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { displayLine } from '../app/display-text.js';
 import { describeError } from '../errors.js';
 import { readJsonBody } from './http-body.js';
 import {
@@ -255,9 +256,9 @@ function expectsContinue(req: http.IncomingMessage): boolean {
   return headerValue(req, 'expect')?.toLowerCase() === '100-continue';
 }
 
-/** Client-sent text made safe for one log or message line: controls escaped, length bounded. */
+/** Client-sent text made safe for one log or message line: escaped like a path, length bounded. */
 function printable(text: string): string {
-  const escaped = JSON.stringify(text).slice(1, -1);
+  const escaped = displayLine(text);
   return escaped.length > 200 ? `${escaped.slice(0, 200)}…` : escaped;
 }
 

@@ -232,7 +232,7 @@ function isCurrent(db: SqliteDatabase): boolean {
   return SCHEMA_TABLES.every((table) => present.has(table));
 }
 
-/** Remove an index file and its WAL/SHM companions. */
+/** Remove an index file and its SQLite companions (WAL, SHM, rollback journal). */
 export function removeDatabaseFiles(dbPath: string): void {
-  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbPath + suffix, { force: true });
+  for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(dbPath + suffix, { force: true });
 }

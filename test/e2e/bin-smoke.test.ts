@@ -1,15 +1,15 @@
 // The shipped entry point as a real process: `node bin/groove.js` on a copy of the sample KB, and a run that is
 // SIGKILLed mid-index, after which every command still opens the index and no file is half-written.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildIndexerPorts } from '../../src/app/indexer-ports.js';
+import { binPath, runBin } from '../support/run-bin.js';
 import { createTempKb, type TempKb } from '../support/temp-kb.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const binPath = path.join(repoRoot, 'bin/groove.js');
 const hasDist = fs.existsSync(path.join(repoRoot, 'dist/src/cli/main.js'));
 const skipReason = 'dist/ is missing: run `npm run build` (npm test builds before vitest)';
 
@@ -19,15 +19,7 @@ beforeEach(() => {
 });
 afterEach(() => kb.cleanup());
 
-function groove(args: string[]) {
-  const result = spawnSync(process.execPath, [binPath, ...args], {
-    cwd: kb.root,
-    encoding: 'utf8',
-    env: { ...process.env, GROOVE_OFFLINE: '1' },
-    timeout: 60_000,
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const groove = (args: string[]) => runBin(args, kb.root);
 
 const kbArgs = () => ['--kb-path', kb.kbPath, '--db-path', kb.dbPath];
 

@@ -1,15 +1,11 @@
-// File names that try to forge output: a newline followed by a fake `indexed:` line, terminal escapes, a bidi
-// override. Run through the shipped `node bin/groove.js`, every path groove prints as text is escaped (one
-// line per event, no raw controls), while JSON output keeps the real name.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runBin } from '../support/run-bin.js';
 import { createTempKb, noteText, type TempKb } from '../support/temp-kb.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const binPath = path.join(repoRoot, 'bin/groove.js');
 const hasDist = fs.existsSync(path.join(repoRoot, 'dist/src/cli/main.js'));
 const canNameFreely = process.platform !== 'win32';
 
@@ -19,15 +15,7 @@ beforeEach(() => {
 });
 afterEach(() => kb.cleanup());
 
-function groove(args: string[]) {
-  const result = spawnSync(process.execPath, [binPath, ...args], {
-    cwd: kb.root,
-    encoding: 'utf8',
-    env: { ...process.env, GROOVE_OFFLINE: '1' },
-    timeout: 60_000,
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const groove = (args: string[]) => runBin(args, kb.root);
 
 const kbArgs = () => ['--kb-path', kb.kbPath, '--db-path', kb.dbPath];
 /** Raw C0/C1 controls (but the line breaks between lines), DEL, bidi controls and line separators. */

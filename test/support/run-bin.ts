@@ -1,0 +1,23 @@
+// Runs the shipped CLI (`node bin/groove.js`, built into dist/) as a user would, offline, and collects its exit
+// code and output. Test-only.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+export const binPath = path.resolve(import.meta.dirname, '../../bin/groove.js');
+
+export interface BinRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `groove <args>` in `cwd`, with GROOVE_OFFLINE=1 so no model download can start. */
+export function runBin(args: string[], cwd: string): BinRun {
+  const result = spawnSync(process.execPath, [binPath, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GROOVE_OFFLINE: '1' },
+    timeout: 60_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
