@@ -11,9 +11,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { writeTestModel } from '../scripts/test-model/write-test-model.js';
-import { createEmbedderFor } from '../src/app/embedder-factory.js';
 import { openKnowledgeBase } from '../src/app/knowledge-base.js';
-import { legBroke } from '../src/app/search-types.js';
+import { createEmbedderFor } from '../src/app/models/embedder-factory.js';
+import { legBroke } from '../src/app/search/search-types.js';
 import { resolveConfig } from '../src/config/resolve-config.js';
 import type { Embedder } from '../src/types.js';
 import { measureColdCli } from './cli-cold.js';
@@ -194,7 +194,7 @@ async function benchSize(chunks: number, workDir: string, modelDir: string, real
   );
   // The exact texts the vector leg embeds, with the real model's vectors for them.
   const embeddings = new Map<string, Float32Array>();
-  const { compileLegQuery } = await import('../src/app/candidate-legs.js');
+  const { compileLegQuery } = await import('../src/app/search/candidate-legs.js');
   for (const q of queries) {
     const compiled = compileLegQuery(q.request.query);
     if (compiled.kind === 'query' && compiled.trigram.positiveText.trim() !== '')

@@ -1,9 +1,9 @@
 // Where a warm search spends its retrieval+fusion time: each pipeline stage run on its own against the same
 // index and the same query embeddings the facade used (filter resolution, lexical leg, vector KNN, chunk reads).
 
-import { compileLegQuery, runLexicalLeg } from '../src/app/candidate-legs.js';
-import { buildDocumentFilter } from '../src/app/search-filters.js';
-import { validateSearchRequest } from '../src/app/search-request.js';
+import { compileLegQuery, runLexicalLeg } from '../src/app/search/candidate-legs.js';
+import { buildDocumentFilter } from '../src/app/search/search-filters.js';
+import { validateSearchRequest } from '../src/app/search/search-request.js';
 import { DEFAULTS } from '../src/config/defaults.js';
 import { fuseRrf } from '../src/core/fuse-rrf.js';
 import { createSearchReader, type SearchReader } from '../src/store/chunk-search.js';

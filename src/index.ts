@@ -1,7 +1,7 @@
 // Public library API: explicit named exports only. `openKnowledgeBase(resolveConfig(...))` is the way in; the
 // facade's methods are the same use cases the CLI and the MCP server call.
 
-export type { IndexSummary } from './app/index-events.js';
+export type { IndexSummary } from './app/index/index-events.js';
 export {
   type IndexOptions,
   type KnowledgeBase,
@@ -16,7 +16,7 @@ export {
   type SearchHit,
   type SearchResponse,
   searchResponseToJson,
-} from './app/search-types.js';
+} from './app/search/search-types.js';
 export { DEFAULTS } from './config/defaults.js';
 export {
   type ConfigOverrides,

@@ -7,18 +7,18 @@ import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readCheckedFile } from '../fs/checked-read.js';
 import { gatePathFor, withFileGate } from '../store/file-gate.js';
 import type { Embedder, Reranker } from '../types.js';
-import { buildConnectionGraph, type GraphRequest, type GraphResult } from './connection-graph.js';
-import { createEmbedderFor, createRerankerFor } from './embedder-factory.js';
+import { buildConnectionGraph, type GraphRequest, type GraphResult } from './browse/connection-graph.js';
+import { type GetDocumentResult, getDocument } from './browse/get-document.js';
+import { listTopics, type TopicListing } from './browse/list-topics.js';
 import {
   type EvalReport,
   type EvaluateOptions,
   type HistoryWriteResult,
   recordEvalRun,
   runEvaluation,
-} from './evaluator.js';
-import { type FeedbackInput, type FeedbackReceipt, recordFeedback } from './feedback.js';
-import { carryFeedbackInto, withFeedbackDatabase, withFeedbackGate } from './feedback-database.js';
-import { type GetDocumentResult, getDocument } from './get-document.js';
+} from './eval/evaluator.js';
+import { type LegProbeOptions, type LegProbeResult, pickProbeSample, probeLegs } from './eval/leg-probe.js';
+import { type FeedbackInput, type FeedbackReceipt, recordFeedback } from './golden/feedback.js';
 import {
   buildGoldenFromFeedback,
   type GoldenBuildOptions,
@@ -26,24 +26,24 @@ import {
   type GoldenPorts,
   type GoldenStampResult,
   stampGolden,
-} from './golden-build.js';
-import { checkIndexLocation, IndexDatabase, rebuildPathOf } from './index-database.js';
-import type { IndexEventSink, IndexSummary } from './index-events.js';
-import { runIndex } from './indexer.js';
-import { buildIndexerPorts } from './indexer-ports.js';
-import { type LegProbeOptions, type LegProbeResult, pickProbeSample, probeLegs } from './leg-probe.js';
-import { listTopics, type TopicListing } from './list-topics.js';
+} from './golden/golden-build.js';
+import { carryFeedbackInto, withFeedbackDatabase, withFeedbackGate } from './index/feedback-database.js';
+import { checkIndexLocation, IndexDatabase, rebuildPathOf } from './index/index-database.js';
+import type { IndexEventSink, IndexSummary } from './index/index-events.js';
+import { runIndex } from './index/indexer.js';
+import { buildIndexerPorts } from './index/indexer-ports.js';
+import { createEmbedderFor, createRerankerFor } from './models/embedder-factory.js';
 import {
   adoptIndexModel,
   assertSameIdentity,
   type IndexIdentity,
   identityFromMeta,
   identityOf,
-} from './model-identity.js';
-import { SearchSession } from './search-session.js';
-import type { SearchResponse } from './search-types.js';
-import { checkSearchRequest } from './searcher.js';
-import { runTune, type TuneEvent, type TuneOptions, type TuneOutcome } from './tuner.js';
+} from './models/model-identity.js';
+import { SearchSession } from './search/search-session.js';
+import type { SearchResponse } from './search/search-types.js';
+import { checkSearchRequest } from './search/searcher.js';
+import { runTune, type TuneEvent, type TuneOptions, type TuneOutcome } from './tune/tuner.js';
 
 /** Seams for the composition root; tests inject a deterministic embedder here. */
 export interface KnowledgeBaseDeps {

@@ -1,6 +1,6 @@
 // `groove index`: build or update the index of a KB.
 import { Command } from 'commander';
-import type { IndexEvent } from '../app/index-events.js';
+import type { IndexEvent } from '../app/index/index-events.js';
 import { openKnowledgeBase } from '../app/knowledge-base.js';
 import { GrooveError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';

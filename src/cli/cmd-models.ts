@@ -2,7 +2,7 @@
 
 import { Command } from 'commander';
 import { displayPath } from '../app/display-text.js';
-import { listRegisteredModels, pullRegisteredModel } from '../app/model-catalog.js';
+import { listRegisteredModels, pullRegisteredModel } from '../app/models/model-catalog.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import { addFormatOption, type CommonFlags, loadConfig } from './common-options.js';
 

@@ -3,9 +3,9 @@
 import { format } from 'node:util';
 import { Command, Option } from 'commander';
 import { displayLine } from '../app/display-text.js';
-import { IndexRunner } from '../app/index-runner.js';
 import { type KnowledgeBase, openKnowledgeBase } from '../app/knowledge-base.js';
-import { type LiveSyncHandle, startLiveSync } from '../app/live-sync.js';
+import { IndexRunner } from '../app/serve/index-runner.js';
+import { type LiveSyncHandle, startLiveSync } from '../app/serve/live-sync.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import { GrooveError } from '../errors.js';
 import { isLoopbackBind } from '../mcp/http-guard.js';

@@ -2,7 +2,7 @@
 // stderr — notes, failed legs, golden-queries-quoted findings, the regression gate — in ASCII only.
 import pc from 'picocolors';
 import { displayPath } from '../app/display-text.js';
-import type { EvalReport, QuoteFinding } from '../app/evaluator.js';
+import type { EvalReport, QuoteFinding } from '../app/eval/evaluator.js';
 import {
   renderDetectableEffect,
   renderIntegrityHeader,

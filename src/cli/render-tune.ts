@@ -9,7 +9,7 @@ import type {
   TuneEvent,
   TuneOutcome,
   TuneReport,
-} from '../app/tuner.js';
+} from '../app/tune/tuner.js';
 
 /** Colours for callers that already decided to colour (a terminal, no --no-color). */
 const COLORS = pc.createColors(true);

@@ -4,8 +4,8 @@
 // its upload nothing, `100 Continue` only once the checks passed — with no stack trace in the log.
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { IndexRunner } from '../../src/app/index-runner.js';
 import type { KnowledgeBase } from '../../src/app/knowledge-base.js';
+import { IndexRunner } from '../../src/app/serve/index-runner.js';
 import type { HttpServeOptions, HttpServing } from '../../src/mcp/transport-http.js';
 import { CountingEmbedder } from '../support/counting-embedder.js';
 import { createServeKb, openTestKb, type ServeKb, serveKbOverHttp, waitFor } from '../support/mcp-fixture.js';

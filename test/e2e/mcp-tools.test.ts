@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KnowledgeBase } from '../../src/app/knowledge-base.js';
-import { searchResponseToJson } from '../../src/app/search-types.js';
+import { searchResponseToJson } from '../../src/app/search/search-types.js';
 import { CountingEmbedder } from '../support/counting-embedder.js';
 import {
   type ConnectedClient,

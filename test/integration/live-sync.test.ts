@@ -4,10 +4,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { emptyIndexSummary } from '../../src/app/index-events.js';
-import { IndexRunner } from '../../src/app/index-runner.js';
+import { emptyIndexSummary } from '../../src/app/index/index-events.js';
 import type { KnowledgeBase } from '../../src/app/knowledge-base.js';
-import { LiveSync, type LiveSyncHandle, startLiveSync } from '../../src/app/live-sync.js';
+import { IndexRunner } from '../../src/app/serve/index-runner.js';
+import { LiveSync, type LiveSyncHandle, startLiveSync } from '../../src/app/serve/live-sync.js';
 import { holdLock } from '../support/lock-holder.js';
 import { createServeKb, note, openTestKb, type ServeKb, waitFor } from '../support/mcp-fixture.js';
 

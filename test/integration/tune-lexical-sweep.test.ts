@@ -2,9 +2,9 @@
 // lexical leg recomputed from the FTS postings must equal the leg the searcher runs through SQL.
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileLegQuery, runLexicalLeg } from '../../src/app/candidate-legs.js';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
-import { createPostingsCache, sweepLexicalLeg } from '../../src/app/lexical-sweep.js';
+import { compileLegQuery, runLexicalLeg } from '../../src/app/search/candidate-legs.js';
+import { createPostingsCache, sweepLexicalLeg } from '../../src/app/search/lexical-sweep.js';
 import { DEFAULT_CONDITION, WEIGHT_SET_COUNT, weightSetValues } from '../../src/core/tune-grid.js';
 import { createSearchReader, type SearchReader } from '../../src/store/chunk-search.js';
 import { createTempKb, type TempKb } from '../support/temp-kb.js';

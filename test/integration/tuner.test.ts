@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type KnowledgeBase, openKnowledgeBase } from '../../src/app/knowledge-base.js';
-import type { TuneEvent } from '../../src/app/tuner.js';
+import type { TuneEvent } from '../../src/app/tune/tuner.js';
 import { HashEmbedder } from '../support/hash-embedder.js';
 import { createTempKb, type TempKb } from '../support/temp-kb.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateSearchRequest } from '../../src/app/search-request.js';
+import { validateSearchRequest } from '../../src/app/search/search-request.js';
 import { isCalendarDate } from '../../src/core/calendar-date.js';
 
 describe('isCalendarDate', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseGoldenYaml, resolveGoldenPath } from '../../src/app/golden-file.js';
+import { parseGoldenYaml, resolveGoldenPath } from '../../src/app/golden/golden-file.js';
 import { GrooveError } from '../../src/errors.js';
 
 const parse = (text: string) => parseGoldenYaml(text, 'golden.yaml');

@@ -1,8 +1,8 @@
 // Deeply nested YAML from users' files: frontmatter and golden sets refuse it with one clear reason whether the
 // parser runs out of stack (tens of thousands of levels) or parses it (a hundred levels).
 import { describe, expect, it } from 'vitest';
-import { parseGoldenYaml } from '../../src/app/golden-file.js';
-import { parseGoldenMeta } from '../../src/app/golden-meta.js';
+import { parseGoldenYaml } from '../../src/app/golden/golden-file.js';
+import { parseGoldenMeta } from '../../src/app/golden/golden-meta.js';
 import { splitFrontmatter } from '../../src/core/frontmatter.js';
 import { nestsDeeperThan } from '../../src/core/yaml-depth.js';
 import type { GrooveError } from '../../src/errors.js';

@@ -1,0 +1,275 @@
+// get_connection_graph: a breadth-first walk over vector neighbours from one document's chunks, bounded by depth,
+// fan-out and a node budget, reporting every place where something was cut off and how to see more.
+import { z } from 'zod';
+import { GrooveError } from '../../errors.js';
+import type { ChunkRecord, DocumentFacts } from '../../store/chunk-search.js';
+import type { VectorIndex } from '../../store/vector-index.js';
+import type { SessionView } from '../search/search-session.js';
+
+const MAX_LIST_ENTRIES = 64;
+const MAX_ENTRY_BYTES = 1024;
+const SNIPPET_CHARS = 200;
+
+export const graphRequestSchema = z.strictObject({
+  start: z.string().min(1),
+  depth: z.number().int().min(1).max(3).default(2),
+  fanOut: z.number().int().min(1).max(20).default(5),
+  minSimilarity: z.number().refine(Number.isFinite, 'must be finite').min(0).max(1).default(0.5),
+  maxNodes: z.number().int().min(1).max(500).default(50),
+  dedupByPath: z.boolean().default(true),
+  excludePaths: z
+    .array(z.string().refine((s) => Buffer.byteLength(s) <= MAX_ENTRY_BYTES, 'entry over 1 KiB'))
+    .max(MAX_LIST_ENTRIES)
+    .default([]),
+  seedStrategy: z.enum(['all_chunks', 'all-chunks', 'centroid']).default('all_chunks'),
+  maxSeedChunks: z.number().int().min(1).max(64).default(8),
+  category: z.string().min(1).optional(),
+  topic: z.string().min(1).optional(),
+});
+
+export type GraphRequest = z.input<typeof graphRequestSchema>;
+type ValidGraphRequest = z.output<typeof graphRequestSchema>;
+
+export interface GraphNode {
+  node_id: number;
+  /** The node whose neighbour this is; null for seeds. */
+  parent_id: number | null;
+  depth: number;
+  /** null for the centroid seed, which is an average rather than a stored chunk. */
+  chunk_id: number | null;
+  /** Similarity to the parent in [0, 1] (1 for seeds). */
+  score: number;
+  path: string;
+  heading: string | null;
+  title: string;
+  topic: string | null;
+  snippet: string;
+}
+
+export interface GraphTruncation {
+  reason: 'seed_chunks' | 'node_budget';
+  limit: number;
+  remedy: string;
+}
+
+export interface ConnectionGraph {
+  start_path: string;
+  truncated: boolean;
+  truncation: GraphTruncation[];
+  nodes: GraphNode[];
+  stats: {
+    total_nodes: number;
+    max_depth_reached: number;
+    knn_queries: number;
+    duration_ms: number;
+    seeds_used: number;
+  };
+}
+
+export type GraphResult =
+  | { ok: true; graph: ConnectionGraph }
+  | { ok: false; reason: 'not-found' | 'no-vectors'; message: string };
+
+interface Frontier {
+  node: GraphNode;
+  vector: Float32Array;
+}
+
+/**
+ * Stages: validate → resolve the start document and the allowed neighbours (filters, exclusions, never the start)
+ * → seeds (its first `max_seed_chunks` chunks, or their centroid) → BFS: one exact KNN per expanded node, keep
+ * neighbours at or above `min_similarity`, at most `fan_out` each, until `depth` or `max_nodes`.
+ */
+export function buildConnectionGraph(view: SessionView, input: GraphRequest): GraphResult {
+  const startedAt = performance.now();
+  const request = validateGraphRequest(input);
+  const index = view.vectors();
+  if (view.lexicalOnly || !index) {
+    return {
+      ok: false,
+      reason: 'no-vectors',
+      message:
+        'the index has no vectors (it was built with model "none", lexical-only), and the connection graph ' +
+        'follows vector similarity; re-index with an embedding model (`groove index --force --model <id>`), ' +
+        'or use search to explore instead',
+    };
+  }
+  const facts = view.reader.readDocumentFacts();
+  const start = facts.find((doc) => doc.path === request.start);
+  if (!start) {
+    return {
+      ok: false,
+      reason: 'not-found',
+      message: `start "${request.start}" is not an indexed document; pass the exact "path" of a search result`,
+    };
+  }
+  const allowed = new Set(facts.filter((doc) => isAllowedNeighbour(doc, start, request)).map((d) => d.id));
+  const truncation: GraphTruncation[] = [];
+  const probe = view.reader.readDocumentChunks(start.id, request.maxSeedChunks + 1);
+  if (probe.length > request.maxSeedChunks) {
+    truncation.push({
+      reason: 'seed_chunks',
+      limit: request.maxSeedChunks,
+      remedy: 'raise max_seed_chunks (up to 64), or use seed_strategy "centroid" to summarise them',
+    });
+  }
+  const seedChunks = probe.slice(0, request.maxSeedChunks).flatMap((chunk) => {
+    const vector = index.vectorOf(chunk.id);
+    return vector ? [{ chunk, vector }] : [];
+  });
+  if (seedChunks.length === 0) {
+    return {
+      ok: false,
+      reason: 'no-vectors',
+      message: `"${request.start}" has no embedded chunks yet; run rebuild_index and try again`,
+    };
+  }
+  const nodes: GraphNode[] = [];
+  const frontier = buildSeeds(seedChunks, request, nodes);
+  const walk = walkNeighbours(view, { index, request, allowed, nodes, frontier });
+  const seedsCut = request.seedStrategy !== 'centroid' && seedChunks.length > request.maxNodes;
+  if (walk.budgetHit || seedsCut) {
+    truncation.push({
+      reason: 'node_budget',
+      limit: request.maxNodes,
+      remedy: 'raise max_nodes (up to 500), or lower depth or fan_out for a narrower graph',
+    });
+  }
+  return {
+    ok: true,
+    graph: {
+      start_path: start.path,
+      truncated: truncation.length > 0,
+      truncation,
+      nodes,
+      stats: {
+        total_nodes: nodes.length,
+        max_depth_reached: nodes.reduce((max, node) => Math.max(max, node.depth), 0),
+        knn_queries: walk.knnQueries,
+        duration_ms: Math.round(performance.now() - startedAt),
+        seeds_used: seedsCut ? request.maxNodes : seedChunks.length,
+      },
+    },
+  };
+}
+
+/** Validate a graph request or throw INVALID_ARGUMENT naming the field and its range. */
+export function validateGraphRequest(input: unknown): ValidGraphRequest {
+  const parsed = graphRequestSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = String(issue.path[0] ?? 'request').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  throw new GrooveError('INVALID_ARGUMENT', `invalid get_connection_graph call: ${field} ${issue.message}`, {
+    hint: 'depth 1-3, fan_out 1-20, min_similarity 0-1, max_nodes 1-500, max_seed_chunks 1-64',
+  });
+}
+
+function isAllowedNeighbour(doc: DocumentFacts, start: DocumentFacts, request: ValidGraphRequest): boolean {
+  if (doc.id === start.id) return false;
+  if (request.category !== undefined && doc.category !== request.category) return false;
+  if (request.topic !== undefined && doc.topic !== request.topic) return false;
+  // An entry ending in "/" excludes a folder; any other entry one exact path.
+  return !request.excludePaths.some((entry) =>
+    entry.endsWith('/') ? doc.path.startsWith(entry) : doc.path === entry,
+  );
+}
+
+function buildSeeds(
+  seeds: { chunk: ChunkRecord; vector: Float32Array }[],
+  request: ValidGraphRequest,
+  nodes: GraphNode[],
+): Frontier[] {
+  if (request.seedStrategy === 'centroid') {
+    const first = seeds[0]!.chunk;
+    const node = toNode(first, { nodeId: 0, parentId: null, depth: 0, score: 1 });
+    node.chunk_id = null;
+    node.heading = null;
+    nodes.push(node);
+    return [{ node, vector: averageUnit(seeds.map((s) => s.vector)) }];
+  }
+  return seeds.slice(0, request.maxNodes).map(({ chunk, vector }) => {
+    const node = toNode(chunk, { nodeId: nodes.length, parentId: null, depth: 0, score: 1 });
+    nodes.push(node);
+    return { node, vector };
+  });
+}
+
+function walkNeighbours(
+  view: SessionView,
+  walk: {
+    index: VectorIndex;
+    request: ValidGraphRequest;
+    allowed: Set<number>;
+    nodes: GraphNode[];
+    frontier: Frontier[];
+  },
+): { knnQueries: number; budgetHit: boolean } {
+  const { index, request, allowed, nodes, frontier } = walk;
+  const quality = view.config.qualityFilter;
+  const minQuality = quality.enabled ? quality.threshold : 0;
+  const seenChunks = new Set(nodes.flatMap((n) => (n.chunk_id === null ? [] : [n.chunk_id])));
+  let knnQueries = 0;
+  let budgetHit = false;
+  // Several chunks of one document can fill a KNN page; ask for more when only one per document may stay.
+  const k = request.dedupByPath ? request.fanOut * 4 : request.fanOut;
+  for (let cursor = 0; cursor < frontier.length && !budgetHit; cursor++) {
+    const { node, vector } = frontier[cursor]!;
+    if (node.depth >= request.depth) continue;
+    knnQueries++;
+    const hits = index.search(vector, { k, minQuality, documentIds: allowed, excluded: seenChunks });
+    const records = new Map(view.reader.readChunkRecords(hits.map((h) => h.id)).map((r) => [r.id, r]));
+    let added = 0;
+    for (const hit of hits) {
+      // Vectors are unit length, so the dot product is 1 − d²/2; clamp rounding noise into [0, 1].
+      const score = Math.min(1, Math.max(0, hit.similarity));
+      if (added >= request.fanOut || score < request.minSimilarity) break;
+      const record = records.get(hit.id);
+      if (!record || (request.dedupByPath && !allowed.has(record.documentId))) continue;
+      if (nodes.length >= request.maxNodes) {
+        budgetHit = true;
+        break;
+      }
+      const child = toNode(record, {
+        nodeId: nodes.length,
+        parentId: node.node_id,
+        depth: node.depth + 1,
+        score,
+      });
+      nodes.push(child);
+      seenChunks.add(record.id);
+      if (request.dedupByPath) allowed.delete(record.documentId);
+      const childVector = index.vectorOf(record.id);
+      if (childVector) frontier.push({ node: child, vector: childVector });
+      added++;
+    }
+  }
+  return { knnQueries, budgetHit };
+}
+
+function toNode(
+  record: ChunkRecord,
+  place: { nodeId: number; parentId: number | null; depth: number; score: number },
+): GraphNode {
+  const flat = record.content.replace(/\s+/g, ' ').trim();
+  return {
+    node_id: place.nodeId,
+    parent_id: place.parentId,
+    depth: place.depth,
+    chunk_id: record.id,
+    score: place.score,
+    path: record.path,
+    heading: record.heading,
+    title: record.title,
+    topic: record.topic,
+    snippet: flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS - 1)}…` : flat,
+  };
+}
+
+/** The mean of unit vectors, renormalised to unit length (the centroid seed). */
+function averageUnit(vectors: Float32Array[]): Float32Array {
+  const sum = new Float32Array(vectors[0]!.length);
+  for (const vector of vectors) for (let i = 0; i < sum.length; i++) sum[i] = sum[i]! + vector[i]!;
+  const norm = Math.hypot(...sum) || 1;
+  for (let i = 0; i < sum.length; i++) sum[i] = sum[i]! / norm;
+  return sum;
+}

@@ -1,0 +1,122 @@
+// `groove eval --format json`: the decision row's report as one object (the keys of docs/eval.md first), plus what the
+// integrity checks decided — the leg probe, degradation, golden freshness, paired intervals, both gates — and,
+// with --rows, every row's report. Not a frozen format; keys are snake_case, non-finite numbers are null.
+import type { PairedRunComparison } from '../../core/eval-paired.js';
+import type { GoldenFreshness } from '../../core/golden-freshness.js';
+import type { RegressionGate, SignificantGate } from './eval-compare.js';
+import { evalRunToJson } from './eval-run-json.js';
+import type { EvalReport } from './evaluator.js';
+import type { LegProbeResult } from './leg-probe.js';
+
+type Json = Record<string, unknown>;
+
+export function evalReportToJson(report: EvalReport): Json {
+  const rows =
+    report.otherRows.length > 0 || report.run.row !== undefined ? [report, ...report.otherRows] : null;
+  return {
+    ...rowToJson(report),
+    probe: probeToJson(report.probe),
+    golden_freshness: freshnessToJson(report.freshness),
+    rows: rows
+      ? rows.map((r, i) => ({
+          ...rowToJson(r),
+          decision: i === 0,
+          versus_decision: pairedToJson(r.versusDecision),
+        }))
+      : null,
+  };
+}
+
+function rowToJson(report: EvalReport): Json {
+  const run = evalRunToJson(report.run);
+  const degradation = report.run.degradation ?? [];
+  // The documented keys first, in docs/eval.md's order; what the integrity checks add comes after them.
+  return {
+    timestamp: run.timestamp,
+    fingerprint: run.fingerprint,
+    corpus: run.corpus,
+    corpus_changed: report.corpusChanged,
+    aggregate: run.aggregate,
+    per_query: run.per_query,
+    findings: run.findings,
+    previous: report.previous ? evalRunToJson(report.previous) : null,
+    diff: report.diff
+      ? { recall_at_k: report.diff.recallAtK, ndcg_at_k: report.diff.ndcgAtK, mrr: report.diff.mrr }
+      : null,
+    row: report.run.row ?? null,
+    degraded: degradation.length > 0,
+    degradation: degradation.map((d) => ({ leg: d.leg, reason: d.reason })),
+    paired: pairedToJson(report.paired),
+    gates: {
+      regression: gateToJson(report.gate),
+      significant_regression: gateToJson(report.significantGate),
+    },
+  };
+}
+
+const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+function pairedToJson(paired: PairedRunComparison | null): Json | null {
+  if (!paired) return null;
+  return {
+    against: paired.against,
+    shared_queries: paired.sharedQueries,
+    confidence: paired.confidence,
+    power: paired.power,
+    metrics: paired.metrics.map((m) => ({
+      metric: m.metric,
+      n: m.n,
+      mean_diff: finite(m.meanDiff),
+      ci_low: finite(m.ciLow),
+      ci_high: finite(m.ciHigh),
+      verdict: m.verdict,
+      sd_diff: finite(m.sdDiff),
+      min_detectable_effect: finite(m.minDetectableEffect),
+    })),
+  };
+}
+
+function gateToJson(gate: RegressionGate | SignificantGate): Json {
+  switch (gate.state) {
+    case 'off':
+      return { state: 'off' };
+    case 'no-op':
+      return { state: 'no-op', reason: gate.reason };
+    case 'passed':
+      return { state: 'passed', against: gate.against };
+    case 'regressed':
+      return {
+        state: 'regressed',
+        against: gate.against,
+        regressions: gate.regressions.map((r) =>
+          'verdict' in r
+            ? { metric: r.metric, mean_diff: r.meanDiff, ci_low: finite(r.ciLow), ci_high: finite(r.ciHigh) }
+            : { metric: r.metric, previous: r.previous, now: r.now },
+        ),
+      };
+  }
+}
+
+function probeToJson(probe: LegProbeResult): Json {
+  return {
+    query: probe.query,
+    legs: probe.legs,
+    down: probe.down.map((d) => ({ leg: d.leg, reason: d.reason })),
+  };
+}
+
+function freshnessToJson(freshness: GoldenFreshness | null): Json | null {
+  if (!freshness) return null;
+  const { meta, drift } = freshness;
+  return {
+    created: meta.created,
+    source: meta.source,
+    age_days: Math.round(freshness.ageDays * 100) / 100,
+    max_age_days: freshness.maxAgeDays,
+    stale: freshness.stale,
+    corpus_at_creation: { documents: meta.corpusDocuments, chunks: meta.corpusChunks },
+    drift: drift
+      ? { change: finite(drift.change), warn_above: drift.warnAbove, drifted: drift.drifted }
+      : null,
+  };
+}

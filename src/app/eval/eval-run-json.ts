@@ -1,0 +1,242 @@
+// The wire form of eval runs (snake_case, as the history file and `--format json` spell it) and the lenient
+// reader for it: every field has a default, so a run written by an older version never costs its baseline.
+import { z } from 'zod';
+import type { EvalFingerprint } from '../../core/eval-fingerprint.js';
+import type { AggregateMetrics, MetricsByK, QueryMetrics } from '../../core/eval-metrics.js';
+import type { EvalRun, QuoteFinding } from '../../core/eval-run.js';
+
+type Json = Record<string, unknown>;
+
+/** A metric map; JSON has no NaN, so a stored null reads back as NaN (and is then skipped by comparisons). */
+const metricsByK = z
+  .record(z.string(), z.number().nullable())
+  .default({})
+  .transform((record) => {
+    const out: MetricsByK = {};
+    for (const [k, v] of Object.entries(record)) out[Number(k)] = v ?? Number.NaN;
+    return out;
+  });
+const metric = z
+  .number()
+  .nullable()
+  .default(0)
+  .transform((v) => v ?? Number.NaN);
+
+const fingerprintSchema = z.object({
+  model: z.string().default(''),
+  reranker: z.string().nullable().default(null),
+  limit: z.number().default(0),
+  k_values: z.array(z.number()).default([]),
+  golden_hash: z.string().default(''),
+  // Runs from before these fields existed were computed by version 1 of each rule.
+  metric_version: z.number().default(1),
+  fts_query_version: z.number().default(1),
+  mmr: z.object({ lambda: z.number(), same_doc_penalty: z.number() }).optional(),
+  parent_retriever: z
+    .object({ whole_doc_threshold_tokens: z.number(), max_expanded_tokens: z.number() })
+    .optional(),
+  fusion: z
+    .object({
+      rrf_k: z.number(),
+      bm25_heading_weight: z.number(),
+      bm25_context_weight: z.number(),
+      bm25_content_weight: z.number(),
+    })
+    .optional(),
+  context: z.object({ mode: z.string() }).optional(),
+  degraded: z.array(z.string()).optional(),
+});
+
+const hitSchema = z.object({
+  rank: z.number(),
+  path: z.string(),
+  heading: z.string().nullable().default(null),
+  score: z.number().nullable().default(0),
+});
+const expectedSchema = z.object({ path: z.string(), heading: z.string().nullable().default(null) });
+
+const runSchema = z.object({
+  timestamp: z.string().default(''),
+  fingerprint: fingerprintSchema.prefault({}),
+  corpus: z
+    .object({ documents: z.number(), chunks: z.number(), digest: z.string() })
+    .nullable()
+    .default(null),
+  aggregate: z
+    .object({
+      recall_at_k: metricsByK,
+      mrr: metric,
+      ndcg_at_k: metricsByK,
+      query_count: z.number().default(0),
+    })
+    .prefault({}),
+  per_query: z
+    .array(
+      z.object({
+        id: z.string(),
+        query: z.string().default(''),
+        expected: z.array(expectedSchema).default([]),
+        top_k: z.array(hitSchema).default([]),
+        metrics: z
+          .object({ recall_at_k: metricsByK, reciprocal_rank: metric, ndcg_at_k: metricsByK })
+          .prefault({}),
+      }),
+    )
+    .default([]),
+  findings: z
+    .array(
+      z.object({
+        check: z.literal('golden-queries-quoted'),
+        path: z.string(),
+        quoted: z.array(
+          z.object({ query_id: z.string(), rank_in_top_k: z.number().nullable().default(null) }),
+        ),
+      }),
+    )
+    .default([]),
+  // `--format json` writes `row: null` for a plain run; the history leaves it out.
+  row: z.string().nullable().optional(),
+  degradation: z.array(z.object({ leg: z.string(), reason: z.string() })).optional(),
+});
+
+/** Read one stored run; `null` when its shape is wrong (a type mismatch, not a missing field). */
+export function evalRunFromJson(value: unknown): EvalRun | null {
+  const parsed = runSchema.safeParse(value);
+  if (!parsed.success) return null;
+  const r = parsed.data;
+  const f = r.fingerprint;
+  const fingerprint: EvalFingerprint = {
+    model: f.model,
+    reranker: f.reranker,
+    limit: f.limit,
+    kValues: f.k_values,
+    goldenHash: f.golden_hash,
+    metricVersion: f.metric_version,
+    ftsQueryVersion: f.fts_query_version,
+    ...(f.mmr ? { mmr: { lambda: f.mmr.lambda, sameDocPenalty: f.mmr.same_doc_penalty } } : {}),
+    ...(f.parent_retriever
+      ? {
+          parentRetriever: {
+            wholeDocThresholdTokens: f.parent_retriever.whole_doc_threshold_tokens,
+            maxExpandedTokens: f.parent_retriever.max_expanded_tokens,
+          },
+        }
+      : {}),
+    ...(f.fusion
+      ? {
+          fusion: {
+            rrfK: f.fusion.rrf_k,
+            bm25HeadingWeight: f.fusion.bm25_heading_weight,
+            bm25ContextWeight: f.fusion.bm25_context_weight,
+            bm25ContentWeight: f.fusion.bm25_content_weight,
+          },
+        }
+      : {}),
+    ...(f.context ? { context: { mode: f.context.mode } } : {}),
+    ...(f.degraded && f.degraded.length > 0 ? { degraded: f.degraded } : {}),
+  };
+  return {
+    timestamp: r.timestamp,
+    fingerprint,
+    corpus: r.corpus,
+    aggregate: {
+      recallAtK: r.aggregate.recall_at_k,
+      mrr: r.aggregate.mrr,
+      ndcgAtK: r.aggregate.ndcg_at_k,
+      queryCount: r.aggregate.query_count,
+    },
+    perQuery: r.per_query.map((q) => ({
+      id: q.id,
+      query: q.query,
+      expected: q.expected,
+      topK: q.top_k.map((h) => ({ rank: h.rank, path: h.path, heading: h.heading, score: h.score ?? 0 })),
+      metrics: {
+        recallAtK: q.metrics.recall_at_k,
+        reciprocalRank: q.metrics.reciprocal_rank,
+        ndcgAtK: q.metrics.ndcg_at_k,
+      },
+    })),
+    findings: r.findings.map((x) => ({
+      check: x.check,
+      path: x.path,
+      quoted: x.quoted.map((q) => ({ queryId: q.query_id, rankInTopK: q.rank_in_top_k })),
+    })),
+    ...(r.row === undefined || r.row === null ? {} : { row: r.row }),
+    ...(r.degradation && r.degradation.length > 0 ? { degradation: r.degradation } : {}),
+  };
+}
+
+export function fingerprintToJson(f: EvalFingerprint): Json {
+  return {
+    model: f.model,
+    reranker: f.reranker,
+    limit: f.limit,
+    k_values: f.kValues,
+    golden_hash: f.goldenHash,
+    metric_version: f.metricVersion,
+    fts_query_version: f.ftsQueryVersion,
+    ...(f.mmr ? { mmr: { lambda: f.mmr.lambda, same_doc_penalty: f.mmr.sameDocPenalty } } : {}),
+    ...(f.parentRetriever
+      ? {
+          parent_retriever: {
+            whole_doc_threshold_tokens: f.parentRetriever.wholeDocThresholdTokens,
+            max_expanded_tokens: f.parentRetriever.maxExpandedTokens,
+          },
+        }
+      : {}),
+    ...(f.fusion
+      ? {
+          fusion: {
+            rrf_k: f.fusion.rrfK,
+            bm25_heading_weight: f.fusion.bm25HeadingWeight,
+            bm25_context_weight: f.fusion.bm25ContextWeight,
+            bm25_content_weight: f.fusion.bm25ContentWeight,
+          },
+        }
+      : {}),
+    ...(f.context ? { context: { mode: f.context.mode } } : {}),
+    ...(f.degraded && f.degraded.length > 0 ? { degraded: f.degraded } : {}),
+  };
+}
+
+export function aggregateToJson(a: AggregateMetrics): Json {
+  return { recall_at_k: a.recallAtK, mrr: a.mrr, ndcg_at_k: a.ndcgAtK, query_count: a.queryCount };
+}
+
+function queryMetricsToJson(m: QueryMetrics): Json {
+  return { recall_at_k: m.recallAtK, reciprocal_rank: m.reciprocalRank, ndcg_at_k: m.ndcgAtK };
+}
+
+export function findingsToJson(findings: readonly QuoteFinding[]): Json[] {
+  return findings.map((f) => ({
+    check: f.check,
+    path: f.path,
+    quoted: f.quoted.map((q) => ({ query_id: q.queryId, rank_in_top_k: q.rankInTopK })),
+  }));
+}
+
+/**
+ * The stored form of a run. In the history file an empty `findings` and a missing `corpus` are left out;
+ * `--format json` always carries `findings`, so "checked, nothing" differs from "never checked".
+ */
+export function evalRunToJson(run: EvalRun, options: { forHistory?: boolean } = {}): Json {
+  const findings = findingsToJson(run.findings);
+  return {
+    timestamp: run.timestamp,
+    fingerprint: fingerprintToJson(run.fingerprint),
+    ...(run.corpus || !options.forHistory ? { corpus: run.corpus } : {}),
+    aggregate: aggregateToJson(run.aggregate),
+    per_query: run.perQuery.map((q) => ({
+      id: q.id,
+      query: q.query,
+      expected: q.expected.map((e) => ({ path: e.path, heading: e.heading })),
+      top_k: q.topK.map((h) => ({ rank: h.rank, path: h.path, heading: h.heading, score: h.score })),
+      metrics: queryMetricsToJson(q.metrics),
+    })),
+    ...(findings.length > 0 || !options.forHistory ? { findings } : {}),
+    ...(run.row === undefined ? {} : { row: run.row }),
+    ...(run.degradation && run.degradation.length > 0
+      ? { degradation: run.degradation.map((d) => ({ leg: d.leg, reason: d.reason })) }
+      : {}),
+  };
+}

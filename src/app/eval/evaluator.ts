@@ -1,0 +1,333 @@
+// `groove eval` as a use case: load the golden set (refusing a stale one), probe every leg (refusing to measure
+// a degraded system), run each row's queries through the search pipeline inside one read snapshot, score,
+// snapshot and scan the corpus, compare with the baseline (with paired intervals) and decide the gates.
+// Printing and saving the history are separate steps, so numbers show before a save fails.
+import type { ResolvedConfig } from '../../config/resolve-config.js';
+import { type EvalFingerprint, normalizeEvalDepth } from '../../core/eval-fingerprint.js';
+import { aggregateMetrics, METRIC_VERSION } from '../../core/eval-metrics.js';
+import { type PairedRunComparison, pairRuns } from '../../core/eval-paired.js';
+import {
+  type CorpusSnapshot,
+  type EvalRun,
+  formatRunTimestamp,
+  type LegDegradation,
+} from '../../core/eval-run.js';
+import { FTS_QUERY_VERSION } from '../../core/fts-query.js';
+import { assessGoldenAge, type GoldenFreshness, measureCorpusDrift } from '../../core/golden-freshness.js';
+import { buildQuoteNeedles, createQuoteScan, detectQuotedQueries } from '../../core/golden-quotes.js';
+import { GrooveError } from '../../errors.js';
+import type { CorpusChunkRow } from '../../store/corpus-digest.js';
+import {
+  type GoldenSet,
+  loadGoldenFile,
+  type ReadCheckedFile,
+  resolveGoldenPath,
+} from '../golden/golden-file.js';
+import { loadGoldenMeta } from '../golden/golden-meta.js';
+import type { SearchResponse } from '../search/search-types.js';
+import {
+  type CompareTarget,
+  compareWithPrevious,
+  type EvalComparison,
+  resolveCompareTarget,
+  selectBaseline,
+} from './eval-compare.js';
+import {
+  type EvalHistory,
+  type HistoryWriteResult,
+  historyPathFor,
+  loadEvalHistory,
+  saveEvalHistory,
+} from './eval-history.js';
+import { type LegFailure, measureRow } from './eval-measure.js';
+import { type EvalRowSpec, effectivePipeline, resolveEvalRows } from './eval-rows.js';
+import { componentDownError, describeLegsDown, type LegProbeResult, probeLegs } from './leg-probe.js';
+
+export type { AggregateDiff, FlaggedQuery, RegressedMetric, RunComparison } from '../../core/eval-diff.js';
+export type { EvalFingerprint } from '../../core/eval-fingerprint.js';
+export type { PairedMetric, PairedRunComparison } from '../../core/eval-paired.js';
+export type {
+  CorpusSnapshot,
+  EvalRun,
+  LegDegradation,
+  QueryResult,
+  QuoteFinding,
+} from '../../core/eval-run.js';
+export type { CorpusDrift, GoldenFreshness } from '../../core/golden-freshness.js';
+export { formatDrift } from '../../core/golden-freshness.js';
+export type { CompareTarget, EvalComparison, RegressionGate, SignificantGate } from './eval-compare.js';
+export { compareWithPrevious } from './eval-compare.js';
+export type { HistoryWriteResult } from './eval-history.js';
+export type { LegFailure } from './eval-measure.js';
+export type { LegDown, LegProbeResult } from './leg-probe.js';
+
+export interface EvaluateOptions {
+  /** `--golden`, already absolute; default `[eval] golden`, then `<kb>/.groove-eval.yml`. */
+  golden?: string;
+  /** `--k`; default `[eval] k_values`. */
+  kValues?: number[];
+  /** `--limit`; default the largest k. */
+  limit?: number;
+  /** false = `--no-history`: neither read nor write the history. */
+  history?: boolean;
+  /** false = `--no-diff`: compare with nothing (the history is still read and written). */
+  diff?: boolean;
+  failOnRegression?: boolean;
+  /** Exit 1 only when a metric's whole 95% interval lies below zero. */
+  failOnSignificantRegression?: boolean;
+  /** Measure even with a leg down; the run is recorded as degraded. */
+  allowDegraded?: boolean;
+  /** Measure even when the golden sidecar is older than [eval] max_golden_age_days. */
+  allowStaleGolden?: boolean;
+  /** `--compare RUN_ID|PATH`: the baseline instead of the newest history run. */
+  compare?: CompareTarget;
+  /** `--rows core,rerank,…`: several pipelines in one run; the first decides. */
+  rows?: string[];
+  mmr?: boolean;
+  mmrLambda?: number;
+  mmrSameDocPenalty?: number;
+  parentRetriever?: boolean;
+}
+
+/** The index as one consistent read: the same search pipeline as `search`, plus the corpus pass. */
+export interface EvalSnapshot {
+  /** The embedding model id, or `none` for a lexical-only index. */
+  model: string;
+  /** The context mode the index was built with. */
+  contextMode: 'static' | 'off';
+  search(request: unknown): Promise<SearchResponse>;
+  /** One pass over every chunk in (path, chunk_index) order: counts, digest, and each row to `visit`. */
+  readCorpus(visit: (row: CorpusChunkRow) => void): CorpusSnapshot;
+  /** Words of one indexed chunk for the leg probe, or null for an index without one. */
+  probeSample(): string | null;
+}
+
+export interface EvaluatorPorts {
+  readFile: ReadCheckedFile;
+  /** Run `work` inside one read transaction of the index. */
+  withSnapshot<T>(work: (snapshot: EvalSnapshot) => Promise<T>): Promise<T>;
+  /** The clock (injectable so tests can age a golden set). */
+  now(): Date;
+}
+
+export interface EvalReport extends EvalComparison {
+  run: EvalRun;
+  /** `chosen` when --compare named the baseline, else the history's previous run. */
+  comparedWith: 'previous' | 'chosen';
+  /** The reference rows of `--rows` after this (decision) row; empty for a plain run. */
+  otherRows: EvalReport[];
+  /** A reference row paired with the decision row of the same run (same queries, same snapshot); else null. */
+  versusDecision: PairedRunComparison | null;
+  legFailures: LegFailure[];
+  /** What the leg probe saw before measuring (shared by every row). */
+  probe: LegProbeResult;
+  /** Age and drift of the golden set; null when it has no sidecar. */
+  freshness: GoldenFreshness | null;
+  /** Diagnostics for stderr (clamped values, a history started fresh). */
+  notes: string[];
+  golden: GoldenSet;
+  /** Null with --no-history. */
+  history: EvalHistory | null;
+}
+
+export async function runEvaluation(
+  options: EvaluateOptions,
+  context: { config: ResolvedConfig; kbPath: string; ports: EvaluatorPorts },
+): Promise<EvalReport> {
+  const { config, kbPath, ports } = context;
+  const golden = loadGoldenFile(
+    resolveGoldenPath({ flag: options.golden, configured: config.eval.golden, kbPath }),
+    { read: ports.readFile, kbPath },
+  );
+  const freshness = checkGoldenAge(golden, options, config, ports);
+  const kValues = options.kValues ?? config.eval.kValues;
+  for (const k of [...kValues, ...(options.limit === undefined ? [] : [options.limit])]) {
+    if (!Number.isInteger(k) || k < 1) {
+      throw new GrooveError('INVALID_ARGUMENT', `k and limit must be positive integers, got "${k}"`, {
+        hint: 'e.g. --k 1,5,10 --limit 10',
+      });
+    }
+  }
+  if (options.compare && options.diff === false) {
+    throw new GrooveError('INVALID_ARGUMENT', '--compare and --no-diff contradict each other', {
+      hint: 'drop one of them',
+    });
+  }
+  const depth = normalizeEvalDepth({ limit: options.limit ?? Math.max(...kValues), kValues });
+  const history =
+    options.history === false ? null : loadEvalHistory(historyPathFor(kbPath), { read: ports.readFile });
+  const rows: EvalRowSpec[] = options.rows
+    ? resolveEvalRows(options.rows, options, config)
+    : [{ name: null, pipeline: effectivePipeline(options, config) }];
+  const explicitBaseline = options.compare
+    ? resolveCompareTarget(options.compare, history?.runs ?? [], ports.readFile)
+    : null;
+
+  const measured = await ports.withSnapshot(async (snapshot) => {
+    const rerank = rows.some((r) => r.pipeline.reranker !== null);
+    const probe = await probeLegs((request) => snapshot.search(request), snapshot.probeSample(), { rerank });
+    if (probe.down.length > 0 && options.allowDegraded !== true)
+      throw componentDownError(describeLegsDown(probe.down));
+    const measurements = [];
+    for (const row of rows) {
+      measurements.push(
+        await measureRow((request) => snapshot.search(request), golden.queries, {
+          pipeline: row.pipeline,
+          fetchDepth: depth.fetchDepth,
+          kValues: depth.kValues,
+        }),
+      );
+    }
+    const needles = buildQuoteNeedles(golden.queries.map((q) => q.query));
+    const scan = createQuoteScan(needles);
+    const corpus = snapshot.readCorpus((row) =>
+      scan.observe(row.path, [row.heading, row.context, row.content]),
+    );
+    const matches = scan.matchesByPath();
+    const findings = measurements.map((m) => detectQuotedQueries(m.perQuery, needles, matches));
+    return {
+      probe,
+      measurements,
+      corpus,
+      findings,
+      model: snapshot.model,
+      contextMode: snapshot.contextMode,
+    };
+  });
+
+  if (freshness) {
+    const { corpus } = measured;
+    const atCreation = { documents: freshness.meta.corpusDocuments, chunks: freshness.meta.corpusChunks };
+    freshness.drift = measureCorpusDrift(atCreation, corpus, config.eval.goldenDriftWarn);
+  }
+  const timestamp = formatRunTimestamp(ports.now());
+  const reports = rows.map((row, i): EvalReport => {
+    const measurement = measured.measurements[i]!;
+    const degradation = collectDegradation(measured.probe, measurement.legFailures, golden.queries.length);
+    if (degradation.length > 0 && options.allowDegraded !== true) {
+      throw componentDownError(
+        `component down: ${degradation[0]!.leg} — ${degradation[0]!.reason}; the numbers would mix healthy and degraded queries`,
+      );
+    }
+    const { pipeline } = row;
+    const fingerprint: EvalFingerprint = {
+      model: measured.model,
+      reranker: pipeline.reranker,
+      limit: depth.limit,
+      kValues: depth.kValues,
+      goldenHash: golden.hash,
+      metricVersion: METRIC_VERSION,
+      ftsQueryVersion: FTS_QUERY_VERSION,
+      ...(pipeline.mmr ? { mmr: pipeline.mmr } : {}),
+      ...(pipeline.parentRetriever ? { parentRetriever: pipeline.parentRetriever } : {}),
+      ...(pipeline.fusion ? { fusion: pipeline.fusion } : {}),
+      ...(measured.contextMode !== 'off' ? { context: { mode: measured.contextMode } } : {}),
+      ...(degradation.length > 0 ? { degraded: [...new Set(degradation.map((d) => d.leg))].sort() } : {}),
+    };
+    const run: EvalRun = {
+      timestamp,
+      fingerprint,
+      corpus: measured.corpus,
+      aggregate: aggregateMetrics(measurement.perQuery, depth.kValues),
+      perQuery: measurement.perQuery,
+      findings: measured.findings[i]!,
+      ...(row.name === null ? {} : { row: row.name }),
+      ...(degradation.length > 0 ? { degradation } : {}),
+    };
+    const decision = i === 0;
+    const baseline =
+      decision && explicitBaseline
+        ? explicitBaseline
+        : selectBaseline(history?.runs ?? [], run, row.name === null ? 'newest' : 'newest-compatible');
+    return {
+      run,
+      ...compareWithPrevious(run, baseline, {
+        history: options.history !== false || explicitBaseline !== null,
+        diff: options.diff !== false,
+        // Only the decision row is gated; reference rows are printed, never enforced.
+        failOnRegression: decision && options.failOnRegression === true,
+        failOnSignificantRegression: decision && options.failOnSignificantRegression === true,
+        threshold: config.eval.regressionThreshold,
+      }),
+      comparedWith: decision && explicitBaseline ? 'chosen' : 'previous',
+      otherRows: [],
+      versusDecision: null,
+      legFailures: measurement.legFailures,
+      probe: measured.probe,
+      freshness,
+      notes: decision ? [...depth.notes, ...(history?.warnings ?? [])] : [],
+      golden,
+      history,
+    };
+  });
+  const [decisionReport, ...otherRows] = reports;
+  for (const other of otherRows) other.versusDecision = pairRuns(other.run, decisionReport!.run);
+  return { ...decisionReport!, otherRows };
+}
+
+/** Read the sidecar, if any, and refuse a set older than [eval] max_golden_age_days. */
+function checkGoldenAge(
+  golden: GoldenSet,
+  options: EvaluateOptions,
+  config: ResolvedConfig,
+  ports: EvaluatorPorts,
+): GoldenFreshness | null {
+  const meta = loadGoldenMeta(golden.path, { read: ports.readFile });
+  if (!meta) return null;
+  const freshness = assessGoldenAge(meta, ports.now(), config.eval.maxGoldenAgeDays);
+  if (freshness.stale && options.allowStaleGolden !== true) {
+    const days = Math.floor(freshness.ageDays);
+    throw new GrooveError(
+      'GOLDEN_STALE',
+      `golden set "${golden.path}" is ${days} days old (created ${meta.created}; [eval] max_golden_age_days = ${freshness.maxAgeDays}): it was judged against the documents of that day, and every document added since competes for slots without being able to be an answer, so its recall would measure the set's age rather than retrieval`,
+      {
+        hint: 'rebuild it (`groove eval golden build --from-feedback`), or re-check it and run `groove eval golden stamp`; --allow-stale-golden measures anyway',
+      },
+    );
+  }
+  return freshness;
+}
+
+/** Legs the probe found down, then legs that failed on some query after a healthy probe. */
+function collectDegradation(
+  probe: LegProbeResult,
+  failures: readonly LegFailure[],
+  total: number,
+): LegDegradation[] {
+  const out: LegDegradation[] = probe.down.map((d) => ({ leg: d.leg, reason: d.reason }));
+  for (const failure of failures) {
+    if (out.some((d) => d.leg === failure.leg)) continue;
+    out.push({
+      leg: failure.leg,
+      reason: `failed on ${failure.queries} of ${total} queries during the run (${failure.firstReason})`,
+    });
+  }
+  return out;
+}
+
+/**
+ * Write the report's runs to the history (no-op with --no-history): reference rows first, the decision row
+ * newest. Under the history's gate (any process) the file is read again and the runs go in front of what it
+ * holds NOW, so another eval that saved since this one started keeps its run.
+ */
+export function recordEvalRun(
+  report: EvalReport,
+  options: {
+    historySize: number;
+    read: ReadCheckedFile;
+    write: (filePath: string, text: string) => void;
+    withGate: <T>(historyPath: string, work: () => T) => Promise<T>;
+    maxBytes?: number;
+  },
+): Promise<HistoryWriteResult | null> {
+  const started = report.history;
+  if (!started) return Promise.resolve(null);
+  return options.withGate(started.path, () => {
+    const current = loadEvalHistory(started.path, { read: options.read, maxBytes: options.maxBytes });
+    const written = saveEvalHistory(current, [report.run, ...report.otherRows.map((r) => r.run)], options);
+    // A history that stopped parsing after this run started is replaced now: say so (the start was reported).
+    const fresh = current.warnings.filter((w) => !started.warnings.includes(w));
+    const warning = [...fresh, ...(written.warning ? [written.warning] : [])].join('; ');
+    return { ...written, warning: warning === '' ? null : warning };
+  });
+}

@@ -1,0 +1,113 @@
+// record_feedback as a use case: an agent says, for one task, which served items helped, were noise or were
+// wrong. Those marks are relevance judgments that already exist; stored durably they become the golden set
+// (see golden-build.ts). Validation here is about meaning; the MCP schema already checked the shape.
+import { compileFtsQuery } from '../../core/fts-query.js';
+import { GrooveError } from '../../errors.js';
+import type { FeedbackServeInput, StoredFeedbackItem } from '../../store/feedback-store.js';
+
+export type FeedbackVerdict = 'helped' | 'noise' | 'wrong';
+
+export interface FeedbackItemInput {
+  path: string;
+  heading?: string | null;
+  verdict: FeedbackVerdict;
+  /** Injected into every brief without ranking (rules); excluded from the golden set. */
+  alwaysServed?: boolean;
+}
+
+export interface FeedbackInput {
+  /** The agent's id for the task; the same task recorded again later counts once in a golden set. */
+  taskId: string;
+  /** The query the items were served for (becomes the golden query). */
+  query: string;
+  items: FeedbackItemInput[];
+}
+
+export interface FeedbackReceipt {
+  serveId: number;
+  taskId: string;
+  items: number;
+  helped: number;
+  /**
+   * Judged entries not indexed now — `path`, or `path (heading "…")` when only the heading is missing: a typo or
+   * a retired document. They are kept, but no golden set can use them.
+   */
+  notIndexed: string[];
+}
+
+export interface FeedbackPorts {
+  insert(serve: FeedbackServeInput): number;
+  isIndexed(path: string, heading: string | null): boolean;
+  now(): Date;
+}
+
+export const MAX_FEEDBACK_ITEMS = 500;
+const MAX_TASK_ID_CHARS = 256;
+const MAX_QUERY_BYTES = 1024;
+const MAX_PATH_BYTES = 4096;
+const MAX_HEADING_BYTES = 4096;
+
+/** Validate, store and acknowledge one serve's judgments. */
+export function recordFeedback(input: FeedbackInput, ports: FeedbackPorts): FeedbackReceipt {
+  const taskId = input.taskId.trim();
+  if (taskId === '' || [...taskId].length > MAX_TASK_ID_CHARS) {
+    throw invalid(
+      `task_id must be 1 to ${MAX_TASK_ID_CHARS} characters, got ${JSON.stringify(input.taskId.slice(0, 40))}`,
+    );
+  }
+  const query = input.query.trim();
+  if (query === '' || Buffer.byteLength(query) > MAX_QUERY_BYTES) {
+    throw invalid(`query must be 1 to ${MAX_QUERY_BYTES} bytes (the search limit)`);
+  }
+  const compiled = compileFtsQuery(query);
+  if (compiled.kind === 'exclusion-only') throw invalid(`query "${query}": ${compiled.message}`);
+  if (input.items.length === 0 || input.items.length > MAX_FEEDBACK_ITEMS) {
+    throw invalid(`items must list 1 to ${MAX_FEEDBACK_ITEMS} served items, got ${input.items.length}`);
+  }
+  const items: StoredFeedbackItem[] = input.items.map((item, i) => {
+    const path = item.path.trim();
+    if (path === '') throw invalid(`items[${i}].path must not be empty`);
+    const pathBytes = Buffer.byteLength(path);
+    if (pathBytes > MAX_PATH_BYTES)
+      throw invalid(
+        `items[${i}].path is ${pathBytes} bytes; a knowledge-base path is at most ${MAX_PATH_BYTES}`,
+      );
+    if (
+      path.startsWith('/') ||
+      /^[a-zA-Z]:/.test(path) ||
+      path.includes('\\') ||
+      path.split('/').includes('..')
+    ) {
+      throw invalid(
+        `items[${i}].path ${JSON.stringify(path.slice(0, 80))} is not a knowledge-base path; pass the \`path\` a search result gave (relative, with /)`,
+      );
+    }
+    const heading = item.heading?.trim() ? item.heading.trim() : null;
+    if (heading !== null && Buffer.byteLength(heading) > MAX_HEADING_BYTES)
+      throw invalid(
+        `items[${i}].heading is over ${MAX_HEADING_BYTES} bytes; pass the \`heading\` a search result gave`,
+      );
+    return { path, heading, verdict: item.verdict, alwaysServed: item.alwaysServed === true };
+  });
+  const serveId = ports.insert({ recordedAt: ports.now().toISOString(), taskId, query, items });
+  const notIndexed = [
+    ...new Set(
+      items
+        .filter((item) => !ports.isIndexed(item.path, item.heading))
+        .map((item) => (item.heading === null ? item.path : `${item.path} (heading "${item.heading}")`)),
+    ),
+  ];
+  return {
+    serveId,
+    taskId,
+    items: items.length,
+    helped: items.filter((item) => item.verdict === 'helped').length,
+    notIndexed,
+  };
+}
+
+function invalid(message: string): GrooveError {
+  return new GrooveError('INVALID_ARGUMENT', `record_feedback: ${message}`, {
+    hint: 'send {task_id, query, items:[{path, heading?, verdict: helped|noise|wrong, always_served?}]}',
+  });
+}

@@ -1,0 +1,325 @@
+// The index use case: walk → stat/hash decisions → parse → embed (outside any transaction) → one write per file.
+import { createHash } from 'node:crypto';
+import { displayPath } from '../../core/display-path.js';
+import { isUnchangedByStat, planRenames, type StoredFileState } from '../../core/plan-index-changes.js';
+import type { ChunkRowInput, DocumentStore } from '../../store/document-store.js';
+import type { Embedder, ParsedDocument } from '../../types.js';
+import {
+  emptyIndexSummary,
+  type IndexEvent,
+  type IndexEventSink,
+  type IndexSummary,
+} from './index-events.js';
+
+export interface WalkedEntry {
+  relPath: string;
+  absPath: string;
+  sizeBytes: number;
+  mtimeMs: number;
+}
+
+export type FileReadResult =
+  | { ok: true; text: string; contentHash: string; sizeBytes: number; mtimeMs: number }
+  | { ok: false; vanished: boolean; message: string };
+
+/** The I/O and parsing the indexer needs; the composition root binds them to the KB and the config. */
+export interface IndexerPorts {
+  walk(): {
+    files: WalkedEntry[];
+    skipped: { relPath: string; message: string }[];
+    warnings: string[];
+    unreadableDirs: string[];
+  };
+  readFile(file: WalkedEntry): FileReadResult;
+  parse(relPath: string, text: string): ParsedDocument;
+  segment(text: string): string;
+}
+
+export interface RunIndexOptions {
+  store: DocumentStore;
+  ports: IndexerPorts;
+  embedder: Embedder | null;
+  /** Re-read and re-parse every file (chunking policy changed); vectors are still reused where text matches. */
+  reparseAll: boolean;
+  /** Prefix breadcrumbs to the embedding input (`[contextual] enabled`). */
+  contextual: boolean;
+  maxInputChars: number;
+  /** Chunks per embedding call. */
+  batchSize: number;
+  onEvent: IndexEventSink;
+  countRows(): { documents: number; chunks: number };
+}
+
+interface PendingFile {
+  entry: WalkedEntry;
+  read: Extract<FileReadResult, { ok: true }>;
+  stored: StoredFileState | undefined;
+  renamedFrom: string | undefined;
+  /** Stored document whose vectors may be reused: the same path, or the rename source. */
+  sourceDocumentId: number | undefined;
+}
+
+interface PreparedFile extends PendingFile {
+  parsed: ParsedDocument;
+  rows: ChunkRowInput[];
+  /** Indices into `rows` that still need a vector. */
+  missing: number[];
+}
+
+/** Files parsed ahead while the previous group is being embedded. */
+const FILES_PER_GROUP = 64;
+/** Files read and hashed, or parsed, between two yields to the event loop. */
+const YIELD_EVERY_FILES = 64;
+const YIELD_EVERY_PARSED = 16;
+/**
+ * A write transaction takes files until this much time has passed, then commits and yields: long enough to
+ * amortise commits and FTS5 segment flushes over many small files, short enough that a server's searches wait
+ * at most about this long for the event loop.
+ */
+const TRANSACTION_BUDGET_MS = 25;
+
+/**
+ * Let queued I/O (a server's searches) run. Without it a lexical-only run, whose awaits all settle as microtasks,
+ * would hold the event loop for the whole run.
+ */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Stages: walk → classify by stat (no read) → read + hash the rest → pair renames → parse + segment →
+ * reuse vectors by embedding-input hash → embed the remainder in batches → write each file in its own
+ * transaction → sweep vanished files. A crash at any point leaves every file either fully old or fully new.
+ */
+export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> {
+  const startedAt = performance.now();
+  const { store, ports, onEvent } = options;
+  const summary = emptyIndexSummary(options.embedder?.id ?? 'none');
+  const walk = ports.walk();
+  // Every candidate, refused ones included, ends with exactly one file/unchanged/skipped event, so progress
+  // counted over these events reaches exactly 100%.
+  const totalFiles = walk.files.length + walk.skipped.length;
+  onEvent({ kind: 'start', totalFiles, model: summary.model });
+  for (const warning of walk.warnings) onEvent({ kind: 'warning', message: warning });
+  for (const skip of walk.skipped) reportSkip(skip.relPath, skip.message);
+
+  const storedStates = store.readDocumentStates();
+  const touches: { path: string; sizeBytes: number; mtimeMs: number }[] = [];
+  const keep = new Set<string>();
+  const pending: PendingFile[] = [];
+  const newFiles: { path: string; contentHash: string }[] = [];
+  for (const [position, entry] of walk.files.entries()) {
+    if (position % YIELD_EVERY_FILES === YIELD_EVERY_FILES - 1) await yieldToEventLoop();
+    const stored = storedStates.get(entry.relPath);
+    if (!options.reparseAll && isUnchangedByStat({ path: entry.relPath, ...entry }, stored)) {
+      keep.add(entry.relPath);
+      summary.unchanged++;
+      onEvent({ kind: 'unchanged', path: entry.relPath });
+      continue;
+    }
+    const read = ports.readFile(entry);
+    if (!read.ok) {
+      if (!read.vanished) keep.add(entry.relPath); // still on disk: keep what was indexed before
+      reportSkip(entry.relPath, read.message);
+      continue;
+    }
+    keep.add(entry.relPath);
+    if (!options.reparseAll && stored && stored.contentHash === read.contentHash) {
+      touches.push({ path: entry.relPath, sizeBytes: read.sizeBytes, mtimeMs: read.mtimeMs });
+      summary.unchanged++;
+      onEvent({ kind: 'unchanged', path: entry.relPath });
+      continue;
+    }
+    if (!stored) newFiles.push({ path: entry.relPath, contentHash: read.contentHash });
+    pending.push({ entry, read, stored, renamedFrom: undefined, sourceDocumentId: stored?.id });
+  }
+  for (const skip of walk.skipped) keep.add(skip.relPath);
+  store.touchDocuments(touches);
+
+  const vanished = [...storedStates.values()].filter(
+    (s) => !keep.has(s.path) && !walk.unreadableDirs.some((dir) => s.path.startsWith(`${dir}/`)),
+  );
+  const plan = planRenames({ newFiles, vanished });
+  for (const file of pending) {
+    file.renamedFrom = plan.renames.get(file.entry.relPath);
+    if (file.renamedFrom !== undefined) file.sourceDocumentId = storedStates.get(file.renamedFrom)?.id;
+  }
+
+  await processInGroups(pending, options, summary);
+
+  summary.deleted += store.deleteDocuments(plan.deletions);
+  for (const path of plan.deletions) onEvent({ kind: 'deleted', path });
+  // An index written before schema 3 has chunks without token counts; fill them in from the stored chunks.
+  store.backfillWordCounts(ports.segment);
+  const counts = options.countRows();
+  summary.documents = counts.documents;
+  summary.chunks = counts.chunks;
+  summary.durationMs = Math.round(performance.now() - startedAt);
+  return summary;
+
+  function reportSkip(path: string, message: string): void {
+    summary.skipped++;
+    onEvent({ kind: 'skipped', path, message });
+  }
+}
+
+/** Parse group n+1 while group n is embedding; write each group once its vectors are in. */
+async function processInGroups(pending: PendingFile[], options: RunIndexOptions, summary: IndexSummary) {
+  let inFlight: Promise<PreparedFile[]> | null = null;
+  for (let start = 0; start < pending.length; start += FILES_PER_GROUP) {
+    const prepared: PreparedFile[] = [];
+    for (const file of pending.slice(start, start + FILES_PER_GROUP)) {
+      prepared.push(prepareFile(file, options));
+      if (prepared.length % YIELD_EVERY_PARSED === 0) await yieldToEventLoop();
+    }
+    const previous = inFlight;
+    inFlight = embedMissing(prepared, options);
+    // It is awaited only after the previous group is written (which yields to the event loop): mark it handled
+    // now so an embedding failure meanwhile is not an unhandled rejection that kills the process.
+    inFlight.catch(() => {});
+    if (previous) await writeGroup(await previous, options, summary);
+    await yieldToEventLoop();
+  }
+  if (inFlight) await writeGroup(await inFlight, options, summary);
+}
+
+function prepareFile(file: PendingFile, options: RunIndexOptions): PreparedFile {
+  const { ports, store } = options;
+  const parsed = ports.parse(file.entry.relPath, file.read.text);
+  const sourceId = file.sourceDocumentId;
+  const reusable: Map<string, Float32Array> =
+    options.embedder && sourceId !== undefined ? store.readReusableVectors(sourceId) : new Map();
+  const rows: ChunkRowInput[] = [];
+  const missing: number[] = [];
+  for (const chunk of parsed.chunks) {
+    const embedInput = options.embedder ? toEmbeddingInput(chunk.breadcrumb, chunk.content, options) : null;
+    const embedKey = embedInput === null ? null : hashText(embedInput);
+    const vector = embedKey === null ? null : (reusable.get(embedKey) ?? null);
+    if (embedKey !== null && vector === null) missing.push(rows.length);
+    rows.push({
+      index: chunk.index,
+      heading: chunk.heading,
+      level: chunk.level,
+      context: chunk.breadcrumb,
+      content: chunk.content,
+      byteStart: chunk.byteStart,
+      byteEnd: chunk.byteEnd,
+      tokenCount: chunk.tokenCount,
+      qualityScore: chunk.qualityScore,
+      embedKey,
+      vector,
+      words: {
+        heading: ports.segment(chunk.heading ?? ''),
+        context: ports.segment(chunk.breadcrumb),
+        content: ports.segment(chunk.content),
+      },
+    });
+  }
+  return { ...file, parsed, rows, missing };
+}
+
+async function embedMissing(files: PreparedFile[], options: RunIndexOptions): Promise<PreparedFile[]> {
+  const embedder = options.embedder;
+  if (!embedder) return files;
+  const targets: { row: ChunkRowInput; text: string }[] = [];
+  for (const file of files) {
+    for (const i of file.missing) {
+      const row = file.rows[i]!;
+      targets.push({ row, text: toEmbeddingInput(row.context, row.content, options) });
+    }
+  }
+  for (let start = 0; start < targets.length; start += options.batchSize) {
+    const batch = targets.slice(start, start + options.batchSize);
+    const vectors = await embedder.embedDocuments(batch.map((t) => t.text));
+    batch.forEach((target, i) => {
+      target.row.vector = vectors[i]!;
+    });
+  }
+  return files;
+}
+
+/**
+ * Write a group of files several per transaction (commits, and FTS5 segment flushes, dominate a lexical run when
+ * each file commits alone), yielding between transactions so a server's searches are not held up for a whole
+ * group. Each file is still all-or-nothing; events are emitted only after the commit.
+ */
+async function writeGroup(
+  files: PreparedFile[],
+  options: RunIndexOptions,
+  summary: IndexSummary,
+): Promise<void> {
+  let next = 0;
+  while (next < files.length) {
+    if (next > 0) await yieldToEventLoop();
+    const events: IndexEvent[] = [];
+    const startedAt = performance.now();
+    options.store.runInTransaction(() => {
+      do writeFile(files[next++]!, options, summary, events);
+      while (next < files.length && performance.now() - startedAt < TRANSACTION_BUDGET_MS);
+    });
+    for (const event of events) options.onEvent(event);
+  }
+}
+
+function writeFile(
+  file: PreparedFile,
+  options: RunIndexOptions,
+  summary: IndexSummary,
+  events: IndexEvent[],
+) {
+  const { parsed, read } = file;
+  if (file.rows.length === 0) {
+    // Nothing searchable (empty, blank or frontmatter only): skip it, and drop
+    // any text an earlier version of the file left in the index, since the file no longer says it.
+    summary.skipped++;
+    events.push({
+      kind: 'skipped',
+      path: parsed.path,
+      message: `skipped ${displayPath(parsed.path)}: it has no text to index`,
+    });
+    for (const stale of [file.stored ? parsed.path : undefined, file.renamedFrom]) {
+      if (stale !== undefined && options.store.deleteDocuments([stale]) > 0) {
+        summary.deleted++;
+        events.push({ kind: 'deleted', path: stale });
+      }
+    }
+    return;
+  }
+  options.store.writeDocument(
+    {
+      path: parsed.path,
+      title: parsed.title,
+      topic: parsed.topic,
+      category: parsed.category,
+      date: parsed.metadata.date,
+      tags: parsed.metadata.tags,
+      metadata: parsed.metadata.extra,
+      frontmatterError: parsed.frontmatterError,
+      contentHash: read.contentHash,
+      sizeBytes: read.sizeBytes,
+      mtimeMs: read.mtimeMs,
+    },
+    file.rows,
+    file.renamedFrom,
+  );
+  summary.embeddedChunks += file.missing.length;
+  if (parsed.frontmatterError) {
+    summary.frontmatterErrors++;
+    events.push({
+      kind: 'warning',
+      message: `${displayPath(parsed.path)}: frontmatter not parsed (${parsed.frontmatterError}); body indexed`,
+    });
+  }
+  const action = file.renamedFrom ? 'renamed' : file.stored ? 'updated' : 'indexed';
+  summary[action]++;
+  events.push({ kind: 'file', path: parsed.path, action, chunks: file.rows.length, from: file.renamedFrom });
+}
+
+function toEmbeddingInput(context: string, content: string, options: RunIndexOptions): string {
+  const text = options.contextual && context ? `${context}\n\n${content}` : content;
+  return text.length > options.maxInputChars ? text.slice(0, options.maxInputChars) : text;
+}
+
+function hashText(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}

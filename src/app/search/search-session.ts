@@ -1,0 +1,242 @@
+// A long-lived read side of one index: the connection, the model check, and the vector snapshot cache.
+import type { ResolvedConfig } from '../../config/resolve-config.js';
+import { type BrowseReader, createBrowseReader } from '../../store/browse-queries.js';
+import { createSearchReader, type DocumentFacts, type SearchReader } from '../../store/chunk-search.js';
+import { type CorpusChunkRow, type CorpusDigest, readCorpusDigest } from '../../store/corpus-digest.js';
+import { VectorIndex } from '../../store/vector-index.js';
+import { WordTokenizer } from '../../store/word-counts.js';
+import { WordIndex, type WordRankOptions } from '../../store/word-index.js';
+import type { Bm25Weights, Embedder, Reranker } from '../../types.js';
+import { IndexDatabase } from '../index/index-database.js';
+import { adoptIndexModel, assertSameIdentity, identityOf } from '../models/model-identity.js';
+import type { SearchResponse } from './search-types.js';
+import { runSearch } from './searcher.js';
+
+export interface SearchSessionDeps {
+  embedder: (config: ResolvedConfig) => Promise<Embedder | null>;
+  reranker: (config: ResolvedConfig) => Promise<Reranker | null>;
+}
+
+/** One consistent read of the whole index (eval): searches and the corpus pass see the same snapshot. */
+export interface ReadSnapshot {
+  /** The embedding model id, or `none` for a lexical-only index. */
+  model: string;
+  /** The context mode the index records. */
+  contextMode: 'static' | 'off';
+  search(request: unknown): Promise<SearchResponse>;
+  readCorpus(visit: (row: CorpusChunkRow) => void): CorpusDigest;
+}
+
+/** What the browse use cases (get_document, list_topics, the connection graph) read, on the session's connection. */
+export interface SessionView {
+  reader: SearchReader;
+  browser: BrowseReader;
+  config: ResolvedConfig;
+  /** The current vector snapshot, or null for a lexical-only index (or one without vectors yet). */
+  vectors(): VectorIndex | null;
+  lexicalOnly: boolean;
+}
+
+/** Yield once so the model's load message goes out first, then load the snapshot of the current data_version. */
+async function preloadVectors(database: IndexDatabase, dimension: number) {
+  await new Promise((resolve) => setImmediate(resolve));
+  const version = database.db.pragma('data_version', { simple: true }) as number;
+  const loaded = VectorIndex.load(database.db, dimension);
+  return { version, index: loaded.size > 0 ? loaded : null };
+}
+
+export class SearchSession {
+  private readonly database: IndexDatabase;
+  private readonly config: ResolvedConfig;
+  private readonly embedder: Embedder | null;
+  private readonly reranker: Reranker | null;
+  private readonly reader: SearchReader;
+  private browser: BrowseReader | null = null;
+  private vectorCache: { version: number; index: VectorIndex | null } | null = null;
+  private factsCache: { version: number; facts: DocumentFacts[] } | null = null;
+  private wordCache: { version: number; index: WordIndex | null } | null = null;
+  /** Searches run against the current data_version; the word snapshot is built from the second one on. */
+  private searchesSeen = { version: -1, count: 0 };
+  /** Query tokens as fts_words makes them; created with the first word snapshot. */
+  private wordTokenizer: WordTokenizer | null = null;
+  /** Open withReadSnapshot calls sharing the read transaction. */
+  private snapshotUsers = 0;
+
+  private constructor(
+    database: IndexDatabase,
+    config: ResolvedConfig,
+    embedder: Embedder | null,
+    reranker: Reranker | null,
+  ) {
+    this.database = database;
+    this.config = config;
+    this.embedder = embedder;
+    this.reranker = reranker;
+    const reader = createSearchReader(database.db);
+    // Filters look at every document's facts; re-read them only after another connection committed.
+    this.reader = {
+      ...reader,
+      readDocumentFacts: () => this.currentDocumentFacts(reader),
+      rankWords: (terms, options) => this.rankWords(terms, options),
+    };
+  }
+
+  /** Open the index, follow or check its model identity, and load the models once. */
+  static async open(dbPath: string, config: ResolvedConfig, deps: SearchSessionDeps): Promise<SearchSession> {
+    const database = IndexDatabase.open(dbPath, { create: false });
+    try {
+      const stored = database.identity();
+      if (stored) adoptIndexModel(config, stored);
+      const pendingEmbedder = deps.embedder(config);
+      pendingEmbedder.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+      // The model loads on its own thread: read the vector snapshot meanwhile (a search needs it next).
+      const preloaded =
+        stored && stored.dimension > 0 ? await preloadVectors(database, stored.dimension) : null;
+      const embedder = await pendingEmbedder;
+      if (stored) assertSameIdentity(stored, identityOf(embedder, config), dbPath);
+      const reranker = await deps.reranker(config);
+      const session = new SearchSession(database, config, embedder, reranker);
+      if (embedder && preloaded && embedder.dimension === stored?.dimension) session.vectorCache = preloaded;
+      return session;
+    } catch (error) {
+      database.close();
+      throw error;
+    }
+  }
+
+  search(request: unknown): Promise<SearchResponse> {
+    return runSearch(
+      {
+        reader: this.reader,
+        config: this.config,
+        embedder: this.embedder,
+        reranker: this.reranker,
+        vectors: () => this.currentVectors(),
+      },
+      request,
+    );
+  }
+
+  /** Read access for the browse use cases; the browse statements are prepared on first use. */
+  view(): SessionView {
+    this.browser ??= createBrowseReader(this.database.db);
+    return {
+      reader: this.reader,
+      browser: this.browser,
+      config: this.config,
+      vectors: () => this.currentVectors(),
+      lexicalOnly: this.embedder === null,
+    };
+  }
+
+  /** Build the snapshots a search needs now, so the first searches do not pay for them (serve calls this). */
+  preload(): void {
+    this.currentVectors();
+    this.currentWordIndex(true);
+  }
+
+  /**
+   * Rank single-token terms in memory, or null to let the caller use FTS5: no snapshot (yet), an index from
+   * before schema 3, or a term that is a phrase under the table's tokenizer.
+   */
+  private rankWords(
+    terms: readonly string[],
+    options: WordRankOptions & { weights: Bm25Weights },
+  ): number[] | null {
+    // Other weights (tune's sweep) rank through FTS5; they must not build a snapshot they cannot use.
+    const f = this.config.search.fusion;
+    const w = options.weights;
+    if (
+      w.heading !== f.bm25HeadingWeight ||
+      w.context !== f.bm25ContextWeight ||
+      w.content !== f.bm25ContentWeight
+    )
+      return null;
+    const index = this.currentWordIndex(false);
+    if (!index) return null;
+    this.wordTokenizer ??= WordTokenizer.forWordTable(this.database.db);
+    return index.rankTerms(this.wordTokenizer, terms, options);
+  }
+
+  /**
+   * The word snapshot of the current data_version. Building it costs a few dozen FTS5 searches, so a
+   * one-shot search (the CLI) never builds it: only the second search of a version, or `preload`, does.
+   */
+  private currentWordIndex(eager: boolean): WordIndex | null {
+    const version = this.dataVersion();
+    if (this.wordCache?.version === version) return this.wordCache.index;
+    if (this.searchesSeen.version !== version) this.searchesSeen = { version, count: 0 };
+    if (!eager && ++this.searchesSeen.count < 2) return null;
+    const f = this.config.search.fusion;
+    const weights = {
+      heading: f.bm25HeadingWeight,
+      context: f.bm25ContextWeight,
+      content: f.bm25ContentWeight,
+    };
+    this.wordCache = { version, index: WordIndex.load(this.database.db, weights) };
+    return this.wordCache.index;
+  }
+
+  private currentDocumentFacts(reader: SearchReader): DocumentFacts[] {
+    const version = this.dataVersion();
+    if (this.factsCache?.version !== version)
+      this.factsCache = { version, facts: reader.readDocumentFacts() };
+    return this.factsCache.facts;
+  }
+
+  private dataVersion(): number {
+    return this.database.db.pragma('data_version', { simple: true }) as number;
+  }
+
+  /** Reload the vector snapshot only when another connection committed since it was taken. */
+  private currentVectors(): VectorIndex | null {
+    if (!this.embedder) return null;
+    const version = this.dataVersion();
+    if (this.vectorCache?.version !== version) {
+      const loaded = VectorIndex.load(this.database.db, this.embedder.dimension);
+      this.vectorCache = { version, index: loaded.size > 0 ? loaded : null };
+    }
+    return this.vectorCache.index;
+  }
+
+  /**
+   * Run `work` inside one deferred read transaction, so every search and the corpus pass read the same WAL
+   * snapshot even while an indexer commits; it only reads, so it ends with a rollback.
+   */
+  async withReadSnapshot<T>(work: (snapshot: ReadSnapshot) => Promise<T>): Promise<T> {
+    const db = this.database.db;
+    // Concurrent snapshots on one connection (two evals on one facade) share the transaction; the last to
+    // finish ends it.
+    if (this.snapshotUsers++ === 0 && !db.inTransaction) db.exec('BEGIN DEFERRED');
+    try {
+      return await work({
+        model: this.embedder?.id ?? 'none',
+        contextMode: this.database.identity()?.contextMode ?? 'off',
+        search: (request) => this.search(request),
+        readCorpus: (visit) => readCorpusDigest(db, visit),
+      });
+    } finally {
+      if (--this.snapshotUsers === 0 && db.inTransaction) db.exec('ROLLBACK');
+    }
+  }
+
+  /**
+   * Stop using this session but keep its connection open (see KnowledgeBase.currentSession): the snapshots are
+   * dropped so only the connection stays.
+   */
+  retire(): void {
+    this.vectorCache = null;
+    this.wordCache = null;
+    this.factsCache = null;
+  }
+
+  /** Whether the index file was replaced on disk since this session opened it. */
+  replacedOnDisk(): boolean {
+    return this.database.replacedOnDisk();
+  }
+
+  close(): void {
+    this.wordTokenizer?.close();
+    this.database.close();
+  }
+}

@@ -1,0 +1,85 @@
+// One index run at a time per knowledge base inside this process: the lock file keeps other processes out but
+// not a second run in this one. rebuild_index calls are refused while one is pending; watcher syncs queue.
+import { GrooveError } from '../../errors.js';
+import type { IndexEventSink, IndexSummary } from '../index/index-events.js';
+import type { IndexOptions } from '../knowledge-base.js';
+
+/** What the runner drives: the facade's `index` (an interface so tests can count runs). */
+export interface IndexTarget {
+  index(options: IndexOptions): Promise<IndexSummary>;
+}
+
+export type IndexRunKind = 'rebuild' | 'sync';
+
+export interface IndexRunnerStatus {
+  /** The run in progress, if any. */
+  active: { kind: IndexRunKind; force: boolean; runningMs: number } | null;
+  /** Runs started since the runner was created. */
+  completedRuns: number;
+}
+
+export class IndexRunner {
+  private readonly target: IndexTarget;
+  private readonly now: () => number;
+  private tail: Promise<unknown> = Promise.resolve();
+  private rebuildRequestedAt: number | null = null;
+  private active: { kind: IndexRunKind; force: boolean; startedAt: number } | null = null;
+  private completed = 0;
+
+  constructor(target: IndexTarget, options: { now?: () => number } = {}) {
+    this.target = target;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The rebuild_index tool: one at a time; a second call is refused with how long the first has run. */
+  async rebuild(options: { force: boolean; onEvent?: IndexEventSink }): Promise<IndexSummary> {
+    if (this.rebuildRequestedAt !== null) {
+      const seconds = ((this.now() - this.rebuildRequestedAt) / 1000).toFixed(1);
+      throw new GrooveError('INDEX_BUSY', `a rebuild_index call has been running for ${seconds} s`, {
+        hint: 'wait for it to finish (searches keep answering meanwhile), then call rebuild_index again if needed',
+      });
+    }
+    this.rebuildRequestedAt = this.now();
+    try {
+      return await this.enqueue('rebuild', options.force, options.onEvent);
+    } finally {
+      this.rebuildRequestedAt = null;
+    }
+  }
+
+  /** An incremental run for the watcher; waits behind whatever is running. */
+  sync(onEvent?: IndexEventSink): Promise<IndexSummary> {
+    return this.enqueue('sync', false, onEvent);
+  }
+
+  status(): IndexRunnerStatus {
+    const active = this.active;
+    return {
+      active: active && { kind: active.kind, force: active.force, runningMs: this.now() - active.startedAt },
+      completedRuns: this.completed,
+    };
+  }
+
+  /** Resolves once every queued run has settled (used on shutdown so no write is cut off). */
+  async drain(): Promise<void> {
+    let seen: Promise<unknown> | null = null;
+    while (seen !== this.tail) {
+      seen = this.tail;
+      await seen;
+    }
+  }
+
+  private enqueue(kind: IndexRunKind, force: boolean, onEvent?: IndexEventSink): Promise<IndexSummary> {
+    const run = this.tail.then(async () => {
+      this.active = { kind, force, startedAt: this.now() };
+      try {
+        return await this.target.index({ force, onEvent });
+      } finally {
+        this.active = null;
+        this.completed++;
+      }
+    });
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+}
