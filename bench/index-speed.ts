@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { openKnowledgeBase } from '../src/app/knowledge-base.js';
+import { openKnowledgeBase } from '../src/app/index.js';
 import { resolveConfig } from '../src/config/resolve-config.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -11,9 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { writeTestModel } from '../scripts/test-model/write-test-model.js';
-import { openKnowledgeBase } from '../src/app/knowledge-base.js';
-import { createEmbedderFor } from '../src/app/models/embedder-factory.js';
-import { legBroke } from '../src/app/search/search-types.js';
+import { createEmbedderFor, legBroke, openKnowledgeBase, searchStages } from '../src/app/index.js';
 import { resolveConfig } from '../src/config/resolve-config.js';
 import type { Embedder } from '../src/types.js';
 import { measureColdCli } from './cli-cold.js';
@@ -194,9 +192,8 @@ async function benchSize(chunks: number, workDir: string, modelDir: string, real
   );
   // The exact texts the vector leg embeds, with the real model's vectors for them.
   const embeddings = new Map<string, Float32Array>();
-  const { compileLegQuery } = await import('../src/app/search/candidate-legs.js');
   for (const q of queries) {
-    const compiled = compileLegQuery(q.request.query);
+    const compiled = searchStages.compileQuery(q.request.query);
     if (compiled.kind === 'query' && compiled.trigram.positiveText.trim() !== '')
       embeddings.set(compiled.trigram.positiveText, await real.embedQuery(compiled.trigram.positiveText));
   }

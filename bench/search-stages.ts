@@ -1,9 +1,7 @@
 // Where a warm search spends its retrieval+fusion time: each pipeline stage run on its own against the same
 // index and the same query embeddings the facade used (filter resolution, lexical leg, vector KNN, chunk reads).
 
-import { compileLegQuery, runLexicalLeg } from '../src/app/search/candidate-legs.js';
-import { buildDocumentFilter } from '../src/app/search/search-filters.js';
-import { validateSearchRequest } from '../src/app/search/search-request.js';
+import { searchStages } from '../src/app/index.js';
 import { DEFAULTS } from '../src/config/defaults.js';
 import { fuseRrf } from '../src/core/fuse-rrf.js';
 import { createSearchReader, type SearchReader } from '../src/store/chunk-search.js';
@@ -78,12 +76,12 @@ export function measureStages(
     const lexicalByKind = new Map<string, number[]>();
     for (let run = 0; run < options.runs; run++) {
       for (const q of queries) {
-        const request = validateSearchRequest(q.request);
-        const compiled = compileLegQuery(request.query);
+        const request = searchStages.validateRequest(q.request);
+        const compiled = searchStages.compileQuery(request.query);
         if (compiled.kind !== 'query') continue;
         const pool = Math.max((request.limit ?? DEFAULTS.search.limit) * 5, 50);
         t = performance.now();
-        const filter = buildDocumentFilter(request);
+        const filter = searchStages.documentFilter(request);
         const documentIds = filter
           ? reader
               .readDocumentFacts()
@@ -92,10 +90,10 @@ export function measureStages(
           : null;
         const filterMs = performance.now() - t;
         t = performance.now();
-        const lexical = runLexicalLeg(reader, compiled, { weights, pool, minQuality, documentIds });
+        const lexical = searchStages.lexicalLeg(reader, compiled, { weights, pool, minQuality, documentIds });
         const lexicalMs = performance.now() - t;
         t = performance.now();
-        runLexicalLeg(fts5Reader, compiled, { weights, pool, minQuality, documentIds });
+        searchStages.lexicalLeg(fts5Reader, compiled, { weights, pool, minQuality, documentIds });
         stage.fts5.push(performance.now() - t);
         const embedding = embeddings.get(compiled.trigram.positiveText);
         const knn = {

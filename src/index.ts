@@ -1,22 +1,20 @@
 // Public library API: explicit named exports only. `openKnowledgeBase(resolveConfig(...))` is the way in; the
 // facade's methods are the same use cases the CLI and the MCP server call.
 
-export type { IndexSummary } from './app/index/index-events.js';
+export type { IndexSummary } from './app/index.js';
 export {
   type IndexOptions,
   type KnowledgeBase,
   type KnowledgeBaseDeps,
-  openKnowledgeBase,
-  type StatusReport,
-} from './app/knowledge-base.js';
-export {
   type LegHealth,
   type LegReport,
   type LegState,
+  openKnowledgeBase,
   type SearchHit,
   type SearchResponse,
+  type StatusReport,
   searchResponseToJson,
-} from './app/search/search-types.js';
+} from './app/index.js';
 export { DEFAULTS } from './config/defaults.js';
 export {
   type ConfigOverrides,

@@ -1,7 +1,7 @@
 // `groove eval golden build --from-feedback` and `groove eval golden stamp`: make a golden set from recorded
 // agent judgments, or date a hand-written one, writing the sidecar eval's age and drift checks read.
 import { Command, Option } from 'commander';
-import { openKnowledgeBase } from '../app/knowledge-base.js';
+import { openKnowledgeBase } from '../app/index.js';
 import { expandPath } from '../config/resolve-config.js';
 import { GrooveError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';

@@ -1,7 +1,6 @@
 // `groove eval`: measure retrieval against a golden file, diff with the previous run, optionally gate CI.
 import { Command, Option } from 'commander';
-import { evalReportToJson } from '../app/eval/eval-report-json.js';
-import { openKnowledgeBase } from '../app/knowledge-base.js';
+import { evalReportToJson, openKnowledgeBase } from '../app/index.js';
 import { expandPath } from '../config/resolve-config.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import { evalGoldenCommand } from './cmd-eval-golden.js';

@@ -1,7 +1,7 @@
 // `groove index`: build or update the index of a KB.
 import { Command } from 'commander';
-import type { IndexEvent } from '../app/index/index-events.js';
-import { openKnowledgeBase } from '../app/knowledge-base.js';
+import type { IndexEvent } from '../app/index.js';
+import { openKnowledgeBase } from '../app/index.js';
 import { GrooveError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import {

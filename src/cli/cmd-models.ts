@@ -1,8 +1,7 @@
 // `groove models list|pull`: see which models are registered and downloaded, and fetch one explicitly.
 
 import { Command } from 'commander';
-import { displayPath } from '../app/display-text.js';
-import { listRegisteredModels, pullRegisteredModel } from '../app/models/model-catalog.js';
+import { displayPath, listRegisteredModels, pullRegisteredModel } from '../app/index.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import { addFormatOption, type CommonFlags, loadConfig } from './common-options.js';
 

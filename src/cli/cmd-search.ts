@@ -1,7 +1,6 @@
 // `groove search`: one-shot hybrid search from the command line.
 import { Command, Option } from 'commander';
-import { openKnowledgeBase } from '../app/knowledge-base.js';
-import { searchResponseToJson } from '../app/search/search-types.js';
+import { openKnowledgeBase, searchResponseToJson } from '../app/index.js';
 import { GrooveError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import { addKbOptions, addModelOptions, type CommonFlags, loadConfig } from './common-options.js';

@@ -2,10 +2,14 @@
 // Logs go to stderr; under stdio, stdout carries nothing but protocol frames.
 import { format } from 'node:util';
 import { Command, Option } from 'commander';
-import { displayLine } from '../app/display-text.js';
-import { type KnowledgeBase, openKnowledgeBase } from '../app/knowledge-base.js';
-import { IndexRunner } from '../app/serve/index-runner.js';
-import { type LiveSyncHandle, startLiveSync } from '../app/serve/live-sync.js';
+import {
+  displayLine,
+  IndexRunner,
+  type KnowledgeBase,
+  type LiveSyncHandle,
+  openKnowledgeBase,
+  startLiveSync,
+} from '../app/index.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import { GrooveError } from '../errors.js';
 import { isLoopbackBind } from '../mcp/http-guard.js';

@@ -1,6 +1,6 @@
 // `groove status`: what the index holds and how it was built.
 import { Command } from 'commander';
-import { openKnowledgeBase } from '../app/knowledge-base.js';
+import { openKnowledgeBase } from '../app/index.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import { addFormatOption, addKbOptions, type CommonFlags, loadConfig } from './common-options.js';
 import { renderStatus, statusJson } from './render-index.js';

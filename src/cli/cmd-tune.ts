@@ -1,8 +1,7 @@
 // `groove tune`: sweep the fusion parameters (rrf_k, bm25 column weights) against the golden set and recommend
 // a [search.fusion] only when it survives nested leave-one-query-out; applies nothing.
 import { Command, Option } from 'commander';
-import { describeLegsDown, refuseDownLegs } from '../app/eval/leg-probe.js';
-import { openKnowledgeBase } from '../app/knowledge-base.js';
+import { describeLegsDown, openKnowledgeBase, refuseDownLegs } from '../app/index.js';
 import { expandPath } from '../config/resolve-config.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import { addKbOptions, addModelOptions, type CommonFlags, loadConfig } from './common-options.js';

@@ -1,8 +1,8 @@
 // Pure renderers for `groove eval`: the text report (stdout) in the layout of docs/eval.md, and the diagnostics for
 // stderr — notes, failed legs, golden-queries-quoted findings, the regression gate — in ASCII only.
 import pc from 'picocolors';
-import { displayPath } from '../app/display-text.js';
-import type { EvalReport, QuoteFinding } from '../app/eval/evaluator.js';
+import type { EvalReport, QuoteFinding } from '../app/index.js';
+import { displayPath } from '../app/index.js';
 import {
   renderDetectableEffect,
   renderIntegrityHeader,

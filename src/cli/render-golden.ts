@@ -1,7 +1,8 @@
 // Pure renderers for `groove eval golden build` and `golden stamp`: what each filter removed, what was kept,
 // and where the set and its sidecar went — as text, or as one JSON object.
-import { displayPath } from '../app/display-text.js';
-import type { FeedbackFilterName, GoldenBuildResult, GoldenStampResult } from '../app/golden/golden-build.js';
+
+import type { FeedbackFilterName, GoldenBuildResult, GoldenStampResult } from '../app/index.js';
+import { displayPath } from '../app/index.js';
 
 const FILTER_LABELS: Record<FeedbackFilterName, string> = {
   'always-served': 'always-served items excluded',

@@ -1,8 +1,7 @@
 // Pure renderers for `groove index` and `groove status` output.
 
-import { displayLine, displayPath } from '../app/display-text.js';
-import type { IndexEvent, IndexSummary } from '../app/index/index-events.js';
-import type { StatusReport } from '../app/knowledge-base.js';
+import type { IndexEvent, IndexSummary, StatusReport } from '../app/index.js';
+import { displayLine, displayPath } from '../app/index.js';
 
 /** The per-file stderr line for the default (non-quiet, non-progress) mode, or null for events it omits. */
 export function renderIndexEvent(event: IndexEvent): string | null {

@@ -1,7 +1,7 @@
 // Pure renderers for what eval's integrity checks add: the warnings on top (degraded legs, golden age and
 // drift), the paired interval beside each arrow, the minimum detectable effect, the significant-regression
 // gate, and the row frames of `--rows`. Text for stdout may use the report's symbols; stderr lines are ASCII.
-import { type EvalReport, formatDrift, type PairedMetric } from '../app/eval/evaluator.js';
+import { type EvalReport, formatDrift, type PairedMetric } from '../app/index.js';
 
 /** Header lines under the corpus line: the golden set's age and drift, and any degradation. */
 export function renderIntegrityHeader(report: EvalReport): string[] {

@@ -1,6 +1,5 @@
 // Pure text renderer for search results (the JSON form is searchResponseToJson, shared with MCP).
-import { displayPath } from '../app/display-text.js';
-import { describeLeg, legBroke, type SearchResponse } from '../app/search/search-types.js';
+import { describeLeg, displayPath, legBroke, type SearchResponse } from '../app/index.js';
 
 export function renderSearchText(response: SearchResponse, options: { minConfidenceRatio: number }): string {
   const lines: string[] = [];

@@ -1,7 +1,6 @@
 // Pure renderers for `groove tune`: the text report (stdout) in docs/tune.md's section order, its JSON form,
 // the stderr progress and warning lines, and the effective-N = 0 diagnosis.
 import pc from 'picocolors';
-import { displayPath } from '../app/display-text.js';
 import type {
   FusionCondition,
   QueryDiagnostics,
@@ -9,7 +8,8 @@ import type {
   TuneEvent,
   TuneOutcome,
   TuneReport,
-} from '../app/tune/tuner.js';
+} from '../app/index.js';
+import { displayPath } from '../app/index.js';
 
 /** Colours for callers that already decided to colour (a terminal, no --no-color). */
 const COLORS = pc.createColors(true);

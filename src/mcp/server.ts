@@ -2,10 +2,8 @@
 // get_connection_graph, record_feedback). Every failure becomes an `isError` result saying how to fix the call.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { IndexSummary } from '../app/index/index-events.js';
-import type { KnowledgeBase } from '../app/knowledge-base.js';
-import { searchResponseToJson } from '../app/search/search-types.js';
-import type { IndexRunner } from '../app/serve/index-runner.js';
+import type { IndexRunner, IndexSummary, KnowledgeBase } from '../app/index.js';
+import { searchResponseToJson } from '../app/index.js';
 import { describeError, isGrooveError } from '../errors.js';
 import { registerRecordFeedbackTool } from './tool-record-feedback.js';
 import {

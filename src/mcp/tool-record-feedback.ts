@@ -4,7 +4,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { KnowledgeBase } from '../app/knowledge-base.js';
+import type { KnowledgeBase } from '../app/index.js';
 
 export const recordFeedbackInput = z.strictObject({
   task_id: z

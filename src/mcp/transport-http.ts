@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { displayLine } from '../app/display-text.js';
+import { displayLine } from '../app/index.js';
 import { describeError } from '../errors.js';
 import { readJsonBody } from './http-body.js';
 import {

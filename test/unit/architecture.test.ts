@@ -1,9 +1,10 @@
-// Checks the layering table of docs/DESIGN.md by scanning every import in src/.
+// Checks the layering table and the feature rules of docs/DESIGN.md by scanning every import in src/ and bench/.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const srcRoot = path.resolve(import.meta.dirname, '../../src');
+const benchRoot = path.resolve(import.meta.dirname, '../../bench');
 
 interface ImportLine {
   file: string;
@@ -19,6 +20,7 @@ function listSourceFiles(dir: string): string[] {
   });
 }
 
+/** Imports of one file; `file` is relative to src/ (bench files come out as `../bench/x.ts`). */
 function readImports(file: string): ImportLine[] {
   const text = fs.readFileSync(file, 'utf8');
   const found: ImportLine[] = [];
@@ -30,6 +32,13 @@ function readImports(file: string): ImportLine[] {
     found.push({ file: path.relative(srcRoot, file), target: match[1]!, typeOnly: false });
   }
   return found;
+}
+
+/** The file an import names, relative to src/ with a .ts ending; null for a package. */
+function resolvedTarget(imp: ImportLine): string | null {
+  if (!imp.target.startsWith('.')) return null;
+  const resolved = path.relative(srcRoot, path.resolve(srcRoot, path.dirname(imp.file), imp.target));
+  return resolved.replace(/\.js$/, '.ts');
 }
 
 function layerOf(relFromSrc: string): string {
@@ -45,16 +54,70 @@ function targetLayer(imp: ImportLine): string | null {
 
 /** The app files allowed to construct concrete adapters (the composition root). */
 const COMPOSITION_ROOT = new Set([
-  'app/knowledge-base.ts',
-  'app/index-database.ts',
-  'app/indexer-ports.ts',
-  'app/embedder-factory.ts',
-  'app/search-session.ts',
-  'app/model-catalog.ts',
-  'app/get-document.ts',
-  'app/live-sync.ts',
-  'app/feedback-database.ts',
+  'app/adapters.ts',
+  'app/index/index-database.ts',
+  'app/index/indexer-ports.ts',
+  'app/index/feedback-database.ts',
+  'app/models/embedder-factory.ts',
+  'app/models/model-catalog.ts',
+  'app/search/search-session.ts',
+  'app/browse/get-document.ts',
+  'app/serve/live-sync.ts',
 ]);
+
+/**
+ * The feature folders of src/app and their rank. A feature imports another only through that feature's
+ * index.ts and only downwards (lower rank), so: serve → facade → eval/tune/browse → search/golden → index →
+ * models. The facade is the files directly in src/app; app/index.ts is the edges' door and imports any door.
+ */
+const FEATURE_RANK: Readonly<Record<string, number>> = {
+  models: 0,
+  index: 1,
+  search: 2,
+  golden: 2,
+  eval: 3,
+  tune: 3,
+  browse: 3,
+  facade: 4,
+  serve: 5,
+};
+const APP_DOOR = 'app/index.ts';
+
+/** The feature a src-relative path belongs to: a folder name, 'facade', 'door' (app/index.ts) or null. */
+function featureOf(relFromSrc: string): string | null {
+  const parts = relFromSrc.split(path.sep);
+  if (parts[0] !== 'app') return null;
+  if (relFromSrc === APP_DOOR) return 'door';
+  return parts.length > 2 ? parts[1]! : 'facade';
+}
+
+/** Imports inside src/app that bypass a feature's index.ts, go upwards or sideways, or use the edges' door. */
+function featureRuleViolations(lines: readonly ImportLine[]): string[] {
+  const found: string[] = [];
+  for (const line of lines) {
+    const from = featureOf(line.file);
+    const target = resolvedTarget(line);
+    const to = target === null ? null : featureOf(target);
+    if (from === null || to === null || from === to) continue;
+    const where = `${line.file} → ${target}`;
+    if (to === 'door') found.push(`${where}: app/index.ts is for cli, mcp and bench`);
+    else if (to !== 'facade' && target !== `app/${to}/index.ts`) found.push(`${where}: not through ${to}/index.ts`);
+    else if (from !== 'door' && FEATURE_RANK[to]! >= FEATURE_RANK[from]!)
+      found.push(`${where}: ${from} may not import ${to}`);
+  }
+  return found;
+}
+
+/** Imports from cli, mcp or bench into src/app that do not go through app/index.ts. */
+function edgeRuleViolations(lines: readonly ImportLine[]): string[] {
+  return lines
+    .filter((line) => /^(cli|mcp|\.\.\/bench)\//.test(line.file.split(path.sep).join('/')))
+    .filter((line) => {
+      const target = resolvedTarget(line);
+      return target !== null && featureOf(target) !== null && target !== APP_DOOR;
+    })
+    .map((line) => `${line.file} → ${resolvedTarget(line)}: use app/index.ts`);
+}
 
 const ADAPTERS = new Set(['store', 'models', 'fs']);
 const NODE_IO = /^(node:)?(fs|fs\/promises|child_process|net|http|https|os|process|worker_threads)$/;
@@ -107,6 +170,7 @@ function importGraph(lines: readonly ImportLine[]): Map<string, string[]> {
 }
 
 const imports = listSourceFiles(srcRoot).flatMap(readImports);
+const benchImports = listSourceFiles(benchRoot).flatMap(readImports);
 
 describe('architecture: the layering table', () => {
   it('finds the source tree', () => {
@@ -160,6 +224,63 @@ describe('architecture: the layering table', () => {
       );
     });
     expect(bad).toEqual([]);
+  });
+
+  it('cli, mcp and bench import src/app only through app/index.ts', () => {
+    expect(benchImports.length).toBeGreaterThan(10);
+    expect(edgeRuleViolations([...imports, ...benchImports])).toEqual([]);
+  });
+
+  it('a feature imports another only through its index.ts, downwards', () => {
+    expect(featureRuleViolations(imports)).toEqual([]);
+  });
+
+  it('every feature folder has a rank and a front door', () => {
+    const folders = fs
+      .readdirSync(path.join(srcRoot, 'app'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(folders.length).toBeGreaterThan(5);
+    for (const folder of folders) {
+      expect(FEATURE_RANK[folder], folder).toBeTypeOf('number');
+      expect(fs.existsSync(path.join(srcRoot, 'app', folder, 'index.ts')), folder).toBe(true);
+    }
+  });
+
+  it('the feature and edge rules catch violations (the checks can fail)', () => {
+    const line = (file: string, target: string): ImportLine => ({ file, target, typeOnly: false });
+    expect(
+      featureRuleViolations([
+        line('app/eval/a.ts', '../search/index.js'),
+        line('app/serve/a.ts', '../knowledge-base.js'),
+        line('app/search/a.ts', './b.js'),
+      ]),
+    ).toEqual([]);
+    expect(
+      featureRuleViolations([
+        line('app/eval/a.ts', '../search/searcher.js'),
+        line('app/search/a.ts', '../eval/index.js'),
+        line('app/search/a.ts', '../golden/index.js'),
+        line('app/knowledge-base.ts', './serve/index.js'),
+        line('app/tune/a.ts', '../index.js'),
+      ]),
+    ).toEqual([
+      'app/eval/a.ts → app/search/searcher.ts: not through search/index.ts',
+      'app/search/a.ts → app/eval/index.ts: search may not import eval',
+      'app/search/a.ts → app/golden/index.ts: search may not import golden',
+      'app/knowledge-base.ts → app/serve/index.ts: facade may not import serve',
+      'app/tune/a.ts → app/index.ts: app/index.ts is for cli, mcp and bench',
+    ]);
+    expect(
+      edgeRuleViolations([
+        line('cli/a.ts', '../app/index.js'),
+        line('mcp/a.ts', '../app/search/index.js'),
+        line('../bench/a.ts', '../src/app/knowledge-base.js'),
+      ]),
+    ).toEqual([
+      'mcp/a.ts → app/search/index.ts: use app/index.ts',
+      '../bench/a.ts → app/knowledge-base.ts: use app/index.ts',
+    ]);
   });
 
   it('has no import cycles, type-only imports included', () => {

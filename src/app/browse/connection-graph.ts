@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { GrooveError } from '../../errors.js';
 import type { ChunkRecord, DocumentFacts } from '../../store/chunk-search.js';
 import type { VectorIndex } from '../../store/vector-index.js';
-import type { SessionView } from '../search/search-session.js';
+import type { SessionView } from '../search/index.js';
 
 const MAX_LIST_ENTRIES = 64;
 const MAX_ENTRY_BYTES = 1024;

@@ -20,7 +20,7 @@ import {
 } from '../../core/eval-paired.js';
 import type { EvalRun } from '../../core/eval-run.js';
 import { GrooveError } from '../../errors.js';
-import type { ReadCheckedFile } from '../golden/golden-file.js';
+import type { ReadCheckedFile } from '../golden/index.js';
 import { MAX_HISTORY_BYTES } from './eval-history.js';
 import { evalRunFromJson } from './eval-run-json.js';
 

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { EvalRun } from '../../core/eval-run.js';
 import { GrooveError } from '../../errors.js';
-import type { ReadCheckedFile } from '../golden/golden-file.js';
+import type { ReadCheckedFile } from '../golden/index.js';
 import { evalRunFromJson, evalRunToJson } from './eval-run-json.js';
 
 export const HISTORY_FILE_NAME = '.groove-eval-history.json';

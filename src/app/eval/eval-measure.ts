@@ -3,8 +3,8 @@
 import { computeQueryMetrics } from '../../core/eval-metrics.js';
 import type { QueryResult } from '../../core/eval-run.js';
 import { GrooveError } from '../../errors.js';
-import type { GoldenQuery } from '../golden/golden-file.js';
-import { describeLeg, type LegReport, legBroke, type SearchResponse } from '../search/search-types.js';
+import type { GoldenQuery } from '../golden/index.js';
+import { describeLeg, type LegReport, legBroke, type SearchResponse } from '../search/index.js';
 import type { EffectivePipeline } from './eval-rows.js';
 
 /** How often one retrieval leg failed during a measurement. */

@@ -20,11 +20,11 @@ import type { CorpusChunkRow } from '../../store/corpus-digest.js';
 import {
   type GoldenSet,
   loadGoldenFile,
+  loadGoldenMeta,
   type ReadCheckedFile,
   resolveGoldenPath,
-} from '../golden/golden-file.js';
-import { loadGoldenMeta } from '../golden/golden-meta.js';
-import type { SearchResponse } from '../search/search-types.js';
+} from '../golden/index.js';
+import type { SearchResponse } from '../search/index.js';
 import {
   type CompareTarget,
   compareWithPrevious,

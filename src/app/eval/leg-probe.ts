@@ -9,7 +9,7 @@ import {
   type LegReport,
   legBroke,
   type SearchResponse,
-} from '../search/search-types.js';
+} from '../search/index.js';
 
 export type LegName = keyof LegReport;
 

@@ -13,7 +13,7 @@ import {
   type SqliteDatabase,
   unreadableIndexError,
 } from '../../store/open-database.js';
-import { type IndexIdentity, identityFromMeta, identityToMeta } from '../models/model-identity.js';
+import { type IndexIdentity, identityFromMeta, identityToMeta } from '../models/index.js';
 import { acquireIndexLock, type IndexLock } from './index-lock.js';
 
 export interface RowCounts {
@@ -136,6 +136,11 @@ export class IndexDatabase {
   replacedOnDisk(): boolean {
     const current = fileIdOf(this.path);
     return current !== null && current !== this.fileId;
+  }
+
+  /** Whether a file exists at the index path (it may not be an index). */
+  static exists(dbPath: string): boolean {
+    return fs.existsSync(dbPath);
   }
 
   static open(dbPath: string, options: { create: boolean }): IndexDatabase {

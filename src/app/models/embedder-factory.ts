@@ -73,14 +73,12 @@ export async function createRerankerFor(config: ResolvedConfig): Promise<Reranke
 
 /**
  * Whether a search with this config opens a local model on the inference thread, deciding as the search session
- * does: the config, then the model the index records (one read-only index_meta query). Adopts that model into
- * `config`, as the session would.
+ * does: the config, then the model the index records (one read-only index_meta query).
  */
 export function searchOpensLocalModel(config: ResolvedConfig): boolean {
   if (!config.dbPath) return false;
   const stored = identityFromMeta(peekMeta(config.dbPath));
-  if (stored) adoptIndexModel(config, stored);
-  return embedderKindOf(config) === 'inference-thread';
+  return embedderKindOf(stored ? adoptIndexModel(config, stored) : config) === 'inference-thread';
 }
 
 /** Start the inference thread ahead of a search that will need it (its model-library import overlaps startup). */

@@ -62,18 +62,23 @@ export function assertSameIdentity(stored: IndexIdentity, wanted: IndexIdentity,
   );
 }
 
-/** When the user did not choose a model, commands follow the one the index was built with. */
-export function adoptIndexModel(config: ResolvedConfig, stored: IndexIdentity): void {
-  if (config.modelExplicit) return;
+/**
+ * When the user did not choose a model, commands follow the one the index was built with: the config with the
+ * index's model (and its context mode, if the config has none), as a new object; `config` is not changed.
+ */
+export function adoptIndexModel(config: ResolvedConfig, stored: IndexIdentity): ResolvedConfig {
+  if (config.modelExplicit) return config;
+  const adopted = { ...config, embedding: { ...config.embedding }, contextual: { ...config.contextual } };
   if (stored.provider === 'none') {
-    config.model = 'none';
-    config.embedding.provider = 'none';
+    adopted.model = 'none';
+    adopted.embedding.provider = 'none';
   } else if (stored.modelDir) {
-    config.localModelDir = stored.modelDir;
-    config.embedding.provider = 'transformers';
+    adopted.localModelDir = stored.modelDir;
+    adopted.embedding.provider = 'transformers';
   } else if (stored.provider === 'transformers') {
-    config.model = stored.model.replace(/^transformers:/, '');
-    config.embedding.provider = 'transformers';
+    adopted.model = stored.model.replace(/^transformers:/, '');
+    adopted.embedding.provider = 'transformers';
   }
-  if (!config.contextual.enabled && stored.contextMode === 'static') config.contextual.enabled = true;
+  if (!adopted.contextual.enabled && stored.contextMode === 'static') adopted.contextual.enabled = true;
+  return adopted;
 }

@@ -7,12 +7,13 @@ import { VectorIndex } from '../../store/vector-index.js';
 import { WordTokenizer } from '../../store/word-counts.js';
 import { WordIndex, type WordRankOptions } from '../../store/word-index.js';
 import type { Bm25Weights, Embedder, Reranker } from '../../types.js';
-import { IndexDatabase } from '../index/index-database.js';
-import { adoptIndexModel, assertSameIdentity, identityOf } from '../models/model-identity.js';
+import { IndexDatabase } from '../index/index.js';
+import { adoptIndexModel, assertSameIdentity, identityOf } from '../models/index.js';
 import type { SearchResponse } from './search-types.js';
 import { runSearch } from './searcher.js';
 
 export interface SearchSessionDeps {
+  /** The embedder for the config in effect (the requested one, following the index's model). */
   embedder: (config: ResolvedConfig) => Promise<Embedder | null>;
   reranker: (config: ResolvedConfig) => Promise<Reranker | null>;
 }
@@ -82,11 +83,15 @@ export class SearchSession {
   }
 
   /** Open the index, follow or check its model identity, and load the models once. */
-  static async open(dbPath: string, config: ResolvedConfig, deps: SearchSessionDeps): Promise<SearchSession> {
+  static async open(
+    dbPath: string,
+    requested: ResolvedConfig,
+    deps: SearchSessionDeps,
+  ): Promise<SearchSession> {
     const database = IndexDatabase.open(dbPath, { create: false });
     try {
       const stored = database.identity();
-      if (stored) adoptIndexModel(config, stored);
+      const config = stored ? adoptIndexModel(requested, stored) : requested;
       const pendingEmbedder = deps.embedder(config);
       pendingEmbedder.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
       // The model loads on its own thread: read the vector snapshot meanwhile (a search needs it next).

@@ -1,7 +1,7 @@
 // One index run at a time per knowledge base inside this process: the lock file keeps other processes out but
 // not a second run in this one. rebuild_index calls are refused while one is pending; watcher syncs queue.
 import { GrooveError } from '../../errors.js';
-import type { IndexEventSink, IndexSummary } from '../index/index-events.js';
+import type { IndexEventSink, IndexSummary } from '../index/index.js';
 import type { IndexOptions } from '../knowledge-base.js';
 
 /** What the runner drives: the facade's `index` (an interface so tests can count runs). */

@@ -18,10 +18,15 @@ import type { SearchReader } from '../../store/chunk-search.js';
 import type { CorpusChunkRow, CorpusDigest } from '../../store/corpus-digest.js';
 import type { VectorIndex } from '../../store/vector-index.js';
 import type { Embedder } from '../../types.js';
-import type { GoldenQuery } from '../golden/golden-file.js';
-import { type CompiledLegQuery, runLexicalLeg, runVectorLeg } from '../search/candidate-legs.js';
-import { type PostingsCache, sweepLexicalLeg } from '../search/lexical-sweep.js';
-import { legBroke } from '../search/search-types.js';
+import type { GoldenQuery } from '../golden/index.js';
+import {
+  type CompiledLegQuery,
+  legBroke,
+  type PostingsCache,
+  runLexicalLeg,
+  runVectorLeg,
+  sweepLexicalLeg,
+} from '../search/index.js';
 
 /** The index as tune reads it, inside one read transaction. */
 export interface TuneReadSnapshot {

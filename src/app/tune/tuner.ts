@@ -10,9 +10,8 @@ import {
   WEIGHT_SET_COUNT,
 } from '../../core/tune-grid.js';
 import { runNestedLoo } from '../../core/tune-select.js';
-import { loadGoldenFile, type ReadCheckedFile, resolveGoldenPath } from '../golden/golden-file.js';
-import { compileLegQuery } from '../search/candidate-legs.js';
-import { createPostingsCache, type PostingsCache } from '../search/lexical-sweep.js';
+import { loadGoldenFile, type ReadCheckedFile, resolveGoldenPath } from '../golden/index.js';
+import { compileLegQuery, createPostingsCache, type PostingsCache } from '../search/index.js';
 import {
   createMetricTable,
   type PreparedQuery,

@@ -1,0 +1,20 @@
+// The eval feature's public surface: other features and the facade import only this file.
+export { evalReportToJson } from './eval-report-json.js';
+export {
+  type EvalReport,
+  type EvaluateOptions,
+  formatDrift,
+  type HistoryWriteResult,
+  type PairedMetric,
+  type QuoteFinding,
+  recordEvalRun,
+  runEvaluation,
+} from './evaluator.js';
+export {
+  describeLegsDown,
+  type LegProbeOptions,
+  type LegProbeResult,
+  pickProbeSample,
+  probeLegs,
+  refuseDownLegs,
+} from './leg-probe.js';

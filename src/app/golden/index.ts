@@ -1,0 +1,19 @@
+// The golden feature's public surface: other features and the facade import only this file.
+export { type FeedbackInput, type FeedbackReceipt, recordFeedback } from './feedback.js';
+export {
+  buildGoldenFromFeedback,
+  type FeedbackFilterName,
+  type GoldenBuildOptions,
+  type GoldenBuildResult,
+  type GoldenPorts,
+  type GoldenStampResult,
+  stampGolden,
+} from './golden-build.js';
+export {
+  type GoldenQuery,
+  type GoldenSet,
+  loadGoldenFile,
+  type ReadCheckedFile,
+  resolveGoldenPath,
+} from './golden-file.js';
+export { loadGoldenMeta } from './golden-meta.js';

@@ -1,0 +1,63 @@
+// The application's public surface: cli, mcp and bench import only this file. A search goes through
+// KnowledgeBase.search; `searchStages` exposes its stages one by one for the stage-timing benchmark only.
+import {
+  buildDocumentFilter,
+  compileLegQuery,
+  runLexicalLeg,
+  validateSearchRequest,
+} from './search/index.js';
+
+export { displayLine, displayPath } from './display-text.js';
+export {
+  describeLegsDown,
+  type EvalReport,
+  evalReportToJson,
+  formatDrift,
+  type PairedMetric,
+  type QuoteFinding,
+  refuseDownLegs,
+} from './eval/index.js';
+export type { FeedbackFilterName, GoldenBuildResult, GoldenStampResult } from './golden/index.js';
+export type { IndexEvent, IndexSummary } from './index/index.js';
+export {
+  type IndexOptions,
+  type KnowledgeBase,
+  type KnowledgeBaseDeps,
+  openKnowledgeBase,
+  type StatusReport,
+} from './knowledge-base.js';
+export {
+  createEmbedderFor,
+  listRegisteredModels,
+  prestartInference,
+  pullRegisteredModel,
+  searchOpensLocalModel,
+  stopUnusedInference,
+} from './models/index.js';
+export {
+  describeLeg,
+  type LegHealth,
+  type LegReport,
+  type LegState,
+  legBroke,
+  type SearchHit,
+  type SearchResponse,
+  searchResponseToJson,
+} from './search/index.js';
+export { IndexRunner, type LiveSyncHandle, startLiveSync } from './serve/index.js';
+export type {
+  FusionCondition,
+  QueryDiagnostics,
+  ScoredFusion,
+  TuneEvent,
+  TuneOutcome,
+  TuneReport,
+} from './tune/index.js';
+
+/** The search pipeline's stages, callable one at a time (bench/search-stages.ts times each). */
+export const searchStages = {
+  validateRequest: validateSearchRequest,
+  compileQuery: compileLegQuery,
+  documentFilter: buildDocumentFilter,
+  lexicalLeg: runLexicalLeg,
+} as const;

@@ -1,0 +1,40 @@
+// One indexing run on an open index file: the chunk policy, the model identity, then the incremental indexer.
+import type { ResolvedConfig } from '../../config/resolve-config.js';
+import type { Embedder } from '../../types.js';
+import type { IndexIdentity } from '../models/index.js';
+import type { IndexDatabase } from './index-database.js';
+import type { IndexEventSink, IndexSummary } from './index-events.js';
+import { runIndex } from './indexer.js';
+import { buildIndexerPorts } from './indexer-ports.js';
+
+export interface IndexRunInput {
+  kbPath: string;
+  config: ResolvedConfig;
+  embedder: Embedder | null;
+  identity: IndexIdentity;
+  onEvent?: IndexEventSink;
+}
+
+/** Index the KB into `database`; a changed chunk policy re-parses every file. */
+export async function runIndexOn(database: IndexDatabase, input: IndexRunInput): Promise<IndexSummary> {
+  const { config } = input;
+  const policy = database.chunkPolicyFor(config);
+  const storedPolicy = database.storedChunkPolicy();
+  // Record the policy up front on a fresh index, so a first run killed midway is not re-parsed next time.
+  if (storedPolicy === undefined) database.recordChunkPolicy(policy);
+  const reparseAll = storedPolicy !== undefined && storedPolicy !== policy && database.documentCount() > 0;
+  database.writeIdentity(input.identity);
+  const summary = await runIndex({
+    store: database.documents,
+    ports: buildIndexerPorts(input.kbPath, config),
+    embedder: input.embedder,
+    reparseAll,
+    contextual: config.contextual.enabled,
+    maxInputChars: config.embedding.maxInputChars,
+    batchSize: config.embedding.batchSize,
+    onEvent: input.onEvent ?? (() => {}),
+    countRows: () => database.counts(),
+  });
+  database.finishRun(policy);
+  return summary;
+}

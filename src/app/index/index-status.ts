@@ -1,0 +1,68 @@
+// Where the KB and its index are, and what the index holds: counts and identity, read without creating anything.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ResolvedConfig } from '../../config/resolve-config.js';
+import { GrooveError } from '../../errors.js';
+import { identityFromMeta } from '../models/index.js';
+import { checkIndexLocation, IndexDatabase } from './index-database.js';
+
+export interface StatusReport {
+  kbPath: string;
+  dbPath: string;
+  dbSizeBytes: number;
+  documents: number;
+  chunks: number;
+  vectors: number;
+  model: string;
+  provider: string;
+  dimension: number;
+  contextMode: string;
+  lastIndexedAt: string | null;
+  frontmatterErrors: number;
+  schemaVersion: number;
+}
+
+/** Resolve kb and db paths or explain which flag is missing. */
+export function requireKbPaths(config: ResolvedConfig): { kbPath: string; dbPath: string } {
+  if (!config.kbPath) {
+    throw new GrooveError('KB_PATH_MISSING', 'no knowledge base given', {
+      hint: 'pass --kb-path DIR or set kb_path in groove.toml',
+    });
+  }
+  const stat = fs.statSync(config.kbPath, { throwIfNoEntry: false });
+  if (!stat?.isDirectory()) {
+    throw new GrooveError('KB_NOT_FOUND', `knowledge base "${config.kbPath}" is not a directory`, {
+      hint: 'check --kb-path (it must be an existing folder of notes)',
+    });
+  }
+  const dbPath = config.dbPath ?? path.join(path.dirname(config.kbPath), '.groove.db');
+  checkIndexLocation(config.kbPath, dbPath);
+  return { kbPath: config.kbPath, dbPath };
+}
+
+/** Counts and identity of the index at dbPath; never creates one. */
+export function readIndexStatus(kbPath: string, dbPath: string): StatusReport {
+  const database = IndexDatabase.open(dbPath, { create: false });
+  try {
+    const meta = database.meta();
+    const identity = identityFromMeta(meta);
+    const counts = database.counts();
+    return {
+      kbPath,
+      dbPath,
+      dbSizeBytes: database.sizeBytes(),
+      documents: counts.documents,
+      chunks: counts.chunks,
+      vectors: counts.vectors,
+      model: identity?.model ?? 'none',
+      provider: identity?.provider ?? 'none',
+      dimension: identity?.dimension ?? 0,
+      contextMode: identity?.contextMode ?? 'off',
+      lastIndexedAt: meta.last_indexed_at ?? null,
+      frontmatterErrors: counts.frontmatterErrors,
+      schemaVersion: Number(meta.schema_version ?? 0),
+    };
+  } finally {
+    database.close();
+  }
+}

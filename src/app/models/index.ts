@@ -1,0 +1,17 @@
+// The models feature's public surface: other features and the facade import only this file.
+export {
+  createEmbedderFor,
+  createRerankerFor,
+  prestartInference,
+  searchOpensLocalModel,
+  stopUnusedInference,
+} from './embedder-factory.js';
+export { listRegisteredModels, pullRegisteredModel } from './model-catalog.js';
+export {
+  adoptIndexModel,
+  assertSameIdentity,
+  type IndexIdentity,
+  identityFromMeta,
+  identityOf,
+  identityToMeta,
+} from './model-identity.js';

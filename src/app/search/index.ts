@@ -1,0 +1,17 @@
+// The search feature's public surface: other features and the facade import only this file.
+export { type CompiledLegQuery, compileLegQuery, runLexicalLeg, runVectorLeg } from './candidate-legs.js';
+export { createPostingsCache, type PostingsCache, sweepLexicalLeg } from './lexical-sweep.js';
+export { buildDocumentFilter } from './search-filters.js';
+export { validateSearchRequest } from './search-request.js';
+export { SearchSession, type SessionView } from './search-session.js';
+export {
+  describeLeg,
+  type LegHealth,
+  type LegReport,
+  type LegState,
+  legBroke,
+  type SearchHit,
+  type SearchResponse,
+  searchResponseToJson,
+} from './search-types.js';
+export { checkSearchRequest } from './searcher.js';

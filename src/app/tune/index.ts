@@ -1,0 +1,12 @@
+// The tune feature's public surface: other features and the facade import only this file.
+export {
+  type FusionCondition,
+  type QueryDiagnostics,
+  runTune,
+  type ScoredFusion,
+  type TuneEvent,
+  type TuneOptions,
+  type TuneOutcome,
+  type TuneReport,
+  type TunerPorts,
+} from './tuner.js';
