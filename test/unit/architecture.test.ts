@@ -101,7 +101,8 @@ function featureRuleViolations(lines: readonly ImportLine[]): string[] {
     if (from === null || to === null || from === to) continue;
     const where = `${line.file} → ${target}`;
     if (to === 'door') found.push(`${where}: app/index.ts is for cli, mcp and bench`);
-    else if (to !== 'facade' && target !== `app/${to}/index.ts`) found.push(`${where}: not through ${to}/index.ts`);
+    else if (to !== 'facade' && target !== `app/${to}/index.ts`)
+      found.push(`${where}: not through ${to}/index.ts`);
     else if (from !== 'door' && FEATURE_RANK[to]! >= FEATURE_RANK[from]!)
       found.push(`${where}: ${from} may not import ${to}`);
   }
