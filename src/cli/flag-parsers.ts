@@ -13,16 +13,60 @@ export function usageError(command: string, message: string): GrooveError {
   return new GrooveError('INVALID_ARGUMENT', message, { hint: `see \`groove ${command} --help\`` });
 }
 
-/** An integer from 1 to `max`. */
-export function parseBoundedInt(command: string, flag: string, max: number) {
+/** An integer from `min` (default 1) to `max`. */
+export function parseBoundedInt(command: string, flag: string, max: number, min = 1) {
   return (value: string): number => {
     const text = value.trim();
     const n = Number(text);
-    if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1 || n > max) {
-      throw usageError(command, `${flag} "${value}" must be a whole number from 1 to ${max}`);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
+      throw usageError(command, `${flag} "${value}" must be a whole number from ${min} to ${max}`);
     }
     return n;
   };
+}
+
+/** Any finite number (the request's own validation then applies its range). */
+export function parseFiniteNumber(command: string, flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n))
+      throw usageError(command, `${flag} "${value}" is not a finite number`);
+    return n;
+  };
+}
+
+/** A number from 0 to 1. */
+export function parseUnit(command: string, flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1)
+      throw usageError(command, `${flag} "${value}" must be a number from 0 to 1`);
+    return n;
+  };
+}
+
+/** true/false, 1/0, yes/no, on/off (any case). */
+export function parseBool(command: string, flag: string) {
+  return (value: string): boolean => {
+    if (/^(true|1|yes|on)$/i.test(value)) return true;
+    if (/^(false|0|no|off)$/i.test(value)) return false;
+    throw usageError(command, `${flag} "${value}" must be true or false`);
+  };
+}
+
+/** A comma-separated list of non-empty names like `core,rerank`. */
+export function parseNameList(command: string, flag: string, example: string) {
+  return (value: string): string[] => {
+    const names = value.split(',').map((s) => s.trim());
+    if (names.some((s) => s === ''))
+      throw usageError(command, `${flag} "${value}" must be a comma-separated list like ${example}`);
+    return names;
+  };
+}
+
+/** A repeatable flag: each use adds one value. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
 }
 
 /** A comma-separated list of distinct cut-offs like `1,5,10`, each from 1 to MAX_CUTOFF. */

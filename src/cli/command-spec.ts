@@ -1,0 +1,78 @@
+// A command as data: its name, arguments, options and help, and a lazily imported module that runs it and
+// returns the exit code. buildCommand turns a spec into a commander command; the module is imported only when
+// that command runs, so `groove status` never loads what `groove serve` needs.
+import { Command, Option } from 'commander';
+import type { CliIo } from './cli-io.js';
+
+/** One option: commander's flag syntax (`--limit <n>`, `--rerank`, `--no-rerank`, `--mmr [bool]`). */
+export interface OptionSpec {
+  flags: string;
+  description: string;
+  /** Turns the text into the value (and refuses a bad one); for a repeatable flag it also gets the previous value. */
+  parse?: (value: string, previous: never) => unknown;
+  choices?: readonly string[];
+  default?: unknown;
+}
+
+/** What a command's module gets: the parsed flags, the positional arguments, the io and the CLI's version. */
+export interface RunContext<Flags> {
+  flags: Flags;
+  args: string[];
+  io: CliIo;
+  version: string;
+}
+
+export interface CommandModule {
+  run(context: RunContext<never>): Promise<number>;
+}
+
+export interface CommandSpec {
+  name: string;
+  description: string;
+  argument?: { syntax: string; description: string };
+  options?: readonly OptionSpec[];
+  /** Text after the option list (examples, exit codes). */
+  help?: string;
+  /** Options after a subcommand belong to it (`groove eval golden stamp --golden x` is stamp's --golden). */
+  positionalOptions?: boolean;
+  subcommands?: readonly CommandSpec[];
+  /** The module that runs the command; absent for a command that only groups subcommands. */
+  load?: () => Promise<CommandModule>;
+}
+
+export interface BuildContext {
+  io: CliIo;
+  version: string;
+  setExit(code: number): void;
+}
+
+export function buildCommand(spec: CommandSpec, context: BuildContext): Command {
+  const { io } = context;
+  const command = new Command(spec.name).description(spec.description);
+  if (spec.positionalOptions) command.enablePositionalOptions();
+  if (spec.argument) command.argument(spec.argument.syntax, spec.argument.description);
+  for (const option of spec.options ?? []) command.addOption(toOption(option));
+  if (spec.help) command.addHelpText('after', spec.help);
+  for (const sub of spec.subcommands ?? []) command.addCommand(buildCommand(sub, context));
+  command
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  const load = spec.load;
+  if (load) {
+    command.action(async (...params: unknown[]) => {
+      const self = params[params.length - 1] as Command;
+      const module = await load();
+      const args = self.processedArgs as string[];
+      context.setExit(await module.run({ flags: self.opts() as never, args, io, version: context.version }));
+    });
+  }
+  return command;
+}
+
+function toOption(spec: OptionSpec): Option {
+  const option = new Option(spec.flags, spec.description);
+  if (spec.parse) option.argParser(spec.parse);
+  if (spec.choices) option.choices(spec.choices);
+  if (spec.default !== undefined) option.default(spec.default);
+  return option;
+}

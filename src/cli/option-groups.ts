@@ -1,0 +1,34 @@
+// Options several commands share, as data (see command-spec.ts).
+import type { OptionSpec } from './command-spec.js';
+
+export const KB_OPTIONS: readonly OptionSpec[] = [
+  { flags: '--config <path>', description: 'groove.toml to use (default: ./groove.toml, then the git root)' },
+  { flags: '--kb-path <dir>', description: 'knowledge-base folder (or kb_path in groove.toml)' },
+  { flags: '--db-path <file>', description: 'index file (default: <parent of kb>/.groove.db)' },
+];
+
+export const MODEL_OPTIONS: readonly OptionSpec[] = [
+  {
+    flags: '--model <id>',
+    description: 'embedding model id from `groove models list`, or `none` for lexical-only',
+  },
+  {
+    flags: '--model-dir <dir>',
+    description: 'local transformers.js model folder (config.json, tokenizer, onnx/model.onnx)',
+  },
+  { flags: '--offline', description: 'never touch the network (also GROOVE_OFFLINE=1)' },
+];
+
+export function formatOption(defaultFormat: 'text' | 'json' = 'text'): OptionSpec {
+  return { flags: '--format <format>', description: 'output format', choices: ['text', 'json'], default: defaultFormat };
+}
+
+export const CONFIG_OPTION: OptionSpec = { flags: '--config <path>', description: 'groove.toml to use' };
+export const NO_COLOR_OPTION: OptionSpec = {
+  flags: '--no-color',
+  description: 'no ANSI colours (they are only used on a terminal anyway)',
+};
+export const GOLDEN_OPTION: OptionSpec = {
+  flags: '--golden <path>',
+  description: 'golden YAML (default: [eval] golden, then <kb>/.groove-eval.yml)',
+};
