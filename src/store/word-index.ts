@@ -1,9 +1,16 @@
 // The word-level lexical leg in memory: postings built from the per-chunk token counts (word-counts.ts) with each
 // posting's bm25 contribution precomputed, so ranking a query is a few typed-array sums instead of FTS5 scoring
-// every matching row. The arithmetic is FTS5's bm25 step by step (fts5_aux.c): the same idf clamp, the same
-// column weighting, phrase contributions summed in expression order, ties by rowid — the ranking equals
+// every matching row. The arithmetic is FTS5's bm25 (core/bm25.ts): the same idf clamp, the same column
+// weighting, phrase contributions summed in expression order, ties by rowid — the ranking equals
 // `ORDER BY bm25(fts_words, w…), rowid` exactly (test/integration/word-index.test.ts checks it against SQLite).
-import { BM25_B, BM25_K1 } from '../core/bm25-rank.js';
+import {
+  bm25Corpus,
+  bm25Idf,
+  bm25LengthTerm,
+  bm25TermScore,
+  columnWeights,
+  weightedFrequency,
+} from '../core/bm25.js';
 import type { Bm25Weights } from '../types.js';
 import { readFtsTotals } from './fts-postings.js';
 import type { SqliteDatabase } from './open-database.js';
@@ -15,22 +22,6 @@ export interface WordRankOptions {
   minQuality: number;
   /** Restrict to chunks of these documents; null = all. */
   documentIds: ReadonlySet<number> | null;
-}
-
-/** A column-weighted term frequency exactly as FTS5 sums it: the column's weight added once per instance. */
-function weightedFrequency(counts: readonly [number, number, number], weights: readonly number[]): number {
-  if (weights.every(Number.isInteger))
-    return counts[0] * weights[0]! + counts[1] * weights[1]! + counts[2] * weights[2]!;
-  let frequency = 0;
-  for (let column = 0; column < 3; column++) {
-    for (let i = 0; i < counts[column]!; i++) frequency += weights[column]!;
-  }
-  return frequency;
-}
-
-function idfOf(hitRows: number, rowCount: number): number {
-  const idf = Math.log((rowCount - hitRows + 0.5) / (hitRows + 0.5));
-  return idf <= 0 ? 1e-6 : idf;
 }
 
 export class WordIndex {
@@ -79,8 +70,8 @@ export class WordIndex {
     let entryRow = new Int32Array(1 << 16);
     let entryFrequency = new Float64Array(1 << 16);
     let entries = 0;
-    const w = [weights.heading, weights.context, weights.content];
-    const counts: [number, number, number] = [0, 0, 0];
+    const w = columnWeights([weights.heading, weights.context, weights.content]);
+    const counts = new Int32Array(3);
     const rows = db
       .prepare(`SELECT c.id, c.document_id, c.quality_score, w.counts FROM chunks c
         JOIN chunk_word_counts w ON w.chunk_id = c.id ORDER BY c.id`)
@@ -107,7 +98,7 @@ export class WordIndex {
         counts[2] = content;
         entryTerm[entries] = slot;
         entryRow[entries] = row;
-        entryFrequency[entries] = weightedFrequency(counts, w);
+        entryFrequency[entries] = weightedFrequency(counts, 0, w);
         entries++;
       });
       rowLength[row] = length;
@@ -124,18 +115,20 @@ export class WordIndex {
     const totals = readFtsTotals(db, 'fts_words');
     // Fewer FTS rows than chunks: the table lost rows (or was emptied) and no longer is what the counts mirror.
     if (totals.rowCount < row) return null;
-    const rowCount = totals.rowCount > 0 ? totals.rowCount : 1;
-    const avgdl = totals.tokenTotal / rowCount;
+    const { rowCount, averageLength } = bm25Corpus(totals.rowCount, totals.tokenTotal);
     const idf = new Float64Array(terms.length);
-    for (let t = 0; t < terms.length; t++) idf[t] = idfOf(postingStart[t + 1]! - postingStart[t]!, rowCount);
+    for (let t = 0; t < terms.length; t++)
+      idf[t] = bm25Idf(postingStart[t + 1]! - postingStart[t]!, rowCount);
     for (let e = 0; e < entries; e++) {
       const t = entryTerm[e]!;
       const r = entryRow[e]!;
       const at = fill[t]!++;
-      const frequency = entryFrequency[e]!;
-      const lengthTerm = BM25_K1 * (1 - BM25_B + (BM25_B * rowLength[r]!) / avgdl);
       postingRow[at] = r;
-      postingScore[at] = idf[t]! * ((frequency * (BM25_K1 + 1.0)) / (frequency + lengthTerm));
+      postingScore[at] = bm25TermScore(
+        idf[t]!,
+        entryFrequency[e]!,
+        bm25LengthTerm(rowLength[r]!, averageLength),
+      );
     }
     return new WordIndex(
       chunkIds.subarray(0, row),
