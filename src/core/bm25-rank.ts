@@ -10,6 +10,7 @@ import {
   columnWeights,
   weightedFrequency,
 } from './bm25.js';
+import { TopRows } from './top-k.js';
 
 /** Occurrences of one token: parallel arrays (row, column index, token offset). */
 export interface TokenOccurrences {
@@ -111,9 +112,10 @@ export function rankByBm25(
   const idf = phrases.map((phrase) => bm25Idf(phrase.rows.length, rowCount));
   const lengthTerm = candidates.map((row) => bm25LengthTerm(input.rowLength(row), averageLength));
 
+  const top = new TopRows(limit);
   return weightSets.map((weights) => {
     const w = columnWeights(Array.from({ length: columnCount }, (_, col) => weights[col] ?? 1));
-    const top: ScoredRow[] = [];
+    top.clear();
     for (let c = 0; c < candidates.length; c++) {
       let score = 0;
       for (let e = start[c]!; e < start[c + 1]!; e++) {
@@ -121,28 +123,8 @@ export function rankByBm25(
         if (freq === 0) continue;
         score += bm25TermScore(idf[entryPhrase[e]!]!, freq, lengthTerm[c]!);
       }
-      insertTop(top, candidates[c]!, score, limit);
+      top.offer(score, candidates[c]!);
     }
-    return top.map((entry) => entry.row);
+    return top.sorted().map((kept) => kept.row);
   });
-}
-
-interface ScoredRow {
-  row: number;
-  score: number;
-}
-
-/** a ranks below b: a lower score, or the same score and a higher rowid. */
-function ranksBelow(a: ScoredRow, score: number, row: number): boolean {
-  return a.score < score || (a.score === score && a.row > row);
-}
-
-/** Keep `top` ordered best first (higher score, then lower rowid), at most `limit` long. */
-function insertTop(top: ScoredRow[], row: number, score: number, limit: number): void {
-  if (limit <= 0) return;
-  if (top.length >= limit && !ranksBelow(top[top.length - 1]!, score, row)) return;
-  let i = top.length;
-  while (i > 0 && ranksBelow(top[i - 1]!, score, row)) i--;
-  top.splice(i, 0, { row, score });
-  if (top.length > limit) top.pop();
 }

@@ -11,6 +11,7 @@ import {
   columnWeights,
   weightedFrequency,
 } from '../core/bm25.js';
+import { TopRows } from '../core/top-k.js';
 import type { Bm25Weights } from '../types.js';
 import { readFtsTotals } from './fts-postings.js';
 import type { SqliteDatabase } from './open-database.js';
@@ -172,13 +173,14 @@ export class WordIndex {
         scores[r]! += this.postingScore[e]!;
       }
     }
-    const top = new BestRows(options.limit);
+    // Row slots ascend with chunk ids, so ties by slot are ties by chunk id.
+    const top = new TopRows(options.limit);
     for (const r of touched) {
       if (this.quality[r]! < options.minQuality) continue;
       if (options.documentIds && !options.documentIds.has(this.documentIds[r]!)) continue;
       top.offer(scores[r]!, r);
     }
-    return top.sorted().map((r) => this.chunkIds[r]!);
+    return top.sorted().map((kept) => this.chunkIds[kept.row]!);
   }
 }
 
@@ -186,69 +188,4 @@ function grow<T extends Int32Array | Float64Array>(array: T): T {
   const bigger = new (array.constructor as new (n: number) => T)(array.length * 2);
   bigger.set(array);
   return bigger;
-}
-
-/** The best `limit` rows by (score desc, row asc): a min-heap whose root is the worst row kept. */
-class BestRows {
-  private readonly scores: number[] = [];
-  private readonly rows: number[] = [];
-
-  constructor(private readonly limit: number) {}
-
-  /** a ranks worse than b. */
-  private worse(i: number, j: number): boolean {
-    const si = this.scores[i]!;
-    const sj = this.scores[j]!;
-    return si < sj || (si === sj && this.rows[i]! > this.rows[j]!);
-  }
-
-  offer(score: number, row: number): void {
-    if (this.limit <= 0) return;
-    if (this.rows.length < this.limit) {
-      this.scores.push(score);
-      this.rows.push(row);
-      this.up(this.rows.length - 1);
-      return;
-    }
-    const rootScore = this.scores[0]!;
-    if (score < rootScore || (score === rootScore && row > this.rows[0]!)) return;
-    this.scores[0] = score;
-    this.rows[0] = row;
-    this.down(0);
-  }
-
-  sorted(): number[] {
-    const order = this.rows.map((_, i) => i);
-    order.sort((a, b) => this.scores[b]! - this.scores[a]! || this.rows[a]! - this.rows[b]!);
-    return order.map((i) => this.rows[i]!);
-  }
-
-  private swap(i: number, j: number): void {
-    [this.scores[i], this.scores[j]] = [this.scores[j]!, this.scores[i]!];
-    [this.rows[i], this.rows[j]] = [this.rows[j]!, this.rows[i]!];
-  }
-
-  private up(start: number): void {
-    let i = start;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.worse(i, parent)) break;
-      this.swap(i, parent);
-      i = parent;
-    }
-  }
-
-  private down(start: number): void {
-    let i = start;
-    for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let worst = i;
-      if (left < this.rows.length && this.worse(left, worst)) worst = left;
-      if (right < this.rows.length && this.worse(right, worst)) worst = right;
-      if (worst === i) return;
-      this.swap(i, worst);
-      i = worst;
-    }
-  }
 }
