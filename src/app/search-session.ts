@@ -4,8 +4,8 @@ import { type BrowseReader, createBrowseReader } from '../store/browse-queries.j
 import { createSearchReader, type DocumentFacts, type SearchReader } from '../store/chunk-search.js';
 import { type CorpusChunkRow, type CorpusDigest, readCorpusDigest } from '../store/corpus-digest.js';
 import { VectorIndex } from '../store/vector-index.js';
-import { WordTokenizer } from '../store/word-counts.js';
 import { WordIndex, type WordRankOptions } from '../store/word-index.js';
+import { WordTokenizer } from '../store/word-tokenizer.js';
 import type { Bm25Weights, Embedder, Reranker } from '../types.js';
 import { IndexDatabase } from './index-database.js';
 import { adoptIndexModel, assertSameIdentity, identityOf } from './model-identity.js';

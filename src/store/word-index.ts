@@ -15,7 +15,8 @@ import { TopRows } from '../core/top-k.js';
 import type { Bm25Weights } from '../types.js';
 import { readFtsTotals } from './fts-postings.js';
 import type { SqliteDatabase } from './open-database.js';
-import { decodeTermCounts, type WordTokenizer } from './word-counts.js';
+import { decodeTermCounts } from './word-counts.js';
+import type { WordTokenizer } from './word-tokenizer.js';
 
 export interface WordRankOptions {
   /** Rows wanted, best first. */
