@@ -7,8 +7,8 @@ import { fuseRrf } from '../src/core/fuse-rrf.js';
 import { createSearchReader, type SearchReader } from '../src/store/chunk-search.js';
 import { openDatabase } from '../src/store/open-database.js';
 import { VectorIndex } from '../src/store/vector-index.js';
-import { WordTokenizer } from '../src/store/word-counts.js';
 import { WordIndex } from '../src/store/word-index.js';
+import { WordTokenizer } from '../src/store/word-tokenizer.js';
 import type { BenchQuery } from './synthetic-kb.js';
 import { summarise, type Timing } from './vector-scan.js';
 

@@ -9,7 +9,7 @@ export interface OptionSpec {
   flags: string;
   description: string;
   /** Turns the text into the value (and refuses a bad one); for a repeatable flag it also gets the previous value. */
-  parse?: (value: string, previous: never) => unknown;
+  parse?(value: string, previous: unknown): unknown;
   choices?: readonly string[];
   default?: unknown;
 }
@@ -71,7 +71,8 @@ export function buildCommand(spec: CommandSpec, context: BuildContext): Command 
 
 function toOption(spec: OptionSpec): Option {
   const option = new Option(spec.flags, spec.description);
-  if (spec.parse) option.argParser(spec.parse);
+  const parse = spec.parse;
+  if (parse) option.argParser((value: string, previous: unknown) => parse(value, previous));
   if (spec.choices) option.choices(spec.choices);
   if (spec.default !== undefined) option.default(spec.default);
   return option;

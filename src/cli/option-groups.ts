@@ -20,7 +20,12 @@ export const MODEL_OPTIONS: readonly OptionSpec[] = [
 ];
 
 export function formatOption(defaultFormat: 'text' | 'json' = 'text'): OptionSpec {
-  return { flags: '--format <format>', description: 'output format', choices: ['text', 'json'], default: defaultFormat };
+  return {
+    flags: '--format <format>',
+    description: 'output format',
+    choices: ['text', 'json'],
+    default: defaultFormat,
+  };
 }
 
 export const CONFIG_OPTION: OptionSpec = { flags: '--config <path>', description: 'groove.toml to use' };

@@ -1,9 +1,16 @@
-// FTS5's bm25() recomputed in memory from postings, for many column-weight sets at once (groove tune). The
-// arithmetic mirrors fts5_aux.c step by step — same constants, same operation order — so the ranking matches
-// `ORDER BY bm25(table, w…), rowid` exactly; callers still verify that against SQLite before trusting it.
-
-export const BM25_K1 = 1.2;
-export const BM25_B = 0.75;
+// FTS5's bm25() recomputed in memory from postings, for many column-weight sets at once (groove tune): phrase
+// hits counted from token instances, then every candidate scored through core/bm25.ts, phrases summed in
+// expression order, so the ranking matches `ORDER BY bm25(table, w…), rowid` exactly; callers still verify that
+// against SQLite before trusting it.
+import {
+  bm25Corpus,
+  bm25Idf,
+  bm25LengthTerm,
+  bm25TermScore,
+  columnWeights,
+  weightedFrequency,
+} from './bm25.js';
+import { TopRows } from './top-k.js';
 
 /** Occurrences of one token: parallel arrays (row, column index, token offset). */
 export interface TokenOccurrences {
@@ -62,16 +69,9 @@ export interface Bm25RankInput {
   tokenTotal: number;
 }
 
-/** IDF per phrase as FTS5 computes it, clamped to 1e-6 where it would be ≤ 0 (the "idf_clamped" case). */
-function phraseIdf(hitRows: number, rowCount: number): number {
-  const idf = Math.log((rowCount - hitRows + 0.5) / (hitRows + 0.5));
-  return idf <= 0 ? 1e-6 : idf;
-}
-
 /**
- * Rank the candidates under each weight set (weights per column, in column order): best bm25 first, ties by
- * rowid ascending, at most `limit` per set. Weights must be exact binary fractions (the tune grid's 0.5–4.0
- * are): FTS5 adds a column's weight once per instance, and only then does count × weight round identically.
+ * Rank the candidates under each weight set (weights per column, in column order; a missing one is 1): best
+ * bm25 first, ties by rowid ascending, at most `limit` per set.
  */
 export function rankByBm25(
   input: Bm25RankInput,
@@ -79,8 +79,7 @@ export function rankByBm25(
   limit: number,
 ): number[][] {
   const { candidates, phrases, columnCount } = input;
-  const rowCount = input.rowCount > 0 ? input.rowCount : 1;
-  const avgdl = input.tokenTotal / rowCount;
+  const { rowCount, averageLength } = bm25Corpus(input.rowCount, input.tokenTotal);
   const slot = new Map<number, number>();
   candidates.forEach((row, i) => {
     slot.set(row, i);
@@ -110,44 +109,22 @@ export function rankByBm25(
       }
     });
   });
-  const idf = phrases.map((phrase) => phraseIdf(phrase.rows.length, rowCount));
-  const lengthTerm = candidates.map(
-    (row) => BM25_K1 * (1 - BM25_B + (BM25_B * input.rowLength(row)) / avgdl),
-  );
+  const idf = phrases.map((phrase) => bm25Idf(phrase.rows.length, rowCount));
+  const lengthTerm = candidates.map((row) => bm25LengthTerm(input.rowLength(row), averageLength));
 
+  const top = new TopRows(limit);
   return weightSets.map((weights) => {
-    const w = Array.from({ length: columnCount }, (_, col) => weights[col] ?? 1);
-    const top: ScoredRow[] = [];
+    const w = columnWeights(Array.from({ length: columnCount }, (_, col) => weights[col] ?? 1));
+    top.clear();
     for (let c = 0; c < candidates.length; c++) {
       let score = 0;
       for (let e = start[c]!; e < start[c + 1]!; e++) {
-        let freq = 0;
-        for (let col = 0; col < columnCount; col++) freq += w[col]! * entryHits[e * columnCount + col]!;
+        const freq = weightedFrequency(entryHits, e * columnCount, w);
         if (freq === 0) continue;
-        score += idf[entryPhrase[e]!]! * ((freq * (BM25_K1 + 1.0)) / (freq + lengthTerm[c]!));
+        score += bm25TermScore(idf[entryPhrase[e]!]!, freq, lengthTerm[c]!);
       }
-      insertTop(top, candidates[c]!, score, limit);
+      top.offer(score, candidates[c]!);
     }
-    return top.map((entry) => entry.row);
+    return top.sorted().map((kept) => kept.row);
   });
-}
-
-interface ScoredRow {
-  row: number;
-  score: number;
-}
-
-/** a ranks below b: a lower score, or the same score and a higher rowid. */
-function ranksBelow(a: ScoredRow, score: number, row: number): boolean {
-  return a.score < score || (a.score === score && a.row > row);
-}
-
-/** Keep `top` ordered best first (higher score, then lower rowid), at most `limit` long. */
-function insertTop(top: ScoredRow[], row: number, score: number, limit: number): void {
-  if (limit <= 0) return;
-  if (top.length >= limit && !ranksBelow(top[top.length - 1]!, score, row)) return;
-  let i = top.length;
-  while (i > 0 && ranksBelow(top[i - 1]!, score, row)) i--;
-  top.splice(i, 0, { row, score });
-  if (top.length > limit) top.pop();
 }

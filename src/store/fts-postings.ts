@@ -2,6 +2,7 @@
 // token, per-row token counts — so `groove tune` can recompute bm25 for 64 weight sets in memory. The helper
 // tables live in the connection's TEMP schema only: the index file is never written.
 import type { SqliteDatabase } from './open-database.js';
+import { WordTokenizer } from './word-tokenizer.js';
 
 /** Occurrences of one token: parallel arrays, one entry per instance (row, column index, token offset). */
 export interface TokenInstances {
@@ -26,14 +27,6 @@ export interface FtsPostingsReader {
   readRowLengths(): RowLengths;
   /** Rowids matching `expression`, unranked. */
   matchRowIds(expression: string): number[];
-}
-
-function readTableSql(db: SqliteDatabase, table: string): string {
-  const sql = db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(table) as
-    | string
-    | undefined;
-  if (!sql) throw new Error(`FTS table "${table}" does not exist`);
-  return sql;
 }
 
 /** Decode one SQLite varint (big-endian 7-bit groups; a 9th byte carries 8 bits). */
@@ -84,37 +77,19 @@ export function readFtsTotals(
 }
 
 export function createFtsPostingsReader(db: SqliteDatabase, table: 'fts_words'): FtsPostingsReader {
-  const tableSql = readTableSql(db, table);
-  const tokenizer = /tokenize\s*=\s*'([^']*)'/i.exec(tableSql)?.[1] ?? 'unicode61';
   const columns = db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[];
+  if (columns.length === 0) throw new Error(`FTS table "${table}" does not exist`);
   const columnIndex = new Map(columns.map((name, i) => [name, i]));
-  const scratch = `groove_tok_${table}`;
+  const tokenizer = WordTokenizer.inTempSchema(db);
   const vocab = `groove_inst_${table}`;
-  db.exec(
-    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${scratch} USING fts5(t, tokenize='${tokenizer.replaceAll("'", "''")}')`,
-  );
-  db.exec(
-    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${scratch}_v USING fts5vocab(temp, ${scratch}, 'instance')`,
-  );
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vocab} USING fts5vocab(main, ${table}, 'instance')`);
-  const clearScratch = db.prepare(`DELETE FROM temp.${scratch}`);
-  const insertScratch = db.prepare(`INSERT INTO temp.${scratch}(rowid, t) VALUES (?, ?)`);
-  const readScratch = db.prepare(`SELECT doc, term FROM temp.${scratch}_v ORDER BY doc, offset`).raw();
   const readTerm = db.prepare(`SELECT doc, col, offset FROM temp.${vocab} WHERE term = ?`).raw();
   const match = db.prepare(`SELECT rowid FROM ${table} WHERE ${table} MATCH ?`).pluck();
   let lengths: RowLengths | null = null;
 
   return {
     columns,
-    tokenize(texts) {
-      clearScratch.run();
-      texts.forEach((text, i) => {
-        insertScratch.run(i + 1, text);
-      });
-      const tokens: string[][] = texts.map(() => []);
-      for (const [doc, term] of readScratch.all() as [number, string][]) tokens[doc - 1]!.push(term);
-      return tokens;
-    },
+    tokenize: (texts) => tokenizer.tokenize(texts),
     readInstances(token) {
       const rows = readTerm.all(token) as [number, string, number][];
       const result: TokenInstances = {

@@ -1,8 +1,8 @@
 // Nearest-neighbour search over every chunk vector, held in memory: an int8 SIMD pass ranks all rows, then the
 // best few hundred are rescored exactly in float32; exact float search is used wherever the first pass is moot.
+import { TopRows } from '../core/top-k.js';
 import { createInt8DotKernel, type Int8DotKernel } from './int8-dot-kernel.js';
 import type { SqliteDatabase } from './open-database.js';
-import { TopRowsHeap } from './top-rows-heap.js';
 
 export interface VectorHit {
   id: number;
@@ -170,11 +170,12 @@ export class VectorIndex {
     options: VectorSearchOptions,
     allowed: Uint8Array | null,
     keep: number,
-  ): Int32Array {
+  ): Float64Array {
     quantiseQuery(query, this.dimension, kernel.query);
     kernel.run();
     const { scores, scales } = kernel;
-    const heap = new TopRowsHeap(keep);
+    // Scores alone rank here (an equal score never displaces a kept row): rescoring orders what is kept.
+    const heap = new TopRows(keep, 'none');
     const { minQuality, excluded } = options;
     for (let row = 0; row < this.size; row++) {
       const approx = scores[row]! * scales[row]!;
@@ -184,7 +185,7 @@ export class VectorIndex {
       if (excluded.size > 0 && excluded.has(this.ids[row]!)) continue;
       heap.offer(approx, row);
     }
-    return heap.rows();
+    return heap.unorderedRows();
   }
 
   /** Exact float32 scoring of `rows` (filters applied), sorted, cut to k. */
@@ -196,8 +197,7 @@ export class VectorIndex {
   ): VectorHit[] {
     const dim = this.dimension;
     const m = this.matrix;
-    const hits: VectorHit[] = [];
-    let floor = Number.NEGATIVE_INFINITY;
+    const top = new TopRows(k);
     const { minQuality, excluded } = options;
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r]!;
@@ -216,13 +216,12 @@ export class VectorIndex {
       }
       for (; i < dim; i++) d0 += m[base + i]! * query[i]!;
       const dot = d0 + d1 + d2 + d3;
-      if (hits.length >= k && dot < floor) continue;
+      if (top.full && dot < top.minScore) continue;
       const id = this.ids[row]!;
       if (excluded.size > 0 && excluded.has(id)) continue;
-      insertSorted(hits, { id, similarity: dot }, k);
-      if (hits.length >= k) floor = hits[hits.length - 1]!.similarity;
+      top.offer(dot, id);
     }
-    return hits;
+    return top.sorted().map((kept) => ({ id: kept.row, similarity: kept.score }));
   }
 }
 
@@ -250,16 +249,4 @@ function maskOf(rows: readonly number[], size: number): Uint8Array {
   const mask = new Uint8Array(size);
   for (const row of rows) mask[row] = 1;
   return mask;
-}
-
-/** Keep `top` sorted by similarity desc (ties by id asc), at most `k` long. */
-function insertSorted(top: VectorHit[], hit: VectorHit, k: number): void {
-  let i = top.length;
-  while (i > 0) {
-    const prev = top[i - 1]!;
-    if (prev.similarity > hit.similarity || (prev.similarity === hit.similarity && prev.id < hit.id)) break;
-    i--;
-  }
-  top.splice(i, 0, hit);
-  if (top.length > k) top.pop();
 }

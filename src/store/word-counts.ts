@@ -1,8 +1,8 @@
 // Per-chunk token counts of the word-level table, written next to its FTS rows: which tokens (as the table's own
 // tokenizer produces them, porter stems included) occur how often in each column. They let a long-lived search
 // session rank word matches in memory (word-index.ts) with exactly FTS5's bm25, without FTS5's per-row cost.
-import Database from 'better-sqlite3';
 import type { SqliteDatabase } from './open-database.js';
+import { WordTokenizer } from './word-tokenizer.js';
 
 /** Token counts of one chunk: parallel arrays sorted by term id; counts per column (heading, context, content). */
 export interface ChunkTermCounts {
@@ -75,9 +75,8 @@ const COLUMNS = ['heading', 'context', 'content'] as const;
 /**
  * Tokenizes chunks with the word table's own tokenizer and stores their counts. Whitespace always separates
  * tokens under unicode61, so a text's tokens are its whitespace pieces' tokens in order: each distinct piece is
- * tokenized once and remembered. Tokenizing happens on a private in-memory connection, in a contentless FTS5
- * table declared like fts_words: statements there cannot open savepoints in the index's write transaction, which
- * would make FTS5 flush its pending terms into a new segment each time.
+ * tokenized once and remembered. Tokenizing happens on a private connection (WordTokenizer.forWordTable), so it
+ * opens no savepoint in the index's write transaction.
  */
 export class WordCountWriter {
   private readonly statements;
@@ -227,58 +226,5 @@ export class WordCountWriter {
       this.newest = { term, id };
     }
     return id;
-  }
-}
-
-/**
- * Tokens exactly as fts_words makes them, from a private in-memory SQLite connection holding one contentless FTS5
- * table declared with the same tokenizer. Being its own connection, it never writes inside (or is rolled back
- * with) a transaction on the index.
- */
-export class WordTokenizer {
-  private readonly statements;
-
-  private readonly db: SqliteDatabase;
-
-  /** A tokenizer declared like the index's `fts_words` table. */
-  static forWordTable(index: SqliteDatabase): WordTokenizer {
-    const tableSql = index
-      .prepare("SELECT sql FROM sqlite_master WHERE name = 'fts_words'")
-      .pluck()
-      .get() as string;
-    return new WordTokenizer(/tokenize\s*=\s*'([^']*)'/i.exec(tableSql)?.[1] ?? 'unicode61');
-  }
-
-  private constructor(tokenizer: string) {
-    const db = new Database(':memory:');
-    this.db = db;
-    db.exec(
-      `CREATE VIRTUAL TABLE scratch USING fts5(t, content='', tokenize='${tokenizer.replaceAll("'", "''")}')`,
-    );
-    db.exec(`CREATE VIRTUAL TABLE scratch_v USING fts5vocab(scratch, 'instance')`);
-    this.statements = {
-      insert: db.prepare('INSERT INTO scratch(rowid, t) VALUES (?, ?)'),
-      read: db.prepare('SELECT doc, term FROM scratch_v ORDER BY doc, offset').raw(),
-      clear: db.prepare("INSERT INTO scratch(scratch) VALUES ('delete-all')"),
-      transaction: db.transaction((texts: readonly string[]) => {
-        texts.forEach((text, i) => {
-          this.statements.insert.run(i + 1, text);
-        });
-      }),
-    };
-  }
-
-  close(): void {
-    this.db.close();
-  }
-
-  /** Each text's tokens, in order. */
-  tokenize(texts: readonly string[]): string[][] {
-    const s = this.statements;
-    s.transaction(texts);
-    const tokens = texts.map((): string[] => []);
-    for (const [doc, term] of s.read.all() as [number, string][]) tokens[doc - 1]!.push(term);
-    s.clear.run();
-    return tokens;
   }
 }

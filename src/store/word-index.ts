@@ -1,13 +1,22 @@
 // The word-level lexical leg in memory: postings built from the per-chunk token counts (word-counts.ts) with each
 // posting's bm25 contribution precomputed, so ranking a query is a few typed-array sums instead of FTS5 scoring
-// every matching row. The arithmetic is FTS5's bm25 step by step (fts5_aux.c): the same idf clamp, the same
-// column weighting, phrase contributions summed in expression order, ties by rowid — the ranking equals
+// every matching row. The arithmetic is FTS5's bm25 (core/bm25.ts): the same idf clamp, the same column
+// weighting, phrase contributions summed in expression order, ties by rowid — the ranking equals
 // `ORDER BY bm25(fts_words, w…), rowid` exactly (test/integration/word-index.test.ts checks it against SQLite).
-import { BM25_B, BM25_K1 } from '../core/bm25-rank.js';
+import {
+  bm25Corpus,
+  bm25Idf,
+  bm25LengthTerm,
+  bm25TermScore,
+  columnWeights,
+  weightedFrequency,
+} from '../core/bm25.js';
+import { TopRows } from '../core/top-k.js';
 import type { Bm25Weights } from '../types.js';
 import { readFtsTotals } from './fts-postings.js';
 import type { SqliteDatabase } from './open-database.js';
-import { decodeTermCounts, type WordTokenizer } from './word-counts.js';
+import { decodeTermCounts } from './word-counts.js';
+import type { WordTokenizer } from './word-tokenizer.js';
 
 export interface WordRankOptions {
   /** Rows wanted, best first. */
@@ -15,22 +24,6 @@ export interface WordRankOptions {
   minQuality: number;
   /** Restrict to chunks of these documents; null = all. */
   documentIds: ReadonlySet<number> | null;
-}
-
-/** A column-weighted term frequency exactly as FTS5 sums it: the column's weight added once per instance. */
-function weightedFrequency(counts: readonly [number, number, number], weights: readonly number[]): number {
-  if (weights.every(Number.isInteger))
-    return counts[0] * weights[0]! + counts[1] * weights[1]! + counts[2] * weights[2]!;
-  let frequency = 0;
-  for (let column = 0; column < 3; column++) {
-    for (let i = 0; i < counts[column]!; i++) frequency += weights[column]!;
-  }
-  return frequency;
-}
-
-function idfOf(hitRows: number, rowCount: number): number {
-  const idf = Math.log((rowCount - hitRows + 0.5) / (hitRows + 0.5));
-  return idf <= 0 ? 1e-6 : idf;
 }
 
 export class WordIndex {
@@ -79,8 +72,8 @@ export class WordIndex {
     let entryRow = new Int32Array(1 << 16);
     let entryFrequency = new Float64Array(1 << 16);
     let entries = 0;
-    const w = [weights.heading, weights.context, weights.content];
-    const counts: [number, number, number] = [0, 0, 0];
+    const w = columnWeights([weights.heading, weights.context, weights.content]);
+    const counts = new Int32Array(3);
     const rows = db
       .prepare(`SELECT c.id, c.document_id, c.quality_score, w.counts FROM chunks c
         JOIN chunk_word_counts w ON w.chunk_id = c.id ORDER BY c.id`)
@@ -107,7 +100,7 @@ export class WordIndex {
         counts[2] = content;
         entryTerm[entries] = slot;
         entryRow[entries] = row;
-        entryFrequency[entries] = weightedFrequency(counts, w);
+        entryFrequency[entries] = weightedFrequency(counts, 0, w);
         entries++;
       });
       rowLength[row] = length;
@@ -124,18 +117,20 @@ export class WordIndex {
     const totals = readFtsTotals(db, 'fts_words');
     // Fewer FTS rows than chunks: the table lost rows (or was emptied) and no longer is what the counts mirror.
     if (totals.rowCount < row) return null;
-    const rowCount = totals.rowCount > 0 ? totals.rowCount : 1;
-    const avgdl = totals.tokenTotal / rowCount;
+    const { rowCount, averageLength } = bm25Corpus(totals.rowCount, totals.tokenTotal);
     const idf = new Float64Array(terms.length);
-    for (let t = 0; t < terms.length; t++) idf[t] = idfOf(postingStart[t + 1]! - postingStart[t]!, rowCount);
+    for (let t = 0; t < terms.length; t++)
+      idf[t] = bm25Idf(postingStart[t + 1]! - postingStart[t]!, rowCount);
     for (let e = 0; e < entries; e++) {
       const t = entryTerm[e]!;
       const r = entryRow[e]!;
       const at = fill[t]!++;
-      const frequency = entryFrequency[e]!;
-      const lengthTerm = BM25_K1 * (1 - BM25_B + (BM25_B * rowLength[r]!) / avgdl);
       postingRow[at] = r;
-      postingScore[at] = idf[t]! * ((frequency * (BM25_K1 + 1.0)) / (frequency + lengthTerm));
+      postingScore[at] = bm25TermScore(
+        idf[t]!,
+        entryFrequency[e]!,
+        bm25LengthTerm(rowLength[r]!, averageLength),
+      );
     }
     return new WordIndex(
       chunkIds.subarray(0, row),
@@ -179,13 +174,14 @@ export class WordIndex {
         scores[r]! += this.postingScore[e]!;
       }
     }
-    const top = new BestRows(options.limit);
+    // Row slots ascend with chunk ids, so ties by slot are ties by chunk id.
+    const top = new TopRows(options.limit);
     for (const r of touched) {
       if (this.quality[r]! < options.minQuality) continue;
       if (options.documentIds && !options.documentIds.has(this.documentIds[r]!)) continue;
       top.offer(scores[r]!, r);
     }
-    return top.sorted().map((r) => this.chunkIds[r]!);
+    return top.sorted().map((kept) => this.chunkIds[kept.row]!);
   }
 }
 
@@ -193,69 +189,4 @@ function grow<T extends Int32Array | Float64Array>(array: T): T {
   const bigger = new (array.constructor as new (n: number) => T)(array.length * 2);
   bigger.set(array);
   return bigger;
-}
-
-/** The best `limit` rows by (score desc, row asc): a min-heap whose root is the worst row kept. */
-class BestRows {
-  private readonly scores: number[] = [];
-  private readonly rows: number[] = [];
-
-  constructor(private readonly limit: number) {}
-
-  /** a ranks worse than b. */
-  private worse(i: number, j: number): boolean {
-    const si = this.scores[i]!;
-    const sj = this.scores[j]!;
-    return si < sj || (si === sj && this.rows[i]! > this.rows[j]!);
-  }
-
-  offer(score: number, row: number): void {
-    if (this.limit <= 0) return;
-    if (this.rows.length < this.limit) {
-      this.scores.push(score);
-      this.rows.push(row);
-      this.up(this.rows.length - 1);
-      return;
-    }
-    const rootScore = this.scores[0]!;
-    if (score < rootScore || (score === rootScore && row > this.rows[0]!)) return;
-    this.scores[0] = score;
-    this.rows[0] = row;
-    this.down(0);
-  }
-
-  sorted(): number[] {
-    const order = this.rows.map((_, i) => i);
-    order.sort((a, b) => this.scores[b]! - this.scores[a]! || this.rows[a]! - this.rows[b]!);
-    return order.map((i) => this.rows[i]!);
-  }
-
-  private swap(i: number, j: number): void {
-    [this.scores[i], this.scores[j]] = [this.scores[j]!, this.scores[i]!];
-    [this.rows[i], this.rows[j]] = [this.rows[j]!, this.rows[i]!];
-  }
-
-  private up(start: number): void {
-    let i = start;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.worse(i, parent)) break;
-      this.swap(i, parent);
-      i = parent;
-    }
-  }
-
-  private down(start: number): void {
-    let i = start;
-    for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let worst = i;
-      if (left < this.rows.length && this.worse(left, worst)) worst = left;
-      if (right < this.rows.length && this.worse(right, worst)) worst = right;
-      if (worst === i) return;
-      this.swap(i, worst);
-      i = worst;
-    }
-  }
 }

@@ -3,7 +3,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createInt8DotKernel } from '../../src/store/int8-dot-kernel.js';
-import { TopRowsHeap } from '../../src/store/top-rows-heap.js';
 import { type VectorEntry, type VectorHit, VectorIndex } from '../../src/store/vector-index.js';
 
 /** Deterministic PRNG so failures reproduce. */
@@ -77,34 +76,6 @@ describe('int8 dot kernel', () => {
         expect(kernel!.scores[r]).toBe(expected);
       }
     }
-  });
-});
-
-describe('TopRowsHeap', () => {
-  it('keeps exactly the rows with the `capacity` highest scores', () => {
-    fc.assert(
-      fc.property(
-        fc.uniqueArray(fc.double({ min: -1, max: 1, noNaN: true }), {
-          maxLength: 300,
-          comparator: 'SameValueZero',
-        }),
-        fc.integer({ min: 1, max: 50 }),
-        (scores, capacity) => {
-          const heap = new TopRowsHeap(capacity);
-          scores.forEach((score, row) => {
-            heap.offer(score, row);
-          });
-          const want = scores
-            .map((score, row) => ({ score, row }))
-            .sort((a, b) => b.score - a.score)
-            .slice(0, capacity)
-            .map((x) => x.row)
-            .sort((a, b) => a - b);
-          expect(Array.from(heap.rows()).sort((a, b) => a - b)).toEqual(want);
-          expect(heap.full).toBe(scores.length >= capacity);
-        },
-      ),
-    );
   });
 });
 

@@ -4,8 +4,8 @@ import { type BrowseReader, createBrowseReader } from '../../store/browse-querie
 import { createSearchReader, type DocumentFacts, type SearchReader } from '../../store/chunk-search.js';
 import { type CorpusChunkRow, type CorpusDigest, readCorpusDigest } from '../../store/corpus-digest.js';
 import { VectorIndex } from '../../store/vector-index.js';
-import { WordTokenizer } from '../../store/word-counts.js';
 import { WordIndex, type WordRankOptions } from '../../store/word-index.js';
+import { WordTokenizer } from '../../store/word-tokenizer.js';
 import type { Bm25Weights, Embedder, Reranker } from '../../types.js';
 import { IndexDatabase } from '../index/index.js';
 import { adoptIndexModel, assertSameIdentity, identityOf } from '../models/index.js';
