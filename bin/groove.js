@@ -3,6 +3,11 @@
 // A search that will embed its query with a local model starts its inference thread before the CLI's own modules
 // load, so the thread imports the model library meanwhile (src/cli/search-prestart.ts decides; a lexical-only
 // search starts none and never loads the model libraries).
+// A reader that stops early (`groove search --help | head`) closes the pipe: end quietly, as a filter does.
+process.stdout.on('error', (error) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
 const io = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 const prestart = process.argv[2] === 'search' ? await import('../dist/src/cli/search-prestart.js') : null;
 prestart?.prestartForSearch(process.argv.slice(3), io);

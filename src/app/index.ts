@@ -29,10 +29,7 @@ export {
 export {
   createEmbedderFor,
   listRegisteredModels,
-  prestartInference,
   pullRegisteredModel,
-  searchOpensLocalModel,
-  stopUnusedInference,
 } from './models/index.js';
 export {
   describeLeg,

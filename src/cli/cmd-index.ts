@@ -1,16 +1,10 @@
 // `groove index`: build or update the index of a KB.
-import { Command } from 'commander';
 import type { IndexEvent } from '../app/index.js';
 import { openKnowledgeBase } from '../app/index.js';
 import { GrooveError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
-import {
-  addFormatOption,
-  addKbOptions,
-  addModelOptions,
-  type CommonFlags,
-  loadConfig,
-} from './common-options.js';
+import type { RunContext } from './command-spec.js';
+import { type CommonFlags, loadConfig } from './common-options.js';
 import { indexSummaryJson, renderIndexEvent, renderIndexSummary, renderProgress } from './render-index.js';
 
 interface IndexFlags extends CommonFlags {
@@ -19,36 +13,22 @@ interface IndexFlags extends CommonFlags {
   progress?: boolean;
 }
 
-export function indexCommand(io: CliIo, setExit: (code: number) => void): Command {
-  const command = new Command('index')
-    .description('index a knowledge base into one SQLite file (incremental; --force rebuilds)')
-    .option('--force', 'rebuild from scratch (needed after changing model, dimension or context mode)')
-    .option('--quiet', 'print only the summary')
-    .option('--progress', 'show a progress bar on a TTY, or ~20 progress lines otherwise')
-    .addHelpText(
-      'after',
-      '\nExamples:\n  groove index --kb-path ./notes\n  groove index --kb-path ./notes --model none\n  groove index --kb-path ./notes --force --format json',
-    );
-  addKbOptions(command);
-  addModelOptions(command);
-  addFormatOption(command);
-  return command.action(async (flags: IndexFlags) => {
-    if (flags.quiet && flags.progress) {
-      throw new GrooveError('INVALID_ARGUMENT', '--quiet and --progress cannot be used together', {
-        hint: 'pick one',
-      });
-    }
-    const kb = openKnowledgeBase(loadConfig(flags, io));
-    try {
-      const summary = await kb.index({ force: flags.force, onEvent: eventPrinter(io, flags) });
-      if (flags.format === 'json') io.stdout.write(`${JSON.stringify(indexSummaryJson(summary))}\n`);
-      else io.stdout.write(renderIndexSummary(summary));
-      const failOnFrontmatter = kb.config.index.failOnFrontmatterError && summary.frontmatterErrors > 0;
-      setExit(failOnFrontmatter ? EXIT.failure : EXIT.ok);
-    } finally {
-      await kb.close();
-    }
-  });
+export async function run({ flags, io }: RunContext<IndexFlags>): Promise<number> {
+  if (flags.quiet && flags.progress) {
+    throw new GrooveError('INVALID_ARGUMENT', '--quiet and --progress cannot be used together', {
+      hint: 'pick one',
+    });
+  }
+  const kb = openKnowledgeBase(loadConfig(flags, io));
+  try {
+    const summary = await kb.index({ force: flags.force, onEvent: eventPrinter(io, flags) });
+    if (flags.format === 'json') io.stdout.write(`${JSON.stringify(indexSummaryJson(summary))}\n`);
+    else io.stdout.write(renderIndexSummary(summary));
+    const failOnFrontmatter = kb.config.index.failOnFrontmatterError && summary.frontmatterErrors > 0;
+    return failOnFrontmatter ? EXIT.failure : EXIT.ok;
+  } finally {
+    await kb.close();
+  }
 }
 
 /** Per-file lines (default), warnings only (--quiet), or progress (--progress); always on stderr. */

@@ -1,7 +1,6 @@
 // `groove serve`: the MCP server over stdio (default) or Streamable HTTP, with live sync of the KB folder.
 // Logs go to stderr; under stdio, stdout carries nothing but protocol frames.
 import { format } from 'node:util';
-import { Command, Option } from 'commander';
 import {
   displayLine,
   IndexRunner,
@@ -14,7 +13,8 @@ import type { ResolvedConfig } from '../config/resolve-config.js';
 import { GrooveError } from '../errors.js';
 import { isLoopbackBind } from '../mcp/http-guard.js';
 import { type CliIo, EXIT } from './cli-io.js';
-import { addKbOptions, addModelOptions, type CommonFlags, loadConfig } from './common-options.js';
+import type { RunContext } from './command-spec.js';
+import { type CommonFlags, loadConfig } from './common-options.js';
 
 interface ServeFlags extends CommonFlags {
   transport?: 'stdio' | 'http';
@@ -25,74 +25,37 @@ interface ServeFlags extends CommonFlags {
   debounceMs?: number;
 }
 
-function parseInteger(flag: string, min: number, max: number) {
-  return (value: string): number => {
-    const number = Number(value);
-    if (!/^\d+$/.test(value.trim()) || number < min || number > max) {
-      throw new GrooveError(
-        'INVALID_ARGUMENT',
-        `${flag} "${value}" must be a whole number from ${min} to ${max}`,
-      );
-    }
-    return number;
-  };
-}
-
-export function serveCommand(io: CliIo, setExit: (code: number) => void): Command {
-  const command = new Command('serve')
-    .description(
-      'serve the KB to MCP clients over stdio (default) or Streamable HTTP, following file changes',
-    )
-    .addOption(
-      new Option('--transport <kind>', 'stdio (one client) or http (many)').choices(['stdio', 'http']),
-    )
-    .option('--port <n>', 'HTTP port (default 3100; 0 picks a free one)', parseInteger('--port', 0, 65_535))
-    .option('--bind <addr>', 'HTTP bind address (default 127.0.0.1)')
-    .option('--allow-remote', 'allow a non-loopback --bind (then also set a token and allowed_hosts)')
-    .option('--no-watch', 'do not follow file changes (rebuild_index still updates the index)')
-    .option(
-      '--debounce-ms <n>',
-      'quiet time before changes are indexed (default 500)',
-      parseInteger('--debounce-ms', 0, 60_000),
-    )
-    .addHelpText(
-      'after',
-      '\nExamples:\n  groove serve --kb-path ./notes\n  groove serve --kb-path ./notes --transport http --port 3100\n  GROOVE_HTTP_TOKEN=secret groove serve --transport http --bind 0.0.0.0 --allow-remote',
-    );
-  addKbOptions(command);
-  addModelOptions(command);
-  return command.action(async (flags: ServeFlags) => {
-    const config = loadConfig(flags, io);
-    const transport = flags.transport ?? config.transport.kind;
-    const bind = flags.bind ?? config.transport.http.bind;
-    if (transport === 'http' && !isLoopbackBind(bind) && !flags.allowRemote) {
-      throw new GrooveError('INVALID_ARGUMENT', `refusing to listen on non-loopback address "${bind}"`, {
-        hint: 'anyone who can reach it could read the knowledge base; pass --allow-remote if you mean it, and set GROOVE_HTTP_TOKEN and [transport.http] allowed_hosts',
-      });
-    }
-    // Every log line is escaped whole: paths quoted in it (changes, skips, errors) cannot forge a line.
-    const log = (line: string) => io.stderr.write(`groove serve: ${displayLine(line)}\n`);
-    const kb = openKnowledgeBase(config);
-    const runner = new IndexRunner(kb);
-    const restoreConsole = transport === 'stdio' ? routeConsoleToStderr(io) : () => {};
-    let sync: LiveSyncHandle | null = null;
-    try {
-      await kb.warmUp(); // load the model once, now: a broken model fails at start, not on the first search
-      const watching = flags.watch !== false && config.watch.enabled;
-      if (watching)
-        sync = startLiveSync({ kb, runner, debounceMs: flags.debounceMs ?? config.watch.debounceMs, log });
-      const context = { kb, runner, config, log, version: command.parent?.version() ?? '0.0.0', sync };
-      if (transport === 'stdio') await runStdio(context);
-      else await runHttp({ ...context, bind, port: flags.port ?? config.transport.http.port });
-      setExit(EXIT.ok);
-    } finally {
-      await sync?.close();
-      await runner.drain();
-      await kb.close();
-      restoreConsole();
-      log('stopped');
-    }
-  });
+export async function run({ flags, io, version }: RunContext<ServeFlags>): Promise<number> {
+  const config = loadConfig(flags, io);
+  const transport = flags.transport ?? config.transport.kind;
+  const bind = flags.bind ?? config.transport.http.bind;
+  if (transport === 'http' && !isLoopbackBind(bind) && !flags.allowRemote) {
+    throw new GrooveError('INVALID_ARGUMENT', `refusing to listen on non-loopback address "${bind}"`, {
+      hint: 'anyone who can reach it could read the knowledge base; pass --allow-remote if you mean it, and set GROOVE_HTTP_TOKEN and [transport.http] allowed_hosts',
+    });
+  }
+  // Every log line is escaped whole: paths quoted in it (changes, skips, errors) cannot forge a line.
+  const log = (line: string) => io.stderr.write(`groove serve: ${displayLine(line)}\n`);
+  const kb = openKnowledgeBase(config);
+  const runner = new IndexRunner(kb);
+  const restoreConsole = transport === 'stdio' ? routeConsoleToStderr(io) : () => {};
+  let sync: LiveSyncHandle | null = null;
+  try {
+    await kb.warmUp(); // load the model once, now: a broken model fails at start, not on the first search
+    const watching = flags.watch !== false && config.watch.enabled;
+    if (watching)
+      sync = startLiveSync({ kb, runner, debounceMs: flags.debounceMs ?? config.watch.debounceMs, log });
+    const context = { kb, runner, config, log, version, sync };
+    if (transport === 'stdio') await runStdio(context);
+    else await runHttp({ ...context, bind, port: flags.port ?? config.transport.http.port });
+    return EXIT.ok;
+  } finally {
+    await sync?.close();
+    await runner.drain();
+    await kb.close();
+    restoreConsole();
+    log('stopped');
+  }
 }
 
 interface ServeContext {

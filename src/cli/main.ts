@@ -1,14 +1,10 @@
-// The CLI entry: builds the command tree, runs one command, and turns errors into exit codes and one-line messages.
+// The CLI entry: builds the command tree from the command specs (commands.ts), runs one command, and turns
+// errors into exit codes and one-line messages. Only the module of the command that runs is imported.
 import { Command, CommanderError } from 'commander';
 import { describeError, type ErrorCode, isGrooveError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
-import { evalCommand } from './cmd-eval.js';
-import { indexCommand } from './cmd-index.js';
-import { modelsCommand } from './cmd-models.js';
-import { searchCommand } from './cmd-search.js';
-import { serveCommand } from './cmd-serve.js';
-import { statusCommand } from './cmd-status.js';
-import { tuneCommand } from './cmd-tune.js';
+import { buildCommand } from './command-spec.js';
+import { COMMANDS } from './commands.js';
 
 export const VERSION = '0.1.0';
 
@@ -33,22 +29,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
-  for (const command of [
-    indexCommand(io, setExit),
-    searchCommand(io, setExit),
-    statusCommand(io, setExit),
-    serveCommand(io, setExit),
-    evalCommand(io, setExit),
-    tuneCommand(io, setExit),
-    modelsCommand(io, setExit),
-  ]) {
-    program.addCommand(
-      command.exitOverride().configureOutput({
-        writeOut: (s) => io.stdout.write(s),
-        writeErr: (s) => io.stderr.write(s),
-      }),
-    );
-  }
+  const context = { io, version: VERSION, setExit };
+  for (const spec of COMMANDS) program.addCommand(buildCommand(spec, context));
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

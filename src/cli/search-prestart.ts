@@ -5,7 +5,7 @@
 // (onnxruntime-node, sharp). Any doubt (no index, a bad config, flags it cannot read) means no prestart: the
 // search then starts the thread itself if it needs one, and reports its own errors.
 import { parseArgs } from 'node:util';
-import { prestartInference, searchOpensLocalModel, stopUnusedInference } from '../app/index.js';
+import { prestartInference, searchOpensLocalModel, stopUnusedInference } from '../app/prestart.js';
 import type { CliIo } from './cli-io.js';
 import { loadConfig } from './common-options.js';
 

@@ -1,0 +1,40 @@
+// `groove eval golden build --from-feedback`: make a golden set (and its sidecar) from recorded agent judgments.
+import { openKnowledgeBase } from '../app/index.js';
+import { expandPath } from '../config/resolve-config.js';
+import { GrooveError } from '../errors.js';
+import { EXIT } from './cli-io.js';
+import type { RunContext } from './command-spec.js';
+import { type CommonFlags, loadConfig } from './common-options.js';
+import { goldenBuildToJson, renderGoldenBuildText } from './render-golden.js';
+
+interface BuildFlags extends CommonFlags {
+  fromFeedback?: boolean;
+  out?: string;
+}
+
+export async function run({ flags, io }: RunContext<BuildFlags>): Promise<number> {
+  if (!flags.fromFeedback) {
+    throw new GrooveError('INVALID_ARGUMENT', 'golden build needs a source', {
+      hint: 'pass --from-feedback (judgments recorded through the MCP tool record_feedback)',
+    });
+  }
+  const kb = openKnowledgeBase(loadConfig(flags, io));
+  try {
+    const result = await kb.buildGolden({
+      out: flags.out === undefined ? undefined : expandPath(flags.out, io.cwd),
+    });
+    io.stdout.write(
+      flags.format === 'json'
+        ? `${JSON.stringify(goldenBuildToJson(result), null, 2)}\n`
+        : renderGoldenBuildText(result),
+    );
+    if (!result.written) {
+      io.stderr.write(
+        'groove eval golden build: no query survived the filters, nothing written (record more feedback with at least one `helped` item per task)\n',
+      );
+    }
+    return result.written ? EXIT.ok : EXIT.failure;
+  } finally {
+    await kb.close();
+  }
+}

@@ -1,0 +1,164 @@
+// Every groove command as data: arguments, options, help text, and the module that runs it (imported only when
+// the command runs). The measuring commands (eval, tune) are in commands-measure.ts.
+import type { CommandSpec, OptionSpec } from './command-spec.js';
+import { EVAL_COMMAND, TUNE_COMMAND } from './commands-measure.js';
+import { collect, parseBoundedInt, parseFiniteNumber } from './flag-parsers.js';
+import { CONFIG_OPTION, formatOption, KB_OPTIONS, MODEL_OPTIONS } from './option-groups.js';
+
+const INDEX_COMMAND: CommandSpec = {
+  name: 'index',
+  description: 'index a knowledge base into one SQLite file (incremental; --force rebuilds)',
+  options: [
+    {
+      flags: '--force',
+      description: 'rebuild from scratch (needed after changing model, dimension or context mode)',
+    },
+    { flags: '--quiet', description: 'print only the summary' },
+    { flags: '--progress', description: 'show a progress bar on a TTY, or ~20 progress lines otherwise' },
+    ...KB_OPTIONS,
+    ...MODEL_OPTIONS,
+    formatOption(),
+  ],
+  help: '\nExamples:\n  groove index --kb-path ./notes\n  groove index --kb-path ./notes --model none\n  groove index --kb-path ./notes --force --format json',
+  load: () => import('./cmd-index.js'),
+};
+
+const number = (flag: string) => parseFiniteNumber('search', flag);
+
+/** The search knobs `groove search` accepts as flags. */
+const SEARCH_OPTIONS: readonly OptionSpec[] = [
+  { flags: '--limit <n>', description: 'results to return (1-1000, default 5)', parse: number('--limit') },
+  { flags: '--category <name>', description: 'only documents whose first path segment is this' },
+  {
+    flags: '--topic <name>',
+    description: 'only documents with this topic (frontmatter topic or second path segment)',
+  },
+  {
+    flags: '--path-glob <glob>',
+    description: 'only paths matching the glob; repeatable; prefix ! to exclude',
+    parse: collect as OptionSpec['parse'],
+  },
+  { flags: '--tag-any <a,b>', description: 'documents with any of these tags' },
+  { flags: '--tag-all <a,b>', description: 'documents with all of these tags' },
+  { flags: '--date-from <YYYY-MM-DD>', description: 'documents dated on or after' },
+  { flags: '--date-to <YYYY-MM-DD>', description: 'documents dated on or before' },
+  {
+    flags: '--min-quality <0..1>',
+    description: 'hide chunks below this quality score (default 0.3)',
+    parse: number('--min-quality'),
+  },
+  { flags: '--include-low-quality', description: 'do not hide low-quality chunks' },
+  {
+    flags: '--min-confidence-ratio <r>',
+    description: 'low_confidence when top1/mean < r (default 1.5; 0 disables)',
+    parse: number('--min-confidence-ratio'),
+  },
+  {
+    flags: '--reranker <id>',
+    description: 'cross-encoder to rerank with (bge-reranker-base, bge-reranker-v2-m3) or none',
+  },
+  { flags: '--rerank', description: 'rerank with the configured cross-encoder' },
+  { flags: '--no-rerank', description: 'skip the reranker even when rerank_by_default is on' },
+  { flags: '--mmr', description: 'diversify results with maximal marginal relevance' },
+  { flags: '--no-mmr', description: 'turn MMR off even when [search.mmr] enables it' },
+  {
+    flags: '--mmr-lambda <0..1>',
+    description: 'MMR relevance/diversity trade-off (default 0.7)',
+    parse: number('--mmr-lambda'),
+  },
+  {
+    flags: '--mmr-same-doc-penalty <0..1>',
+    description: 'MMR penalty for a second chunk of one document',
+    parse: number('--mmr-same-doc-penalty'),
+  },
+  { flags: '--parent-retriever', description: 'expand short hits to their document or neighbours' },
+  { flags: '--no-parent-retriever', description: 'turn the parent retriever off' },
+  { flags: '--explain', description: 'add per-hit ranks and scores from each leg' },
+];
+
+const SEARCH_COMMAND: CommandSpec = {
+  name: 'search',
+  description: 'hybrid search of an indexed KB (word-level BM25 + vectors, fused by RRF)',
+  argument: {
+    syntax: '<query>',
+    description: 'what to look for; "quoted phrase", -exclude and -"excluded phrase" are understood',
+  },
+  options: [...SEARCH_OPTIONS, formatOption('json'), ...KB_OPTIONS, ...MODEL_OPTIONS],
+  help: '\nExamples:\n  groove search "reset password" --kb-path ./notes --format text\n  groove search "backup -postgres" --kb-path ./notes --limit 10\n  groove search "売上" --kb-path ./notes --tag-any 財務 --explain',
+  load: () => import('./cmd-search.js'),
+};
+
+const STATUS_COMMAND: CommandSpec = {
+  name: 'status',
+  description: 'show documents, chunks, model, context mode, index size and last index time',
+  options: [...KB_OPTIONS, formatOption()],
+  help: '\nExamples:\n  groove status --kb-path ./notes\n  groove status --kb-path ./notes --format json',
+  load: () => import('./cmd-status.js'),
+};
+
+const SERVE_COMMAND: CommandSpec = {
+  name: 'serve',
+  description: 'serve the KB to MCP clients over stdio (default) or Streamable HTTP, following file changes',
+  options: [
+    {
+      flags: '--transport <kind>',
+      description: 'stdio (one client) or http (many)',
+      choices: ['stdio', 'http'],
+    },
+    {
+      flags: '--port <n>',
+      description: 'HTTP port (default 3100; 0 picks a free one)',
+      parse: parseBoundedInt('serve', '--port', 65_535, 0),
+    },
+    { flags: '--bind <addr>', description: 'HTTP bind address (default 127.0.0.1)' },
+    {
+      flags: '--allow-remote',
+      description: 'allow a non-loopback --bind (then also set a token and allowed_hosts)',
+    },
+    {
+      flags: '--no-watch',
+      description: 'do not follow file changes (rebuild_index still updates the index)',
+    },
+    {
+      flags: '--debounce-ms <n>',
+      description: 'quiet time before changes are indexed (default 500)',
+      parse: parseBoundedInt('serve', '--debounce-ms', 60_000, 0),
+    },
+    ...KB_OPTIONS,
+    ...MODEL_OPTIONS,
+  ],
+  help: '\nExamples:\n  groove serve --kb-path ./notes\n  groove serve --kb-path ./notes --transport http --port 3100\n  GROOVE_HTTP_TOKEN=secret groove serve --transport http --bind 0.0.0.0 --allow-remote',
+  load: () => import('./cmd-serve.js'),
+};
+
+const MODELS_COMMAND: CommandSpec = {
+  name: 'models',
+  description: 'list registered embedding models and rerankers, or download one',
+  subcommands: [
+    {
+      name: 'list',
+      description: 'id, kind, dimension, languages, download size and whether it is in the cache',
+      options: [CONFIG_OPTION, formatOption()],
+      load: () => import('./cmd-models-list.js'),
+    },
+    {
+      name: 'pull',
+      description:
+        'download a registered model into the cache (GROOVE_MODEL_DIR / model_dir; HF_ENDPOINT mirrors)',
+      argument: { syntax: '<id>', description: 'model id from `groove models list`' },
+      options: [CONFIG_OPTION],
+      load: () => import('./cmd-models-pull.js'),
+    },
+  ],
+};
+
+/** The commands in the order `groove --help` lists them. */
+export const COMMANDS: readonly CommandSpec[] = [
+  INDEX_COMMAND,
+  SEARCH_COMMAND,
+  STATUS_COMMAND,
+  SERVE_COMMAND,
+  EVAL_COMMAND,
+  TUNE_COMMAND,
+  MODELS_COMMAND,
+];
