@@ -1,7 +1,7 @@
 // `groove eval`: measure retrieval against a golden file, diff with the previous run, optionally gate CI.
 import { evalReportToJson, openKnowledgeBase } from '../app/index.js';
 import { expandPath } from '../config/resolve-config.js';
-import { type CliIo, EXIT } from './cli-io.js';
+import { EXIT, wantsColor } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
 import { renderEvalDiagnostics, renderEvalRowsText, renderGate, renderQuoteFindings } from './render-eval.js';
@@ -54,7 +54,7 @@ export async function run({ flags, io }: RunContext<EvalFlags>): Promise<number>
     if (flags.format === 'json') {
       io.stdout.write(`${JSON.stringify(evalReportToJson(report), null, 2)}\n`);
     } else {
-      const color = Boolean(io.stdout.isTTY) && flags.color !== false && !io.env.NO_COLOR;
+      const color = wantsColor(io, flags.color);
       io.stdout.write(renderEvalRowsText(report, { color }));
     }
     io.stderr.write(renderIntegrityDiagnostics(report));

@@ -1,6 +1,6 @@
 // `groove search`: one-shot hybrid search from the command line.
 import { openKnowledgeBase, searchResponseToJson } from '../app/index.js';
-import { type CliIo, EXIT } from './cli-io.js';
+import { EXIT } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
 import { renderSearchText } from './render-search.js';

@@ -2,7 +2,7 @@
 // a [search.fusion] only when it survives nested leave-one-query-out; applies nothing.
 import { describeLegsDown, openKnowledgeBase, refuseDownLegs } from '../app/index.js';
 import { expandPath } from '../config/resolve-config.js';
-import { type CliIo, EXIT } from './cli-io.js';
+import { EXIT, wantsColor } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
 import { MAX_TUNE_LIMIT, parseBoundedInt, parseKList } from './flag-parsers.js';
@@ -51,7 +51,7 @@ export async function run({ flags, io }: RunContext<TuneFlags>): Promise<number>
     if (flags.format === 'json') {
       io.stdout.write(`${JSON.stringify(tuneReportToJson(report), null, 2)}\n`);
     } else {
-      const color = Boolean(io.stdout.isTTY) && flags.color !== false && !io.env.NO_COLOR;
+      const color = wantsColor(io, flags.color);
       io.stdout.write(renderTuneText(report, { color }));
     }
     io.stderr.write(renderTuneLegFailures(report));
