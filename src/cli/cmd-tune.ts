@@ -5,7 +5,6 @@ import { expandPath } from '../config/resolve-config.js';
 import { EXIT, wantsColor } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
-import { MAX_TUNE_LIMIT, parseBoundedInt, parseKList } from './flag-parsers.js';
 import {
   renderNoEffectiveQueries,
   renderTuneEvent,
