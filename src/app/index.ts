@@ -7,7 +7,7 @@ import {
   validateSearchRequest,
 } from './search/index.js';
 
-export { displayLine, displayPath } from './display-text.js';
+export { displayLine, displayPath } from '../core/display-path.js';
 export {
   describeLegsDown,
   type EvalReport,
