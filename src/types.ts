@@ -78,3 +78,32 @@ export interface Bm25Weights {
   context: number;
   content: number;
 }
+
+/** One indexed chunk with its document's facts, as search, the parent retriever and the graph read it. */
+export interface ChunkRecord {
+  id: number;
+  documentId: number;
+  chunkIndex: number;
+  heading: string | null;
+  level: number | null;
+  context: string;
+  content: string;
+  tokenCount: number;
+  qualityScore: number;
+  path: string;
+  title: string;
+  topic: string | null;
+  category: string | null;
+  date: string | null;
+  tags: string[];
+}
+
+/** What document filters look at for one indexed document. */
+export interface DocumentFacts {
+  id: number;
+  path: string;
+  category: string | null;
+  topic: string | null;
+  date: string | null;
+  tags: string[];
+}

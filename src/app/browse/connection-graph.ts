@@ -2,8 +2,8 @@
 // fan-out and a node budget, reporting every place where something was cut off and how to see more.
 import { z } from 'zod';
 import { GrooveError } from '../../errors.js';
-import type { ChunkRecord, DocumentFacts } from '../../store/chunk-search.js';
 import type { VectorIndex } from '../../store/vector-index.js';
+import type { ChunkRecord, DocumentFacts } from '../../types.js';
 import type { SessionView } from '../search/index.js';
 
 const MAX_LIST_ENTRIES = 64;

@@ -2,7 +2,7 @@
 // every configured leg, and any leg that failed — or answered empty for words it indexed — is reported down.
 // Hybrid search survives a dead leg by answering from the others; a benchmark must not.
 import { GrooveError } from '../../errors.js';
-import type { ChunkRecord, DocumentFacts } from '../../store/chunk-search.js';
+import type { ChunkRecord, DocumentFacts } from '../../types.js';
 import {
   describeLeg,
   type LegHealth,

@@ -1,6 +1,7 @@
 // Parent retriever (display only): widen a short hit to its whole document, or to its neighbours.
 
-import type { ChunkRecord, SearchReader } from '../../store/chunk-search.js';
+import type { SearchReader } from '../../store/chunk-search.js';
+import type { ChunkRecord } from '../../types.js';
 import type { ExpandedFrom } from './search-types.js';
 
 export interface ParentRetrieverOptions {

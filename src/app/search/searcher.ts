@@ -5,9 +5,9 @@ import { isLowConfidence } from '../../core/low-confidence.js';
 import { computeMatchSpans } from '../../core/match-spans.js';
 import { selectMmr } from '../../core/mmr.js';
 import { GrooveError } from '../../errors.js';
-import type { ChunkRecord, SearchReader } from '../../store/chunk-search.js';
+import type { SearchReader } from '../../store/chunk-search.js';
 import type { VectorIndex } from '../../store/vector-index.js';
-import type { Embedder, Reranker } from '../../types.js';
+import type { ChunkRecord, Embedder, Reranker } from '../../types.js';
 import {
   type CompiledLegQuery,
   compileLegQuery,
