@@ -3,6 +3,7 @@
 // snapshot and scan the corpus, compare with the baseline (with paired intervals) and decide the gates.
 // Printing and saving the history are separate steps, so numbers show before a save fails.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
+import { compareWithPrevious, type EvalComparison, selectBaseline } from '../../core/eval-compare.js';
 import { type EvalFingerprint, normalizeEvalDepth } from '../../core/eval-fingerprint.js';
 import { aggregateMetrics, METRIC_VERSION } from '../../core/eval-metrics.js';
 import { type PairedRunComparison, pairRuns } from '../../core/eval-paired.js';
@@ -25,13 +26,7 @@ import {
   resolveGoldenPath,
 } from '../golden/index.js';
 import type { SearchResponse } from '../search/index.js';
-import {
-  type CompareTarget,
-  compareWithPrevious,
-  type EvalComparison,
-  resolveCompareTarget,
-  selectBaseline,
-} from './eval-compare.js';
+import { type CompareTarget, resolveCompareTarget } from './compare-target.js';
 import {
   type EvalHistory,
   type HistoryWriteResult,
@@ -43,6 +38,7 @@ import { type LegFailure, measureRow } from './eval-measure.js';
 import { type EvalRowSpec, effectivePipeline, resolveEvalRows } from './eval-rows.js';
 import { componentDownError, describeLegsDown, type LegProbeResult, probeLegs } from './leg-probe.js';
 
+export type { EvalComparison, RegressionGate, SignificantGate } from '../../core/eval-compare.js';
 export type { AggregateDiff, FlaggedQuery, RegressedMetric, RunComparison } from '../../core/eval-diff.js';
 export type { EvalFingerprint } from '../../core/eval-fingerprint.js';
 export type { PairedMetric, PairedRunComparison } from '../../core/eval-paired.js';
@@ -55,8 +51,7 @@ export type {
 } from '../../core/eval-run.js';
 export type { CorpusDrift, GoldenFreshness } from '../../core/golden-freshness.js';
 export { formatDrift } from '../../core/golden-freshness.js';
-export type { CompareTarget, EvalComparison, RegressionGate, SignificantGate } from './eval-compare.js';
-export { compareWithPrevious } from './eval-compare.js';
+export type { CompareTarget } from './compare-target.js';
 export type { HistoryWriteResult } from './eval-history.js';
 export type { LegFailure } from './eval-measure.js';
 export type { LegDown, LegProbeResult } from './leg-probe.js';
