@@ -4,7 +4,6 @@
 import { computeQueryMetrics, type RankedHit } from '../../core/eval-metrics.js';
 import { fuseRrf } from '../../core/fuse-rrf.js';
 import {
-  CONDITION_COUNT,
   CONTENT_HEAVY_WEIGHT_SET,
   DEFAULT_CONDITION,
   DEFAULT_K_INDEX,
@@ -14,6 +13,7 @@ import {
   WEIGHT_SET_COUNT,
   weightSetValues,
 } from '../../core/tune-grid.js';
+import type { MetricTable } from '../../core/tune-metric-table.js';
 import type { SearchReader } from '../../store/chunk-search.js';
 import type { CorpusChunkRow, CorpusDigest } from '../../store/corpus-digest.js';
 import type { VectorIndex } from '../../store/vector-index.js';
@@ -69,28 +69,7 @@ export interface PreparedQuery {
   legFailure: string | null;
 }
 
-/** Every metric of every condition: `x[condition * queryCount + query]`. */
-export interface MetricTable {
-  queryCount: number;
-  kValues: number[];
-  /** nDCG@5, the primary metric. */
-  primary: Float64Array;
-  recallAtK: Map<number, Float64Array>;
-  reciprocalRank: Float64Array;
-}
-
 const DEFAULT_WEIGHT_SET = DEFAULT_CONDITION % WEIGHT_SET_COUNT;
-
-export function createMetricTable(queryCount: number, kValues: number[]): MetricTable {
-  const size = CONDITION_COUNT * queryCount;
-  return {
-    queryCount,
-    kValues,
-    primary: new Float64Array(size),
-    recallAtK: new Map(kValues.map((k) => [k, new Float64Array(size)])),
-    reciprocalRank: new Float64Array(size),
-  };
-}
 
 function describeInsensitive(compiled: PreparedQuery['compiled'], candidates: number): string | null {
   if (candidates >= 2) return null;
