@@ -7,15 +7,16 @@ import {
   validateSearchRequest,
 } from './search/index.js';
 
+export { describeLeg, legBroke } from '../core/leg-health.js';
+export { describeLegsDown, refuseDownLegs } from '../core/leg-verdict.js';
+export type { LegHealth, LegReport, LegState } from '../types.js';
 export { displayLine, displayPath } from './display-text.js';
 export {
-  describeLegsDown,
   type EvalReport,
   evalReportToJson,
   formatDrift,
   type PairedMetric,
   type QuoteFinding,
-  refuseDownLegs,
 } from './eval/index.js';
 export type { FeedbackFilterName, GoldenBuildResult, GoldenStampResult } from './golden/index.js';
 export type { IndexEvent, IndexSummary } from './index/index.js';
@@ -34,16 +35,7 @@ export {
   searchOpensLocalModel,
   stopUnusedInference,
 } from './models/index.js';
-export {
-  describeLeg,
-  type LegHealth,
-  type LegReport,
-  type LegState,
-  legBroke,
-  type SearchHit,
-  type SearchResponse,
-  searchResponseToJson,
-} from './search/index.js';
+export { type SearchHit, type SearchResponse, searchResponseToJson } from './search/index.js';
 export { IndexRunner, type LiveSyncHandle, startLiveSync } from './serve/index.js';
 export type {
   FusionCondition,

@@ -4,9 +4,9 @@
 import type { RegressionGate, SignificantGate } from '../../core/eval-compare.js';
 import type { PairedRunComparison } from '../../core/eval-paired.js';
 import type { GoldenFreshness } from '../../core/golden-freshness.js';
+import type { LegProbeResult } from '../../core/leg-verdict.js';
 import { evalRunToJson } from './eval-run-json.js';
 import type { EvalReport } from './evaluator.js';
-import type { LegProbeResult } from './leg-probe.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,48 +1,5 @@
 // What a search returns: hits with citations, the confidence flag, the filters echoed, and each leg's health.
-
-/**
- * `ok`: answered with candidates; `empty`: answered with none; `partial`: one of its stages broke and the others
- * answered (the lexical leg's words, trigrams, short-term scan); `failed`: broke and contributed nothing;
- * `disabled`: not configured or not asked for.
- */
-export type LegState = 'ok' | 'empty' | 'partial' | 'failed' | 'disabled';
-
-/** One leg's health in a search response; `error` is present exactly when the state is partial or failed. */
-export interface LegHealth {
-  status: LegState;
-  /** Candidates the leg contributed before fusion (for the reranker: the candidates it rescored). */
-  candidates: number;
-  error?: string;
-}
-
-export interface LegReport {
-  lexical: LegHealth;
-  vector: LegHealth;
-  reranker: LegHealth;
-}
-
-/** The health of a leg that answered: ok with candidates, else empty. */
-export function answeredLeg(candidates: number): LegHealth {
-  return { status: candidates > 0 ? 'ok' : 'empty', candidates };
-}
-
-export function disabledLeg(): LegHealth {
-  return { status: 'disabled', candidates: 0 };
-}
-
-export function failedLeg(error: string): LegHealth {
-  return { status: 'failed', candidates: 0, error };
-}
-
-/** True when the leg broke, wholly or in part: what eval's probe and degraded-run checks look for. */
-export function legBroke(health: LegHealth): boolean {
-  return health.status === 'failed' || health.status === 'partial';
-}
-
-/** `failed: <error>` / `partial: <error>` / the bare state: one line for logs, warnings and refusals. */
-export function describeLeg(health: LegHealth): string {
-  return health.error === undefined ? health.status : `${health.status}: ${health.error}`;
-}
+import type { LegReport } from '../../types.js';
 
 export interface MatchSpan {
   start: number;

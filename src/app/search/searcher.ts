@@ -1,13 +1,14 @@
 // The one search pipeline shared by the CLI, the MCP server and eval.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { fuseRrf } from '../../core/fuse-rrf.js';
+import { answeredLeg, disabledLeg, failedLeg } from '../../core/leg-health.js';
 import { isLowConfidence } from '../../core/low-confidence.js';
 import { computeMatchSpans } from '../../core/match-spans.js';
 import { selectMmr } from '../../core/mmr.js';
 import { GrooveError } from '../../errors.js';
 import type { SearchReader } from '../../store/chunk-search.js';
 import type { VectorIndex } from '../../store/vector-index.js';
-import type { ChunkRecord, Embedder, Reranker } from '../../types.js';
+import type { ChunkRecord, Embedder, LegHealth, Reranker } from '../../types.js';
 import {
   type CompiledLegQuery,
   compileLegQuery,
@@ -18,15 +19,7 @@ import {
 import { expandHit } from './parent-retriever.js';
 import { buildDocumentFilter, describeFilters } from './search-filters.js';
 import { type SearchRequest, validateSearchRequest } from './search-request.js';
-import {
-  answeredLeg,
-  disabledLeg,
-  failedLeg,
-  type HitExplanation,
-  type LegHealth,
-  type SearchHit,
-  type SearchResponse,
-} from './search-types.js';
+import type { HitExplanation, SearchHit, SearchResponse } from './search-types.js';
 
 export interface SearchContext {
   reader: SearchReader;

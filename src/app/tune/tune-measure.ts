@@ -3,6 +3,7 @@
 // pipeline's own fusion, every metric of every condition written into one table).
 import { computeQueryMetrics, type RankedHit } from '../../core/eval-metrics.js';
 import { fuseRrf } from '../../core/fuse-rrf.js';
+import { legBroke } from '../../core/leg-health.js';
 import {
   CONTENT_HEAVY_WEIGHT_SET,
   DEFAULT_CONDITION,
@@ -21,7 +22,6 @@ import type { Embedder } from '../../types.js';
 import type { GoldenQuery } from '../golden/index.js';
 import {
   type CompiledLegQuery,
-  legBroke,
   type PostingsCache,
   runLexicalLeg,
   runVectorLeg,
