@@ -30,7 +30,7 @@ export function expandHit(
     if (total <= options.maxExpandedTokens && chunks.length > 1) {
       return {
         content: joinChunks(chunks),
-        expandedFrom: { kind: 'whole_document', total_chunks: chunks.length },
+        expandedFrom: { kind: 'whole_document', totalChunks: chunks.length },
       };
     }
   }
@@ -40,8 +40,8 @@ export function expandHit(
     content: joinChunks(neighbours),
     expandedFrom: {
       kind: 'adjacent',
-      from_index: neighbours[0]!.chunkIndex,
-      to_index: neighbours[neighbours.length - 1]!.chunkIndex,
+      fromIndex: neighbours[0]!.chunkIndex,
+      toIndex: neighbours[neighbours.length - 1]!.chunkIndex,
     },
   };
 }

@@ -6,15 +6,18 @@ export interface MatchSpan {
   end: number;
 }
 
+/** What the parent retriever widened a hit to: its whole document, or its chunks `fromIndex`–`toIndex`. */
 export type ExpandedFrom =
-  | { kind: 'whole_document'; total_chunks: number }
-  | { kind: 'adjacent'; from_index: number; to_index: number };
+  | { kind: 'whole_document'; totalChunks: number }
+  | { kind: 'adjacent'; fromIndex: number; toIndex: number };
 
+/** Why a hit ranks where it does (`explain`): its fused score, its rank in each leg, and the reranker's score. */
 export interface HitExplanation {
-  rrf_score: number;
+  rrfScore: number;
   ranks: Record<string, number>;
-  lexical_source: 'words' | 'trigram' | 'substring' | null;
-  rerank_score?: number;
+  /** Which lexical stage found it, or null when only the vector leg did. */
+  lexicalSource: 'words' | 'trigram' | 'substring' | null;
+  rerankScore?: number;
 }
 
 export interface SearchHit {
@@ -55,11 +58,26 @@ export function searchResponseToJson(response: SearchResponse): Record<string, u
       tags: hit.tags,
       content: hit.content,
       match_spans: hit.matchSpans,
-      ...(hit.expandedFrom ? { expanded_from: hit.expandedFrom } : {}),
-      ...(hit.explain ? { explain: hit.explain } : {}),
+      ...(hit.expandedFrom ? { expanded_from: expandedFromToJson(hit.expandedFrom) } : {}),
+      ...(hit.explain ? { explain: explanationToJson(hit.explain) } : {}),
     })),
     low_confidence: response.lowConfidence,
     filter_applied: response.filterApplied,
     legs: response.legs,
+  };
+}
+
+function expandedFromToJson(from: ExpandedFrom): Record<string, unknown> {
+  return from.kind === 'whole_document'
+    ? { kind: from.kind, total_chunks: from.totalChunks }
+    : { kind: from.kind, from_index: from.fromIndex, to_index: from.toIndex };
+}
+
+function explanationToJson(explain: HitExplanation): Record<string, unknown> {
+  return {
+    rrf_score: explain.rrfScore,
+    ranks: explain.ranks,
+    lexical_source: explain.lexicalSource,
+    ...(explain.rerankScore === undefined ? {} : { rerank_score: explain.rerankScore }),
   };
 }

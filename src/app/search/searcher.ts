@@ -142,7 +142,7 @@ function explainOf(
   fused: { score: number; ranks: Record<string, number>; id: number },
   lexical: LexicalLegResult,
 ) {
-  return { rrf_score: fused.score, ranks: fused.ranks, lexical_source: lexical.source.get(fused.id) ?? null };
+  return { rrfScore: fused.score, ranks: fused.ranks, lexicalSource: lexical.source.get(fused.id) ?? null };
 }
 
 async function rerank(
@@ -163,7 +163,7 @@ async function rerank(
     const rescored = present.map((r, i) => ({
       ...r,
       score: scores[i]!,
-      explain: { ...r.explain, rerank_score: scores[i]! },
+      explain: { ...r.explain, rerankScore: scores[i]! },
     }));
     rescored.sort((a, b) => b.score - a.score || a.id - b.id);
     return { ranked: rescored, health: answeredLeg(rescored.length) };
