@@ -10,6 +10,7 @@ import {
 export { describeLeg, legBroke } from '../core/leg-health.js';
 export { describeLegsDown, refuseDownLegs } from '../core/leg-verdict.js';
 export type { LegHealth, LegReport, LegState } from '../types.js';
+export { connectionGraphToJson, topicListingToJson } from './browse/index.js';
 export { displayLine, displayPath } from './display-text.js';
 export {
   type EvalReport,

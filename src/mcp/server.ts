@@ -3,7 +3,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { IndexRunner, IndexSummary, KnowledgeBase } from '../app/index.js';
-import { searchResponseToJson } from '../app/index.js';
+import { connectionGraphToJson, searchResponseToJson, topicListingToJson } from '../app/index.js';
 import { describeError, isGrooveError } from '../errors.js';
 import { registerRecordFeedbackTool } from './tool-record-feedback.js';
 import {
@@ -88,7 +88,7 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
       inputSchema: listTopicsInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    () => guard('list_topics', async () => jsonResult({ ...(await kb.listTopics()) })),
+    () => guard('list_topics', async () => jsonResult(topicListingToJson(await kb.listTopics()))),
   );
 
   server.registerTool(
@@ -133,7 +133,7 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
       guard('get_connection_graph', async () => {
         const result = await kb.connectionGraph(toGraphRequest(input));
         return result.ok
-          ? jsonResult({ ...result.graph })
+          ? jsonResult(connectionGraphToJson(result.graph))
           : errorResult(`get_connection_graph: ${result.message}`);
       }),
   );
