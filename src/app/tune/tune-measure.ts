@@ -4,6 +4,7 @@
 import { computeQueryMetrics, type RankedHit } from '../../core/eval-metrics.js';
 import { fuseRrf } from '../../core/fuse-rrf.js';
 import { legBroke } from '../../core/leg-health.js';
+import { countScoreTies, describeInsensitive, rankingsDiffer } from '../../core/tune-diagnostics.js';
 import {
   CONTENT_HEAVY_WEIGHT_SET,
   DEFAULT_CONDITION,
@@ -70,16 +71,6 @@ export interface PreparedQuery {
 }
 
 const DEFAULT_WEIGHT_SET = DEFAULT_CONDITION % WEIGHT_SET_COUNT;
-
-function describeInsensitive(compiled: PreparedQuery['compiled'], candidates: number): string | null {
-  if (candidates >= 2) return null;
-  const { words, trigram } = compiled;
-  if (!words.expression && !trigram.expression && trigram.shortTerms.length === 0) {
-    return 'nothing reaches FTS: the query has no word and no term of 3 or more characters';
-  }
-  if (candidates === 0) return 'none of its terms occurs in the index, so it is vector-only';
-  return 'a single candidate has a fixed rank whatever the weights';
-}
 
 /** Pre-flight for one query: both candidate legs at the default weights, the unlimited match count, the overlap. */
 export async function prepareQuery(
@@ -206,14 +197,9 @@ export function sweepQuery(
     fusedByList.get(lexicalLists[w]!.join(','))![DEFAULT_K_INDEX]!.map((entry) => entry.id);
   const heading = topAtDefaultK(HEADING_HEAVY_WEIGHT_SET);
   const content = topAtDefaultK(CONTENT_HEAVY_WEIGHT_SET);
-  prepared.diagnostics.bm25Sensitive =
-    heading.length !== content.length || heading.some((id, i) => id !== content[i]);
+  prepared.diagnostics.bm25Sensitive = rankingsDiffer(heading, content);
   const atDefault = fusedByList.get(lexicalLists[DEFAULT_WEIGHT_SET]!.join(','))![DEFAULT_K_INDEX]!;
-  let ties = 0;
-  for (let i = 1; i < atDefault.length; i++) {
-    if (Math.fround(atDefault[i]!.score) === Math.fround(atDefault[i - 1]!.score)) ties++;
-  }
-  prepared.diagnostics.rrfTies = ties;
+  prepared.diagnostics.rrfTies = countScoreTies(atDefault);
   return { lexicalPath: sweep.path };
 }
 
