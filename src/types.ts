@@ -78,3 +78,54 @@ export interface Bm25Weights {
   context: number;
   content: number;
 }
+
+/** One indexed chunk with its document's facts, as search, the parent retriever and the graph read it. */
+export interface ChunkRecord {
+  id: number;
+  documentId: number;
+  chunkIndex: number;
+  heading: string | null;
+  level: number | null;
+  context: string;
+  content: string;
+  tokenCount: number;
+  qualityScore: number;
+  path: string;
+  title: string;
+  topic: string | null;
+  category: string | null;
+  date: string | null;
+  tags: string[];
+}
+
+/** What document filters look at for one indexed document. */
+export interface DocumentFacts {
+  id: number;
+  path: string;
+  category: string | null;
+  topic: string | null;
+  date: string | null;
+  tags: string[];
+}
+
+/**
+ * `ok`: answered with candidates; `empty`: answered with none; `partial`: one of its stages broke and the others
+ * answered (the lexical leg's words, trigrams, short-term scan); `failed`: broke and contributed nothing;
+ * `disabled`: not configured or not asked for.
+ */
+export type LegState = 'ok' | 'empty' | 'partial' | 'failed' | 'disabled';
+
+/** One leg's health in a search response; `error` is present exactly when the state is partial or failed. */
+export interface LegHealth {
+  status: LegState;
+  /** Candidates the leg contributed before fusion (for the reranker: the candidates it rescored). */
+  candidates: number;
+  error?: string;
+}
+
+/** Each retrieval leg's health in one search. */
+export interface LegReport {
+  lexical: LegHealth;
+  vector: LegHealth;
+  reranker: LegHealth;
+}

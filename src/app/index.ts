@@ -8,17 +8,19 @@ import {
 } from './search/index.js';
 
 export { displayLine, displayPath } from '../core/display-path.js';
+export { describeLeg, legBroke } from '../core/leg-health.js';
+export { describeLegsDown, refuseDownLegs } from '../core/leg-verdict.js';
+export type { LegHealth, LegReport, LegState } from '../types.js';
+export { connectionGraphToJson, topicListingToJson } from './browse/index.js';
 export {
-  describeLegsDown,
   type EvalReport,
   evalReportToJson,
   formatDrift,
   type PairedMetric,
   type QuoteFinding,
-  refuseDownLegs,
 } from './eval/index.js';
 export type { FeedbackFilterName, GoldenBuildResult, GoldenStampResult } from './golden/index.js';
-export type { IndexEvent, IndexSummary } from './index/index.js';
+export { type IndexEvent, type IndexSummary, indexSummaryToJson } from './index/index.js';
 export {
   type IndexOptions,
   type KnowledgeBase,
@@ -31,16 +33,7 @@ export {
   listRegisteredModels,
   pullRegisteredModel,
 } from './models/index.js';
-export {
-  describeLeg,
-  type LegHealth,
-  type LegReport,
-  type LegState,
-  legBroke,
-  type SearchHit,
-  type SearchResponse,
-  searchResponseToJson,
-} from './search/index.js';
+export { type SearchHit, type SearchResponse, searchResponseToJson } from './search/index.js';
 export { IndexRunner, type LiveSyncHandle, startLiveSync } from './serve/index.js';
 export type {
   FusionCondition,

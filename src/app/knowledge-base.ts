@@ -1,6 +1,7 @@
 // The application facade: CLI, MCP and eval call this object and nothing below it. Each method delegates to one
 // use case; the index file (session, swap gate, rebuild) is an IndexFile, the file ports come from adapters.ts.
 import type { ResolvedConfig } from '../config/resolve-config.js';
+import type { LegProbeResult } from '../core/leg-verdict.js';
 import type { Embedder, Reranker } from '../types.js';
 import { filePorts } from './adapters.js';
 import {
@@ -17,7 +18,6 @@ import {
   type EvaluateOptions,
   type HistoryWriteResult,
   type LegProbeOptions,
-  type LegProbeResult,
   pickProbeSample,
   probeLegs,
   recordEvalRun,

@@ -1,11 +1,11 @@
 // `groove index`: build or update the index of a KB.
 import type { IndexEvent } from '../app/index.js';
-import { openKnowledgeBase } from '../app/index.js';
+import { indexSummaryToJson, openKnowledgeBase } from '../app/index.js';
 import { GrooveError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
-import { indexSummaryJson, renderIndexEvent, renderIndexSummary, renderProgress } from './render-index.js';
+import { renderIndexEvent, renderIndexSummary, renderProgress } from './render-index.js';
 
 interface IndexFlags extends CommonFlags {
   force?: boolean;
@@ -22,7 +22,7 @@ export async function run({ flags, io }: RunContext<IndexFlags>): Promise<number
   const kb = openKnowledgeBase(loadConfig(flags, io));
   try {
     const summary = await kb.index({ force: flags.force, onEvent: eventPrinter(io, flags) });
-    if (flags.format === 'json') io.stdout.write(`${JSON.stringify(indexSummaryJson(summary))}\n`);
+    if (flags.format === 'json') io.stdout.write(`${JSON.stringify(indexSummaryToJson(summary))}\n`);
     else io.stdout.write(renderIndexSummary(summary));
     const failOnFrontmatter = kb.config.index.failOnFrontmatterError && summary.frontmatterErrors > 0;
     return failOnFrontmatter ? EXIT.failure : EXIT.ok;

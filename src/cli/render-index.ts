@@ -41,24 +41,6 @@ export function renderIndexSummary(summary: IndexSummary): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function indexSummaryJson(summary: IndexSummary): Record<string, unknown> {
-  return {
-    indexed: summary.indexed,
-    updated: summary.updated,
-    renamed: summary.renamed,
-    deleted: summary.deleted,
-    skipped: summary.skipped,
-    unchanged: summary.unchanged,
-    documents: summary.documents,
-    chunks: summary.chunks,
-    embedded_chunks: summary.embeddedChunks,
-    frontmatter_errors: summary.frontmatterErrors,
-    model: summary.model,
-    lexical_only: summary.model === 'none',
-    duration_ms: summary.durationMs,
-  };
-}
-
 export function renderStatus(report: StatusReport): string {
   const lines = [
     `KB:            ${displayPath(report.kbPath)}`,

@@ -2,8 +2,13 @@
 // get_connection_graph, record_feedback). Every failure becomes an `isError` result saying how to fix the call.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { IndexRunner, IndexSummary, KnowledgeBase } from '../app/index.js';
-import { searchResponseToJson } from '../app/index.js';
+import type { IndexRunner, KnowledgeBase } from '../app/index.js';
+import {
+  connectionGraphToJson,
+  indexSummaryToJson,
+  searchResponseToJson,
+  topicListingToJson,
+} from '../app/index.js';
 import { describeError, isGrooveError } from '../errors.js';
 import { registerRecordFeedbackTool } from './tool-record-feedback.js';
 import {
@@ -88,7 +93,7 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
       inputSchema: listTopicsInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    () => guard('list_topics', async () => jsonResult({ ...(await kb.listTopics()) })),
+    () => guard('list_topics', async () => jsonResult(topicListingToJson(await kb.listTopics()))),
   );
 
   server.registerTool(
@@ -112,7 +117,7 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
       guard('rebuild_index', async () => {
         const summary = await runner.rebuild({ force: input.force });
         options.log(`rebuild_index: done in ${summary.durationMs} ms (${summary.documents} documents)`);
-        return jsonResult(rebuildStats(summary));
+        return jsonResult(indexSummaryToJson(summary));
       }),
   );
 
@@ -133,7 +138,7 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
       guard('get_connection_graph', async () => {
         const result = await kb.connectionGraph(toGraphRequest(input));
         return result.ok
-          ? jsonResult({ ...result.graph })
+          ? jsonResult(connectionGraphToJson(result.graph))
           : errorResult(`get_connection_graph: ${result.message}`);
       }),
   );
@@ -166,21 +171,4 @@ function jsonResult(payload: Record<string, unknown>): CallToolResult {
 
 function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
-}
-
-function rebuildStats(summary: IndexSummary): Record<string, unknown> {
-  return {
-    total_documents: summary.documents,
-    total_chunks: summary.chunks,
-    indexed: summary.indexed,
-    updated: summary.updated,
-    renamed: summary.renamed,
-    deleted: summary.deleted,
-    skipped: summary.skipped,
-    unchanged: summary.unchanged,
-    embedded_chunks: summary.embeddedChunks,
-    frontmatter_errors: summary.frontmatterErrors,
-    duration_ms: summary.durationMs,
-    model: summary.model,
-  };
 }

@@ -1,7 +1,7 @@
 // Read-side SQL for search: FTS MATCH legs with bm25 column weights, substring fallback, exclusion scans,
 // chunk records for results, neighbours for the parent retriever, and the document list for filters.
 
-import type { Bm25Weights } from '../types.js';
+import type { Bm25Weights, ChunkRecord, DocumentFacts } from '../types.js';
 import { createFtsPostingsReader, type FtsPostingsReader } from './fts-postings.js';
 import type { SqliteDatabase } from './open-database.js';
 import type { WordRankOptions } from './word-index.js';
@@ -15,33 +15,6 @@ export interface LexicalQueryOptions {
   minQuality: number;
   /** Restrict to these documents; null = all. */
   documentIds: readonly number[] | null;
-}
-
-export interface ChunkRecord {
-  id: number;
-  documentId: number;
-  chunkIndex: number;
-  heading: string | null;
-  level: number | null;
-  context: string;
-  content: string;
-  tokenCount: number;
-  qualityScore: number;
-  path: string;
-  title: string;
-  topic: string | null;
-  category: string | null;
-  date: string | null;
-  tags: string[];
-}
-
-export interface DocumentFacts {
-  id: number;
-  path: string;
-  category: string | null;
-  topic: string | null;
-  date: string | null;
-  tags: string[];
 }
 
 export type FtsTable = 'fts_words' | 'fts_chunks';

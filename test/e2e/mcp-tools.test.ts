@@ -275,7 +275,7 @@ describe('MCP tools (in-memory transport, counting embedder)', () => {
     const result = await call('rebuild_index', {});
     expect(result.isError).toBeFalsy();
     // links/real became a symlink in an earlier test: the walk never follows it, so its note leaves the index.
-    expect(result.structuredContent).toMatchObject({ indexed: 1, deleted: 1, total_documents: 9 });
+    expect(result.structuredContent).toMatchObject({ indexed: 1, deleted: 1, documents: 9 });
     const found = await call('search', { query: 'runbookalpha' });
     expect(pathsOf(found)).toContain('ops/new-runbook.md');
   });
@@ -331,7 +331,7 @@ describe('rebuild_index while serving', () => {
       embedder.release();
       const done = await first;
       expect(done.isError).toBeFalsy();
-      expect(done.structuredContent).toMatchObject({ total_documents: 6, indexed: 6 });
+      expect(done.structuredContent).toMatchObject({ documents: 6, indexed: 6 });
       // The swapped-in file answers: the session was reopened on the new index.
       const after = await connected.client.callTool({ name: 'search', arguments: { query: 'installbeta' } });
       expect(pathsOf(after)).toContain('guides/setup/install.md');

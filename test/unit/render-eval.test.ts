@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compareWithPrevious, type EvalReport, type EvalRun } from '../../src/app/eval/evaluator.js';
+import type { EvalReport, EvalRun } from '../../src/app/eval/evaluator.js';
 import { renderEvalText, renderGate, renderQuoteFindings } from '../../src/cli/render-eval.js';
+import { compareWithPrevious } from '../../src/core/eval-compare.js';
 import { aggregateMetrics, computeQueryMetrics, type ExpectedEntry } from '../../src/core/eval-metrics.js';
 import type { QuoteFinding } from '../../src/core/eval-run.js';
 

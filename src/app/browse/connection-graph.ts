@@ -2,8 +2,8 @@
 // fan-out and a node budget, reporting every place where something was cut off and how to see more.
 import { z } from 'zod';
 import { GrooveError } from '../../errors.js';
-import type { ChunkRecord, DocumentFacts } from '../../store/chunk-search.js';
 import type { VectorIndex } from '../../store/vector-index.js';
+import type { ChunkRecord, DocumentFacts } from '../../types.js';
 import type { SessionView } from '../search/index.js';
 
 const MAX_LIST_ENTRIES = 64;
@@ -31,12 +31,12 @@ export type GraphRequest = z.input<typeof graphRequestSchema>;
 type ValidGraphRequest = z.output<typeof graphRequestSchema>;
 
 export interface GraphNode {
-  node_id: number;
+  nodeId: number;
   /** The node whose neighbour this is; null for seeds. */
-  parent_id: number | null;
+  parentId: number | null;
   depth: number;
   /** null for the centroid seed, which is an average rather than a stored chunk. */
-  chunk_id: number | null;
+  chunkId: number | null;
   /** Similarity to the parent in [0, 1] (1 for seeds). */
   score: number;
   path: string;
@@ -53,16 +53,16 @@ export interface GraphTruncation {
 }
 
 export interface ConnectionGraph {
-  start_path: string;
+  startPath: string;
   truncated: boolean;
   truncation: GraphTruncation[];
   nodes: GraphNode[];
   stats: {
-    total_nodes: number;
-    max_depth_reached: number;
-    knn_queries: number;
-    duration_ms: number;
-    seeds_used: number;
+    totalNodes: number;
+    maxDepthReached: number;
+    knnQueries: number;
+    durationMs: number;
+    seedsUsed: number;
   };
 }
 
@@ -138,16 +138,16 @@ export function buildConnectionGraph(view: SessionView, input: GraphRequest): Gr
   return {
     ok: true,
     graph: {
-      start_path: start.path,
+      startPath: start.path,
       truncated: truncation.length > 0,
       truncation,
       nodes,
       stats: {
-        total_nodes: nodes.length,
-        max_depth_reached: nodes.reduce((max, node) => Math.max(max, node.depth), 0),
-        knn_queries: walk.knnQueries,
-        duration_ms: Math.round(performance.now() - startedAt),
-        seeds_used: seedsCut ? request.maxNodes : seedChunks.length,
+        totalNodes: nodes.length,
+        maxDepthReached: nodes.reduce((max, node) => Math.max(max, node.depth), 0),
+        knnQueries: walk.knnQueries,
+        durationMs: Math.round(performance.now() - startedAt),
+        seedsUsed: seedsCut ? request.maxNodes : seedChunks.length,
       },
     },
   };
@@ -182,7 +182,7 @@ function buildSeeds(
   if (request.seedStrategy === 'centroid') {
     const first = seeds[0]!.chunk;
     const node = toNode(first, { nodeId: 0, parentId: null, depth: 0, score: 1 });
-    node.chunk_id = null;
+    node.chunkId = null;
     node.heading = null;
     nodes.push(node);
     return [{ node, vector: averageUnit(seeds.map((s) => s.vector)) }];
@@ -207,7 +207,7 @@ function walkNeighbours(
   const { index, request, allowed, nodes, frontier } = walk;
   const quality = view.config.qualityFilter;
   const minQuality = quality.enabled ? quality.threshold : 0;
-  const seenChunks = new Set(nodes.flatMap((n) => (n.chunk_id === null ? [] : [n.chunk_id])));
+  const seenChunks = new Set(nodes.flatMap((n) => (n.chunkId === null ? [] : [n.chunkId])));
   let knnQueries = 0;
   let budgetHit = false;
   // Several chunks of one document can fill a KNN page; ask for more when only one per document may stay.
@@ -231,7 +231,7 @@ function walkNeighbours(
       }
       const child = toNode(record, {
         nodeId: nodes.length,
-        parentId: node.node_id,
+        parentId: node.nodeId,
         depth: node.depth + 1,
         score,
       });
@@ -252,10 +252,10 @@ function toNode(
 ): GraphNode {
   const flat = record.content.replace(/\s+/g, ' ').trim();
   return {
-    node_id: place.nodeId,
-    parent_id: place.parentId,
+    nodeId: place.nodeId,
+    parentId: place.parentId,
     depth: place.depth,
-    chunk_id: record.id,
+    chunkId: record.id,
     score: place.score,
     path: record.path,
     heading: record.heading,

@@ -2,13 +2,13 @@
 // bounded sample of titles, and the tree of folders below each group.
 import type { TopicRow } from '../../store/browse-queries.js';
 
-/** Titles listed per group; the rest are counted in `more_titles` so a huge group stays a small answer. */
+/** Titles listed per group; the rest are counted in `moreTitles` so a huge group stays a small answer. */
 export const MAX_TITLES_PER_TOPIC = 20;
 
 export interface TopicTreeNode {
   segment: string;
   /** Files anywhere beneath this folder. */
-  file_count: number;
+  fileCount: number;
   children: TopicTreeNode[];
 }
 
@@ -17,17 +17,17 @@ export interface TopicEntry {
   category: string | null;
   /** Frontmatter `topic`, else the second path segment (null when neither exists). */
   topic: string | null;
-  file_count: number;
+  fileCount: number;
   /** The latest frontmatter `date` among the group's files, or null when none has one. */
-  last_updated: string | null;
+  lastUpdated: string | null;
   titles: string[];
-  more_titles: number;
+  moreTitles: number;
   /** Folders below `category/<second segment>`, by name; file names are not nodes. */
   children: TopicTreeNode[];
 }
 
 export interface TopicListing {
-  total_documents: number;
+  totalDocuments: number;
   topics: TopicEntry[];
 }
 
@@ -47,10 +47,10 @@ export function listTopics(rows: readonly TopicRow[]): TopicListing {
         entry: {
           category: row.category,
           topic: row.topic,
-          file_count: 0,
-          last_updated: null,
+          fileCount: 0,
+          lastUpdated: null,
           titles: [],
-          more_titles: 0,
+          moreTitles: 0,
           children: [],
         },
         tree: { count: 0, children: new Map() },
@@ -58,17 +58,17 @@ export function listTopics(rows: readonly TopicRow[]): TopicListing {
       groups.set(key, group);
     }
     const { entry } = group;
-    entry.file_count++;
-    if (row.date !== null && (entry.last_updated === null || row.date > entry.last_updated)) {
-      entry.last_updated = row.date;
+    entry.fileCount++;
+    if (row.date !== null && (entry.lastUpdated === null || row.date > entry.lastUpdated)) {
+      entry.lastUpdated = row.date;
     }
     if (entry.titles.length < MAX_TITLES_PER_TOPIC) entry.titles.push(row.title);
-    else entry.more_titles++;
+    else entry.moreTitles++;
     addFolders(group.tree, row.path.split('/').slice(2, -1));
   }
   const topics = [...groups.values()].map(({ entry, tree }) => ({ ...entry, children: toNodes(tree) }));
   topics.sort((a, b) => compareNullable(a.category, b.category) || compareNullable(a.topic, b.topic));
-  return { total_documents: rows.length, topics };
+  return { totalDocuments: rows.length, topics };
 }
 
 function addFolders(root: MutableNode, folders: string[]): void {
@@ -87,7 +87,7 @@ function addFolders(root: MutableNode, folders: string[]): void {
 function toNodes(node: MutableNode): TopicTreeNode[] {
   return [...node.children.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([segment, child]) => ({ segment, file_count: child.count, children: toNodes(child) }));
+    .map(([segment, child]) => ({ segment, fileCount: child.count, children: toNodes(child) }));
 }
 
 function compareNullable(a: string | null, b: string | null): number {

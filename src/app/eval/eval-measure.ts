@@ -1,18 +1,13 @@
 // One measurement pass of eval: every golden query through the search pipeline of one row, scored, with each
 // leg failure counted (a failed leg means the numbers measure less than they claim).
+import { countLegFailures, type LegFailure } from '../../core/eval-degradation.js';
 import { computeQueryMetrics } from '../../core/eval-metrics.js';
 import type { QueryResult } from '../../core/eval-run.js';
 import { GrooveError } from '../../errors.js';
+import type { LegReport } from '../../types.js';
 import type { GoldenQuery } from '../golden/index.js';
-import { describeLeg, type LegReport, legBroke, type SearchResponse } from '../search/index.js';
+import type { SearchResponse } from '../search/index.js';
 import type { EffectivePipeline } from './eval-rows.js';
-
-/** How often one retrieval leg failed during a measurement. */
-export interface LegFailure {
-  leg: keyof LegReport;
-  queries: number;
-  firstReason: string;
-}
 
 export interface RowMeasurement {
   perQuery: QueryResult[];
@@ -66,19 +61,4 @@ export async function measureRow(
     });
   }
   return { perQuery, legFailures: [...legs.values()] };
-}
-
-function countLegFailures(legs: Map<keyof LegReport, LegFailure>, report: LegReport): void {
-  for (const leg of ['lexical', 'vector', 'reranker'] as const) {
-    const health = report[leg];
-    if (!legBroke(health)) continue;
-    const seen = legs.get(leg);
-    if (seen) seen.queries++;
-    else
-      legs.set(leg, {
-        leg,
-        queries: 1,
-        firstReason: health.status === 'failed' ? (health.error ?? 'failed') : describeLeg(health),
-      });
-  }
 }

@@ -1,12 +1,12 @@
 // `groove eval --format json`: the decision row's report as one object (the keys of docs/eval.md first), plus what the
 // integrity checks decided — the leg probe, degradation, golden freshness, paired intervals, both gates — and,
 // with --rows, every row's report. Not a frozen format; keys are snake_case, non-finite numbers are null.
+import type { RegressionGate, SignificantGate } from '../../core/eval-compare.js';
 import type { PairedRunComparison } from '../../core/eval-paired.js';
 import type { GoldenFreshness } from '../../core/golden-freshness.js';
-import type { RegressionGate, SignificantGate } from './eval-compare.js';
+import type { LegProbeResult } from '../../core/leg-verdict.js';
 import { evalRunToJson } from './eval-run-json.js';
 import type { EvalReport } from './evaluator.js';
-import type { LegProbeResult } from './leg-probe.js';
 
 type Json = Record<string, unknown>;
 

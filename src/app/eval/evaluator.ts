@@ -3,18 +3,16 @@
 // snapshot and scan the corpus, compare with the baseline (with paired intervals) and decide the gates.
 // Printing and saving the history are separate steps, so numbers show before a save fails.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
+import { compareWithPrevious, type EvalComparison, selectBaseline } from '../../core/eval-compare.js';
+import { collectDegradation, type LegFailure } from '../../core/eval-degradation.js';
 import { type EvalFingerprint, normalizeEvalDepth } from '../../core/eval-fingerprint.js';
 import { aggregateMetrics, METRIC_VERSION } from '../../core/eval-metrics.js';
 import { type PairedRunComparison, pairRuns } from '../../core/eval-paired.js';
-import {
-  type CorpusSnapshot,
-  type EvalRun,
-  formatRunTimestamp,
-  type LegDegradation,
-} from '../../core/eval-run.js';
+import { type CorpusSnapshot, type EvalRun, formatRunTimestamp } from '../../core/eval-run.js';
 import { FTS_QUERY_VERSION } from '../../core/fts-query.js';
 import { assessGoldenAge, type GoldenFreshness, measureCorpusDrift } from '../../core/golden-freshness.js';
 import { buildQuoteNeedles, createQuoteScan, detectQuotedQueries } from '../../core/golden-quotes.js';
+import { componentDownError, describeLegsDown, type LegProbeResult } from '../../core/leg-verdict.js';
 import { GrooveError } from '../../errors.js';
 import type { CorpusChunkRow } from '../../store/corpus-digest.js';
 import {
@@ -25,13 +23,7 @@ import {
   resolveGoldenPath,
 } from '../golden/index.js';
 import type { SearchResponse } from '../search/index.js';
-import {
-  type CompareTarget,
-  compareWithPrevious,
-  type EvalComparison,
-  resolveCompareTarget,
-  selectBaseline,
-} from './eval-compare.js';
+import { type CompareTarget, resolveCompareTarget } from './compare-target.js';
 import {
   type EvalHistory,
   type HistoryWriteResult,
@@ -39,10 +31,12 @@ import {
   loadEvalHistory,
   saveEvalHistory,
 } from './eval-history.js';
-import { type LegFailure, measureRow } from './eval-measure.js';
+import { measureRow } from './eval-measure.js';
 import { type EvalRowSpec, effectivePipeline, resolveEvalRows } from './eval-rows.js';
-import { componentDownError, describeLegsDown, type LegProbeResult, probeLegs } from './leg-probe.js';
+import { probeLegs } from './leg-probe.js';
 
+export type { EvalComparison, RegressionGate, SignificantGate } from '../../core/eval-compare.js';
+export type { LegFailure } from '../../core/eval-degradation.js';
 export type { AggregateDiff, FlaggedQuery, RegressedMetric, RunComparison } from '../../core/eval-diff.js';
 export type { EvalFingerprint } from '../../core/eval-fingerprint.js';
 export type { PairedMetric, PairedRunComparison } from '../../core/eval-paired.js';
@@ -55,11 +49,9 @@ export type {
 } from '../../core/eval-run.js';
 export type { CorpusDrift, GoldenFreshness } from '../../core/golden-freshness.js';
 export { formatDrift } from '../../core/golden-freshness.js';
-export type { CompareTarget, EvalComparison, RegressionGate, SignificantGate } from './eval-compare.js';
-export { compareWithPrevious } from './eval-compare.js';
+export type { LegDown, LegProbeResult } from '../../core/leg-verdict.js';
+export type { CompareTarget } from './compare-target.js';
 export type { HistoryWriteResult } from './eval-history.js';
-export type { LegFailure } from './eval-measure.js';
-export type { LegDown, LegProbeResult } from './leg-probe.js';
 
 export interface EvaluateOptions {
   /** `--golden`, already absolute; default `[eval] golden`, then `<kb>/.groove-eval.yml`. */
@@ -286,23 +278,6 @@ function checkGoldenAge(
     );
   }
   return freshness;
-}
-
-/** Legs the probe found down, then legs that failed on some query after a healthy probe. */
-function collectDegradation(
-  probe: LegProbeResult,
-  failures: readonly LegFailure[],
-  total: number,
-): LegDegradation[] {
-  const out: LegDegradation[] = probe.down.map((d) => ({ leg: d.leg, reason: d.reason }));
-  for (const failure of failures) {
-    if (out.some((d) => d.leg === failure.leg)) continue;
-    out.push({
-      leg: failure.leg,
-      reason: `failed on ${failure.queries} of ${total} queries during the run (${failure.firstReason})`,
-    });
-  }
-  return out;
 }
 
 /**

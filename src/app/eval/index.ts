@@ -10,11 +10,4 @@ export {
   recordEvalRun,
   runEvaluation,
 } from './evaluator.js';
-export {
-  describeLegsDown,
-  type LegProbeOptions,
-  type LegProbeResult,
-  pickProbeSample,
-  probeLegs,
-  refuseDownLegs,
-} from './leg-probe.js';
+export { type LegProbeOptions, pickProbeSample, probeLegs } from './leg-probe.js';

@@ -27,6 +27,28 @@ export interface IndexSummary {
   model: string;
 }
 
+/**
+ * The one wire form of a summary, shared by `groove index --format json` and the MCP tool `rebuild_index`
+ * (the keys README lists for `groove index`).
+ */
+export function indexSummaryToJson(summary: IndexSummary): Record<string, unknown> {
+  return {
+    indexed: summary.indexed,
+    updated: summary.updated,
+    renamed: summary.renamed,
+    deleted: summary.deleted,
+    skipped: summary.skipped,
+    unchanged: summary.unchanged,
+    documents: summary.documents,
+    chunks: summary.chunks,
+    embedded_chunks: summary.embeddedChunks,
+    frontmatter_errors: summary.frontmatterErrors,
+    model: summary.model,
+    lexical_only: summary.model === 'none',
+    duration_ms: summary.durationMs,
+  };
+}
+
 export type IndexEventSink = (event: IndexEvent) => void;
 
 /** A summary with every count at zero, for the given model. */

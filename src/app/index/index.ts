@@ -1,7 +1,12 @@
 // The index feature's public surface: other features and the facade import only this file.
 export { withFeedbackDatabase } from './feedback-database.js';
 export { IndexDatabase } from './index-database.js';
-export type { IndexEvent, IndexEventSink, IndexSummary } from './index-events.js';
+export {
+  type IndexEvent,
+  type IndexEventSink,
+  type IndexSummary,
+  indexSummaryToJson,
+} from './index-events.js';
 export { type FileSession, IndexFile } from './index-file.js';
 export { runIndexOn } from './index-run.js';
 export { readIndexStatus, requireKbPaths, type StatusReport } from './index-status.js';

@@ -9,10 +9,10 @@ import {
   QUERY_STOP_WORDS,
   type WordQuery,
 } from '../../core/fts-query.js';
+import { answeredLeg, disabledLeg, failedLeg } from '../../core/leg-health.js';
 import type { LexicalQueryOptions, SearchReader } from '../../store/chunk-search.js';
 import type { VectorIndex } from '../../store/vector-index.js';
-import type { Bm25Weights, Embedder } from '../../types.js';
-import { answeredLeg, disabledLeg, failedLeg, type LegHealth } from './search-types.js';
+import type { Bm25Weights, Embedder, LegHealth } from '../../types.js';
 
 /** Rows the short-term substring fallback may examine: bounds its cost on large KBs. */
 export const SUBSTRING_SCAN_LIMIT = 50_000;

@@ -4,14 +4,5 @@ export { createPostingsCache, type PostingsCache, sweepLexicalLeg } from './lexi
 export { buildDocumentFilter } from './search-filters.js';
 export { validateSearchRequest } from './search-request.js';
 export { SearchSession, type SessionView } from './search-session.js';
-export {
-  describeLeg,
-  type LegHealth,
-  type LegReport,
-  type LegState,
-  legBroke,
-  type SearchHit,
-  type SearchResponse,
-  searchResponseToJson,
-} from './search-types.js';
+export { type SearchHit, type SearchResponse, searchResponseToJson } from './search-types.js';
 export { checkSearchRequest } from './searcher.js';

@@ -1,6 +1,7 @@
 // Parent retriever (display only): widen a short hit to its whole document, or to its neighbours.
 
-import type { ChunkRecord, SearchReader } from '../../store/chunk-search.js';
+import type { SearchReader } from '../../store/chunk-search.js';
+import type { ChunkRecord } from '../../types.js';
 import type { ExpandedFrom } from './search-types.js';
 
 export interface ParentRetrieverOptions {
@@ -29,7 +30,7 @@ export function expandHit(
     if (total <= options.maxExpandedTokens && chunks.length > 1) {
       return {
         content: joinChunks(chunks),
-        expandedFrom: { kind: 'whole_document', total_chunks: chunks.length },
+        expandedFrom: { kind: 'whole_document', totalChunks: chunks.length },
       };
     }
   }
@@ -39,8 +40,8 @@ export function expandHit(
     content: joinChunks(neighbours),
     expandedFrom: {
       kind: 'adjacent',
-      from_index: neighbours[0]!.chunkIndex,
-      to_index: neighbours[neighbours.length - 1]!.chunkIndex,
+      fromIndex: neighbours[0]!.chunkIndex,
+      toIndex: neighbours[neighbours.length - 1]!.chunkIndex,
     },
   };
 }

@@ -1,6 +1,6 @@
 // Turns the request's filters into the set of documents a search may return (null = no document filter).
 import picomatch from 'picomatch';
-import type { DocumentFacts } from '../../store/chunk-search.js';
+import type { DocumentFacts } from '../../types.js';
 import type { SearchRequest } from './search-request.js';
 
 export interface FilterApplied {

@@ -1,12 +1,12 @@
 // A long-lived read side of one index: the connection, the model check, and the vector snapshot cache.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { type BrowseReader, createBrowseReader } from '../../store/browse-queries.js';
-import { createSearchReader, type DocumentFacts, type SearchReader } from '../../store/chunk-search.js';
+import { createSearchReader, type SearchReader } from '../../store/chunk-search.js';
 import { type CorpusChunkRow, type CorpusDigest, readCorpusDigest } from '../../store/corpus-digest.js';
 import { VectorIndex } from '../../store/vector-index.js';
 import { WordIndex, type WordRankOptions } from '../../store/word-index.js';
 import { WordTokenizer } from '../../store/word-tokenizer.js';
-import type { Bm25Weights, Embedder, Reranker } from '../../types.js';
+import type { Bm25Weights, DocumentFacts, Embedder, Reranker } from '../../types.js';
 import { IndexDatabase } from '../index/index.js';
 import { adoptIndexModel, assertSameIdentity, identityOf } from '../models/index.js';
 import type { SearchResponse } from './search-types.js';

@@ -1,63 +1,23 @@
 // What a search returns: hits with citations, the confidence flag, the filters echoed, and each leg's health.
-
-/**
- * `ok`: answered with candidates; `empty`: answered with none; `partial`: one of its stages broke and the others
- * answered (the lexical leg's words, trigrams, short-term scan); `failed`: broke and contributed nothing;
- * `disabled`: not configured or not asked for.
- */
-export type LegState = 'ok' | 'empty' | 'partial' | 'failed' | 'disabled';
-
-/** One leg's health in a search response; `error` is present exactly when the state is partial or failed. */
-export interface LegHealth {
-  status: LegState;
-  /** Candidates the leg contributed before fusion (for the reranker: the candidates it rescored). */
-  candidates: number;
-  error?: string;
-}
-
-export interface LegReport {
-  lexical: LegHealth;
-  vector: LegHealth;
-  reranker: LegHealth;
-}
-
-/** The health of a leg that answered: ok with candidates, else empty. */
-export function answeredLeg(candidates: number): LegHealth {
-  return { status: candidates > 0 ? 'ok' : 'empty', candidates };
-}
-
-export function disabledLeg(): LegHealth {
-  return { status: 'disabled', candidates: 0 };
-}
-
-export function failedLeg(error: string): LegHealth {
-  return { status: 'failed', candidates: 0, error };
-}
-
-/** True when the leg broke, wholly or in part: what eval's probe and degraded-run checks look for. */
-export function legBroke(health: LegHealth): boolean {
-  return health.status === 'failed' || health.status === 'partial';
-}
-
-/** `failed: <error>` / `partial: <error>` / the bare state: one line for logs, warnings and refusals. */
-export function describeLeg(health: LegHealth): string {
-  return health.error === undefined ? health.status : `${health.status}: ${health.error}`;
-}
+import type { LegReport } from '../../types.js';
 
 export interface MatchSpan {
   start: number;
   end: number;
 }
 
+/** What the parent retriever widened a hit to: its whole document, or its chunks `fromIndex`–`toIndex`. */
 export type ExpandedFrom =
-  | { kind: 'whole_document'; total_chunks: number }
-  | { kind: 'adjacent'; from_index: number; to_index: number };
+  | { kind: 'whole_document'; totalChunks: number }
+  | { kind: 'adjacent'; fromIndex: number; toIndex: number };
 
+/** Why a hit ranks where it does (`explain`): its fused score, its rank in each leg, and the reranker's score. */
 export interface HitExplanation {
-  rrf_score: number;
+  rrfScore: number;
   ranks: Record<string, number>;
-  lexical_source: 'words' | 'trigram' | 'substring' | null;
-  rerank_score?: number;
+  /** Which lexical stage found it, or null when only the vector leg did. */
+  lexicalSource: 'words' | 'trigram' | 'substring' | null;
+  rerankScore?: number;
 }
 
 export interface SearchHit {
@@ -98,11 +58,26 @@ export function searchResponseToJson(response: SearchResponse): Record<string, u
       tags: hit.tags,
       content: hit.content,
       match_spans: hit.matchSpans,
-      ...(hit.expandedFrom ? { expanded_from: hit.expandedFrom } : {}),
-      ...(hit.explain ? { explain: hit.explain } : {}),
+      ...(hit.expandedFrom ? { expanded_from: expandedFromToJson(hit.expandedFrom) } : {}),
+      ...(hit.explain ? { explain: explanationToJson(hit.explain) } : {}),
     })),
     low_confidence: response.lowConfidence,
     filter_applied: response.filterApplied,
     legs: response.legs,
+  };
+}
+
+function expandedFromToJson(from: ExpandedFrom): Record<string, unknown> {
+  return from.kind === 'whole_document'
+    ? { kind: from.kind, total_chunks: from.totalChunks }
+    : { kind: from.kind, from_index: from.fromIndex, to_index: from.toIndex };
+}
+
+function explanationToJson(explain: HitExplanation): Record<string, unknown> {
+  return {
+    rrf_score: explain.rrfScore,
+    ranks: explain.ranks,
+    lexical_source: explain.lexicalSource,
+    ...(explain.rerankScore === undefined ? {} : { rerank_score: explain.rerankScore }),
   };
 }

@@ -1,13 +1,14 @@
 // The one search pipeline shared by the CLI, the MCP server and eval.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { fuseRrf } from '../../core/fuse-rrf.js';
+import { answeredLeg, disabledLeg, failedLeg } from '../../core/leg-health.js';
 import { isLowConfidence } from '../../core/low-confidence.js';
 import { computeMatchSpans } from '../../core/match-spans.js';
 import { selectMmr } from '../../core/mmr.js';
 import { GrooveError } from '../../errors.js';
-import type { ChunkRecord, SearchReader } from '../../store/chunk-search.js';
+import type { SearchReader } from '../../store/chunk-search.js';
 import type { VectorIndex } from '../../store/vector-index.js';
-import type { Embedder, Reranker } from '../../types.js';
+import type { ChunkRecord, Embedder, LegHealth, Reranker } from '../../types.js';
 import {
   type CompiledLegQuery,
   compileLegQuery,
@@ -18,15 +19,7 @@ import {
 import { expandHit } from './parent-retriever.js';
 import { buildDocumentFilter, describeFilters } from './search-filters.js';
 import { type SearchRequest, validateSearchRequest } from './search-request.js';
-import {
-  answeredLeg,
-  disabledLeg,
-  failedLeg,
-  type HitExplanation,
-  type LegHealth,
-  type SearchHit,
-  type SearchResponse,
-} from './search-types.js';
+import type { HitExplanation, SearchHit, SearchResponse } from './search-types.js';
 
 export interface SearchContext {
   reader: SearchReader;
@@ -149,7 +142,7 @@ function explainOf(
   fused: { score: number; ranks: Record<string, number>; id: number },
   lexical: LexicalLegResult,
 ) {
-  return { rrf_score: fused.score, ranks: fused.ranks, lexical_source: lexical.source.get(fused.id) ?? null };
+  return { rrfScore: fused.score, ranks: fused.ranks, lexicalSource: lexical.source.get(fused.id) ?? null };
 }
 
 async function rerank(
@@ -170,7 +163,7 @@ async function rerank(
     const rescored = present.map((r, i) => ({
       ...r,
       score: scores[i]!,
-      explain: { ...r.explain, rerank_score: scores[i]! },
+      explain: { ...r.explain, rerankScore: scores[i]! },
     }));
     rescored.sort((a, b) => b.score - a.score || a.id - b.id);
     return { ranked: rescored, health: answeredLeg(rescored.length) };

@@ -3,8 +3,9 @@
 // pipeline's own fusion, every metric of every condition written into one table).
 import { computeQueryMetrics, type RankedHit } from '../../core/eval-metrics.js';
 import { fuseRrf } from '../../core/fuse-rrf.js';
+import { legBroke } from '../../core/leg-health.js';
+import { countScoreTies, describeInsensitive, rankingsDiffer } from '../../core/tune-diagnostics.js';
 import {
-  CONDITION_COUNT,
   CONTENT_HEAVY_WEIGHT_SET,
   DEFAULT_CONDITION,
   DEFAULT_K_INDEX,
@@ -14,6 +15,7 @@ import {
   WEIGHT_SET_COUNT,
   weightSetValues,
 } from '../../core/tune-grid.js';
+import type { MetricTable } from '../../core/tune-metric-table.js';
 import type { SearchReader } from '../../store/chunk-search.js';
 import type { CorpusChunkRow, CorpusDigest } from '../../store/corpus-digest.js';
 import type { VectorIndex } from '../../store/vector-index.js';
@@ -21,7 +23,6 @@ import type { Embedder } from '../../types.js';
 import type { GoldenQuery } from '../golden/index.js';
 import {
   type CompiledLegQuery,
-  legBroke,
   type PostingsCache,
   runLexicalLeg,
   runVectorLeg,
@@ -69,38 +70,7 @@ export interface PreparedQuery {
   legFailure: string | null;
 }
 
-/** Every metric of every condition: `x[condition * queryCount + query]`. */
-export interface MetricTable {
-  queryCount: number;
-  kValues: number[];
-  /** nDCG@5, the primary metric. */
-  primary: Float64Array;
-  recallAtK: Map<number, Float64Array>;
-  reciprocalRank: Float64Array;
-}
-
 const DEFAULT_WEIGHT_SET = DEFAULT_CONDITION % WEIGHT_SET_COUNT;
-
-export function createMetricTable(queryCount: number, kValues: number[]): MetricTable {
-  const size = CONDITION_COUNT * queryCount;
-  return {
-    queryCount,
-    kValues,
-    primary: new Float64Array(size),
-    recallAtK: new Map(kValues.map((k) => [k, new Float64Array(size)])),
-    reciprocalRank: new Float64Array(size),
-  };
-}
-
-function describeInsensitive(compiled: PreparedQuery['compiled'], candidates: number): string | null {
-  if (candidates >= 2) return null;
-  const { words, trigram } = compiled;
-  if (!words.expression && !trigram.expression && trigram.shortTerms.length === 0) {
-    return 'nothing reaches FTS: the query has no word and no term of 3 or more characters';
-  }
-  if (candidates === 0) return 'none of its terms occurs in the index, so it is vector-only';
-  return 'a single candidate has a fixed rank whatever the weights';
-}
 
 /** Pre-flight for one query: both candidate legs at the default weights, the unlimited match count, the overlap. */
 export async function prepareQuery(
@@ -227,14 +197,9 @@ export function sweepQuery(
     fusedByList.get(lexicalLists[w]!.join(','))![DEFAULT_K_INDEX]!.map((entry) => entry.id);
   const heading = topAtDefaultK(HEADING_HEAVY_WEIGHT_SET);
   const content = topAtDefaultK(CONTENT_HEAVY_WEIGHT_SET);
-  prepared.diagnostics.bm25Sensitive =
-    heading.length !== content.length || heading.some((id, i) => id !== content[i]);
+  prepared.diagnostics.bm25Sensitive = rankingsDiffer(heading, content);
   const atDefault = fusedByList.get(lexicalLists[DEFAULT_WEIGHT_SET]!.join(','))![DEFAULT_K_INDEX]!;
-  let ties = 0;
-  for (let i = 1; i < atDefault.length; i++) {
-    if (Math.fround(atDefault[i]!.score) === Math.fround(atDefault[i - 1]!.score)) ties++;
-  }
-  prepared.diagnostics.rrfTies = ties;
+  prepared.diagnostics.rrfTies = countScoreTies(atDefault);
   return { lexicalPath: sweep.path };
 }
 

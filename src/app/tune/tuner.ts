@@ -9,21 +9,22 @@ import {
   RRF_K_VALUES,
   WEIGHT_SET_COUNT,
 } from '../../core/tune-grid.js';
+import { createMetricTable } from '../../core/tune-metric-table.js';
 import { runNestedLoo } from '../../core/tune-select.js';
+import { summariseTune, type TuneStatistics } from '../../core/tune-summary.js';
 import { loadGoldenFile, type ReadCheckedFile, resolveGoldenPath } from '../golden/index.js';
 import { compileLegQuery, createPostingsCache, type PostingsCache } from '../search/index.js';
 import {
-  createMetricTable,
   type PreparedQuery,
   prepareQuery,
   type QueryDiagnostics,
   sweepQuery,
   type TuneReadSnapshot,
 } from './tune-measure.js';
-import { summariseTune, type TuneStatistics } from './tune-summary.js';
 
 export type { FusionCondition } from '../../core/tune-grid.js';
 export type { SignTest } from '../../core/tune-select.js';
+export type { ScoredFusion, TuneStatistics } from '../../core/tune-summary.js';
 export type {
   PerQueryImpact,
   SecondaryComparison,
@@ -31,7 +32,6 @@ export type {
   TuneVerdict,
 } from '../../core/tune-verdict.js';
 export type { QueryDiagnostics, TuneReadSnapshot } from './tune-measure.js';
-export type { ScoredFusion, TuneStatistics } from './tune-summary.js';
 
 /** Below this many effective queries the IR convention (50 topics) is not met: numbers are suggestive. */
 export const IR_CONVENTION_TOPICS = 50;

@@ -6,8 +6,9 @@ import {
   DEFAULT_CONDITION,
   type FusionCondition,
   RRF_K_VALUES,
-} from '../../core/tune-grid.js';
-import type { LooResult, SignTest } from '../../core/tune-select.js';
+} from './tune-grid.js';
+import type { MetricTable } from './tune-metric-table.js';
+import type { LooResult, SignTest } from './tune-select.js';
 import {
   compareSecondaryMetrics,
   decideVerdict,
@@ -19,8 +20,7 @@ import {
   type SecondaryComparison,
   type SecondaryMetrics,
   type TuneVerdict,
-} from '../../core/tune-verdict.js';
-import type { MetricTable } from './tune-measure.js';
+} from './tune-verdict.js';
 
 export interface ScoredFusion {
   condition: FusionCondition;
