@@ -35,14 +35,27 @@ export {
   stopUnusedInference,
 } from './models/index.js';
 export {
+  type CliForm,
+  configKey,
+  defaultText,
   describeLeg,
+  type EffectiveSearchParams,
+  fromWireKeys,
   type LegHealth,
   type LegReport,
   type LegState,
   legBroke,
+  paramHelp,
+  rangeText,
+  resolveSearchParams,
+  SEARCH_PARAMS,
   type SearchHit,
+  type SearchParam,
+  type SearchRequest,
   type SearchResponse,
+  type SearchWireRequest,
   searchResponseToJson,
+  searchWireSchema,
 } from './search/index.js';
 export { IndexRunner, type LiveSyncHandle, startLiveSync } from './serve/index.js';
 export type {

@@ -1,4 +1,6 @@
 // What a search returns: hits with citations, the confidence flag, the filters echoed, and each leg's health.
+import type { DocumentFilters } from '../../core/document-filter.js';
+import { toWireKeys } from './search-params.js';
 
 /**
  * `ok`: answered with candidates; `empty`: answered with none; `partial`: one of its stages broke and the others
@@ -79,7 +81,8 @@ export interface SearchHit {
 export interface SearchResponse {
   results: SearchHit[];
   lowConfidence: boolean;
-  filterApplied: Record<string, unknown> | null;
+  /** The document filters the request gave, or null when it gave none. */
+  filterApplied: DocumentFilters | null;
   legs: LegReport;
   /** Lexical-only index or vector leg unavailable: stated wherever results are shown. */
   lexicalOnly: boolean;
@@ -102,7 +105,7 @@ export function searchResponseToJson(response: SearchResponse): Record<string, u
       ...(hit.explain ? { explain: hit.explain } : {}),
     })),
     low_confidence: response.lowConfidence,
-    filter_applied: response.filterApplied,
+    filter_applied: response.filterApplied && toWireKeys(response.filterApplied),
     legs: response.legs,
   };
 }
