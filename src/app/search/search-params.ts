@@ -106,7 +106,8 @@ export const SEARCH_PARAMS = [
     maxEntries: MAX_FILTER_ENTRIES,
     maxBytes: MAX_FILTER_ENTRY_BYTES,
     entry: 'glob',
-    description: 'only paths matching any of these globs, e.g. guides/**; a glob starting with ! excludes',
+    description:
+      'only paths matching any of these globs, e.g. `guides/**`; a glob starting with `!` excludes',
   },
   {
     name: 'tagsAny',
