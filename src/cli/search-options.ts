@@ -29,11 +29,13 @@ const splitList = (value: string) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-function optionOf(param: SearchParam, flag: string, value: string | undefined): Option {
-  const option = new Option(value === undefined ? flag : `${flag} ${value}`, cliHelp(param));
-  if (param.type === 'integer' || param.type === 'number') return option.argParser(parseNumber(flag));
-  if (param.cli.kind === 'option' && param.cli.list === 'repeat') return option.argParser(collect);
-  if (param.cli.kind === 'option' && param.cli.list === 'comma') return option.argParser(splitList);
+type OptionForm = Extract<SearchParam['cli'], { kind: 'option' }>;
+
+function optionOf(param: SearchParam, cli: OptionForm): Option {
+  const option = new Option(cli.value === undefined ? cli.flag : `${cli.flag} ${cli.value}`, cliHelp(param));
+  if (param.type === 'integer' || param.type === 'number') return option.argParser(parseNumber(cli.flag));
+  if (cli.list === 'repeat') return option.argParser(collect);
+  if (cli.list === 'comma') return option.argParser(splitList);
   return option;
 }
 
@@ -45,7 +47,7 @@ export function addSearchParamOptions(command: Command): Command {
       command.argument(cli.value, cliHelp(param));
       continue;
     }
-    command.addOption(optionOf(param, cli.flag, cli.value));
+    command.addOption(optionOf(param, cli));
     if (cli.negation !== undefined) command.addOption(new Option(`--no-${cli.flag.slice(2)}`, cli.negation));
   }
   return command;
