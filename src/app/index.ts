@@ -33,7 +33,24 @@ export {
   listRegisteredModels,
   pullRegisteredModel,
 } from './models/index.js';
-export { type SearchHit, type SearchResponse, searchResponseToJson } from './search/index.js';
+export {
+  type CliForm,
+  configKey,
+  defaultText,
+  type EffectiveSearchParams,
+  fromWireKeys,
+  paramHelp,
+  rangeText,
+  resolveSearchParams,
+  SEARCH_PARAMS,
+  type SearchHit,
+  type SearchParam,
+  type SearchRequest,
+  type SearchResponse,
+  type SearchWireRequest,
+  searchResponseToJson,
+  searchWireSchema,
+} from './search/index.js';
 export { IndexRunner, type LiveSyncHandle, startLiveSync } from './serve/index.js';
 export type {
   FusionCondition,

@@ -1,111 +1,19 @@
 // The MCP tools' input schemas (zod, strict: a misspelt argument is an error, not silently dropped) with the
 // descriptions an LLM caller reads, and the mapping from the snake_case wire names to the app's requests.
 import { z } from 'zod';
-
-const filterList = (what: string) =>
-  z
-    .array(z.string().min(1, `${what} entries must not be empty`))
-    .max(64, `${what} takes at most 64 entries`)
-    .describe(`${what}; at most 64 entries of at most 1 KiB each`);
+import { fromWireKeys, type SearchWireRequest, searchWireSchema } from '../app/index.js';
 
 const unit = (name: string) =>
   z.number().min(0, `${name} must be between 0 and 1`).max(1, `${name} must be between 0 and 1`);
 
-export const searchInput = z.strictObject({
-  query: z
-    .string()
-    .min(1, 'query must not be empty')
-    .describe(
-      'What to look for, in natural language or keywords (at most 1024 bytes). "quoted phrases" must match ' +
-        'verbatim; -word or -"phrase" excludes chunks containing it. Works for Japanese and other CJK text.',
-    ),
-  limit: z
-    .number()
-    .int('limit must be a whole number')
-    .min(1, 'limit must be between 1 and 1000')
-    .max(1000, 'limit must be between 1 and 1000')
-    .optional()
-    .describe('How many results to return (1-1000, default 5). Ask for more only when the first ones miss.'),
-  category: z.string().min(1).optional().describe('Only documents whose first folder is exactly this.'),
-  topic: z
-    .string()
-    .min(1)
-    .optional()
-    .describe(
-      'Only documents with this topic (frontmatter `topic`, else the second folder); see list_topics.',
-    ),
-  path_globs: filterList('Path globs')
-    .min(1, 'path_globs must list at least one glob when given (omit it to search everything)')
-    .optional()
-    .describe(
-      'Only paths matching any of these globs, e.g. ["guides/**"]; prefix ! to exclude, e.g. ["!drafts/**"].',
-    ),
-  tags_any: filterList('Tags').optional().describe('Only documents carrying at least one of these tags.'),
-  tags_all: filterList('Tags').optional().describe('Only documents carrying all of these tags.'),
-  date_from: z
-    .string()
-    .optional()
-    .describe(
-      'Only documents whose frontmatter date is on or after this (YYYY-MM-DD); undated ones drop out.',
-    ),
-  date_to: z.string().optional().describe('Only documents dated on or before this (YYYY-MM-DD).'),
-  min_quality: unit('min_quality')
-    .optional()
-    .describe('Hide chunks whose quality score is below this (0-1, default 0.3).'),
-  include_low_quality: z
-    .boolean()
-    .optional()
-    .describe('Also return low-quality chunks (same as min_quality 0).'),
-  rerank: z
-    .boolean()
-    .optional()
-    .describe('Rerank with the cross-encoder when the server has one (default: server setting).'),
-  mmr: z
-    .boolean()
-    .optional()
-    .describe('Diversify results (maximal marginal relevance) so one document does not fill them.'),
-  mmr_lambda: unit('mmr_lambda')
-    .optional()
-    .describe('MMR relevance weight, 0-1 (default 0.7; lower = more diverse).'),
-  mmr_same_doc_penalty: unit('mmr_same_doc_penalty')
-    .optional()
-    .describe('MMR penalty for a second chunk of the same document, 0-1 (default 0).'),
-  parent_retriever: z
-    .boolean()
-    .optional()
-    .describe('Expand short hits to their neighbouring chunks or the whole short document.'),
-  min_confidence_ratio: z
-    .number()
-    .min(0, 'min_confidence_ratio must be 0 or more (0 turns the flag off)')
-    .optional()
-    .describe('low_confidence is set when top score / mean score is below this (default 1.5; 0 disables).'),
-  explain: z.boolean().optional().describe('Add each hit’s ranks per retrieval leg (for debugging ranking).'),
-});
+/** The `search` tool's input: generated from the search parameter table (snake_case, strict, described). */
+export const searchInput = searchWireSchema;
 
-export type SearchInput = z.infer<typeof searchInput>;
+export type SearchInput = SearchWireRequest;
 
 /** The app's search request (camelCase) from the tool arguments. */
 export function toSearchRequest(input: SearchInput): Record<string, unknown> {
-  return {
-    query: input.query,
-    limit: input.limit,
-    category: input.category,
-    topic: input.topic,
-    pathGlobs: input.path_globs,
-    tagsAny: input.tags_any,
-    tagsAll: input.tags_all,
-    dateFrom: input.date_from,
-    dateTo: input.date_to,
-    minQuality: input.min_quality,
-    includeLowQuality: input.include_low_quality,
-    rerank: input.rerank,
-    mmr: input.mmr,
-    mmrLambda: input.mmr_lambda,
-    mmrSameDocPenalty: input.mmr_same_doc_penalty,
-    parentRetriever: input.parent_retriever,
-    minConfidenceRatio: input.min_confidence_ratio,
-    explain: input.explain,
-  };
+  return fromWireKeys(input);
 }
 
 export const getDocumentInput = z.strictObject({

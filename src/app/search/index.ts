@@ -1,7 +1,23 @@
 // The search feature's public surface: other features and the facade import only this file.
+export { buildDocumentFilter } from '../../core/document-filter.js';
 export { type CompiledLegQuery, compileLegQuery, runLexicalLeg, runVectorLeg } from './candidate-legs.js';
 export { createPostingsCache, type PostingsCache, sweepLexicalLeg } from './lexical-sweep.js';
-export { buildDocumentFilter } from './search-filters.js';
+export {
+  type EffectiveSearchParams,
+  isBuiltInFusion,
+  resolveSearchParams,
+  type SearchKnobs,
+} from './resolve-search-params.js';
+export { searchWireSchema } from './search-param-schema.js';
+export { configKey, defaultText, paramHelp, rangeText } from './search-param-text.js';
+export {
+  type CliForm,
+  fromWireKeys,
+  SEARCH_PARAMS,
+  type SearchParam,
+  type SearchRequest,
+  type SearchWireRequest,
+} from './search-params.js';
 export { validateSearchRequest } from './search-request.js';
 export { SearchSession, type SessionView } from './search-session.js';
 export { type SearchHit, type SearchResponse, searchResponseToJson } from './search-types.js';

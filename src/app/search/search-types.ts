@@ -1,5 +1,7 @@
 // What a search returns: hits with citations, the confidence flag, the filters echoed, and each leg's health.
 import type { LegReport } from '../../types.js';
+import type { DocumentFilters } from '../../core/document-filter.js';
+import { toWireKeys } from './search-params.js';
 
 export interface MatchSpan {
   start: number;
@@ -39,7 +41,8 @@ export interface SearchHit {
 export interface SearchResponse {
   results: SearchHit[];
   lowConfidence: boolean;
-  filterApplied: Record<string, unknown> | null;
+  /** The document filters the request gave, or null when it gave none. */
+  filterApplied: DocumentFilters | null;
   legs: LegReport;
   /** Lexical-only index or vector leg unavailable: stated wherever results are shown. */
   lexicalOnly: boolean;
@@ -62,7 +65,7 @@ export function searchResponseToJson(response: SearchResponse): Record<string, u
       ...(hit.explain ? { explain: explanationToJson(hit.explain) } : {}),
     })),
     low_confidence: response.lowConfidence,
-    filter_applied: response.filterApplied,
+    filter_applied: response.filterApplied && toWireKeys(response.filterApplied),
     legs: response.legs,
   };
 }

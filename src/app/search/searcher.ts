@@ -1,5 +1,6 @@
 // The one search pipeline shared by the CLI, the MCP server and eval.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
+import { presentFilters } from '../../core/document-filter.js';
 import { fuseRrf } from '../../core/fuse-rrf.js';
 import { answeredLeg, disabledLeg, failedLeg } from '../../core/leg-health.js';
 import { isLowConfidence } from '../../core/low-confidence.js';
@@ -17,7 +18,8 @@ import {
   runVectorLeg,
 } from './candidate-legs.js';
 import { expandHit } from './parent-retriever.js';
-import { buildDocumentFilter, describeFilters } from './search-filters.js';
+import { type EffectiveSearchParams, resolveSearchParams } from './resolve-search-params.js';
+import { resolveDocumentIds } from './search-filters.js';
 import { type SearchRequest, validateSearchRequest } from './search-request.js';
 import type { HitExplanation, SearchHit, SearchResponse } from './search-types.js';
 
@@ -51,21 +53,21 @@ function compileSearchable(query: string): Extract<CompiledLegQuery, { kind: 'qu
  */
 export async function runSearch(context: SearchContext, input: unknown): Promise<SearchResponse> {
   const request = validateSearchRequest(input);
-  const { config, reader } = context;
-  const limit = request.limit ?? config.search.limit;
+  const { reader } = context;
+  const params = resolveSearchParams(request, context.config);
+  const { limit, minQuality } = params;
   const compiled = compileSearchable(request.query);
   const { trigram, words } = compiled;
 
-  const minQuality = effectiveMinQuality(request, config);
   const documentIds = resolveDocumentIds(reader, request);
-  const useMmr = request.mmr ?? config.search.mmr.enabled;
-  const useRerank = Boolean(context.reranker) && (request.rerank ?? config.rerankByDefault);
+  const useMmr = params.mmr !== null;
+  const useRerank = Boolean(context.reranker) && params.rerank;
   const pool = Math.max(limit * 5, 50);
   const excluded = trigram.negativeExpression
     ? reader.findExcludedChunkIds(trigram.negativeExpression)
     : new Set<number>();
 
-  const f = config.search.fusion;
+  const f = params.fusion;
   // Start the query embedding first: it runs on the inference thread while the lexical leg runs here.
   const pendingVector = runVectorLeg(context, trigram.positiveText, {
     pool,
@@ -85,7 +87,7 @@ export async function runSearch(context: SearchContext, input: unknown): Promise
       { name: 'lexical', ids: lexical.ids },
       { name: 'vector', ids: vector.ids },
     ],
-    { k: config.search.fusion.rrfK },
+    { k: f.rrfK },
   );
   let ranked = fused.map((f) => ({ id: f.id, score: f.score, explain: explainOf(f, lexical) }));
   if (!useMmr && !useRerank) ranked = ranked.slice(0, limit);
@@ -97,39 +99,24 @@ export async function runSearch(context: SearchContext, input: unknown): Promise
     rerankHealth = reranked.health;
     ranked = useMmr ? reranked.ranked : reranked.ranked.slice(0, limit);
   }
-  if (useMmr) ranked = applyMmr(context, ranked, records, request, limit);
+  if (params.mmr) ranked = applyMmr(context, ranked, records, { ...params.mmr, limit });
   const lowConfidence = isLowConfidence(
     ranked.map((r) => r.score),
-    request.minConfidenceRatio ?? config.search.minConfidenceRatio,
+    params.minConfidenceRatio,
   );
   records = new Map([...records].filter(([id]) => ranked.some((r) => r.id === id)));
   const spanTerms = [...trigram.phrases, ...trigram.shortTerms, ...words.terms];
   const results = ranked.flatMap((entry) => {
     const record = records.get(entry.id);
-    return record ? [toHit(context, record, entry, { request, spanTerms })] : [];
+    return record ? [toHit(context, record, entry, { params, spanTerms })] : [];
   });
   return {
     results,
     lowConfidence,
-    filterApplied: describeFilters(request) as Record<string, unknown> | null,
+    filterApplied: presentFilters(request),
     legs: { lexical: lexical.health, vector: vector.health, reranker: rerankHealth },
     lexicalOnly: context.embedder === null,
   };
-}
-
-function effectiveMinQuality(request: SearchRequest, config: ResolvedConfig): number {
-  if (request.includeLowQuality) return 0;
-  if (request.minQuality !== undefined) return request.minQuality;
-  return config.qualityFilter.enabled ? config.qualityFilter.threshold : 0;
-}
-
-function resolveDocumentIds(reader: SearchReader, request: SearchRequest): number[] | null {
-  const filter = buildDocumentFilter(request);
-  if (!filter) return null;
-  return reader
-    .readDocumentFacts()
-    .filter(filter)
-    .map((doc) => doc.id);
 }
 
 interface RankedEntry {
@@ -176,11 +163,9 @@ function applyMmr(
   context: SearchContext,
   ranked: RankedEntry[],
   records: Map<number, ChunkRecord>,
-  request: SearchRequest,
-  limit: number,
+  options: { lambda: number; sameDocPenalty: number; limit: number },
 ): RankedEntry[] {
   const index = context.vectors();
-  const mmr = context.config.search.mmr;
   const picked = selectMmr(
     ranked.map((r) => ({
       id: r.id,
@@ -188,11 +173,7 @@ function applyMmr(
       relevance: r.score,
       vector: index?.vectorOf(r.id) ?? null,
     })),
-    {
-      lambda: request.mmrLambda ?? mmr.lambda,
-      sameDocPenalty: request.mmrSameDocPenalty ?? mmr.sameDocPenalty,
-      limit,
-    },
+    options,
   );
   const byId = new Map(ranked.map((r) => [r.id, r]));
   return picked.map((id) => byId.get(id)!);
@@ -202,11 +183,10 @@ function toHit(
   context: SearchContext,
   record: ChunkRecord,
   entry: RankedEntry,
-  options: { request: SearchRequest; spanTerms: string[] },
+  options: { params: EffectiveSearchParams; spanTerms: string[] },
 ): SearchHit {
-  const { request } = options;
-  const pr = context.config.search.parentRetriever;
-  const expansion = (request.parentRetriever ?? pr.enabled) ? expandHit(context.reader, record, pr) : null;
+  const { params } = options;
+  const expansion = params.parentRetriever ? expandHit(context.reader, record, params.parentRetriever) : null;
   const content = expansion?.content ?? record.content;
   return {
     chunkId: record.id,
@@ -221,6 +201,6 @@ function toHit(
     content,
     matchSpans: computeMatchSpans(content, options.spanTerms),
     ...(expansion ? { expandedFrom: expansion.expandedFrom } : {}),
-    ...(request.explain ? { explain: entry.explain } : {}),
+    ...(params.explain ? { explain: entry.explain } : {}),
   };
 }

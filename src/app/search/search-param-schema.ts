@@ -1,0 +1,97 @@
+// The zod schemas of a search request, generated from the parameter table: the app's (camelCase keys) and
+// the wire's (snake_case keys, each field described, for the MCP tool). Both apply the same rules; a message
+// starts with `label`, so the wire schema can name the field inside its own messages.
+import { z } from 'zod';
+import { isCalendarDate } from '../../core/calendar-date.js';
+import { countUtf8Bytes } from '../../core/utf8-bytes.js';
+import { paramHelp } from './search-param-text.js';
+import {
+  SEARCH_PARAMS,
+  type SearchParam,
+  type SearchRequest,
+  type SearchWireRequest,
+} from './search-params.js';
+
+const CALENDAR_DATE_RULE = 'must be a calendar date YYYY-MM-DD that exists, like 2026-01-31';
+
+/** The schema of one parameter's value; every message starts with `label`. */
+export function paramSchema(param: SearchParam, label: string): z.ZodType {
+  switch (param.type) {
+    case 'string':
+      return textSchema(param, label);
+    case 'date':
+      return z.string().refine(isCalendarDate, `${label}${CALENDAR_DATE_RULE}`);
+    case 'boolean':
+      return z.boolean();
+    case 'integer':
+      return bounded(z.number().int(`${label}must be a whole number`), param, label);
+    case 'number':
+      return bounded(z.number().refine(Number.isFinite, `${label}must be finite`), param, label);
+    case 'stringList':
+      return listSchema(param, label);
+  }
+}
+
+/** Non-blank text (a query must have something in it besides spaces) within the byte cap. */
+function textSchema(param: SearchParam, label: string): z.ZodType {
+  const empty = `${label}must not be empty`;
+  let text = z.string().min(1, empty);
+  if (param.required) text = text.refine((s) => s.trim().length > 0, empty);
+  const cap = param.maxBytes;
+  return cap === undefined
+    ? text
+    : text.refine((s) => countUtf8Bytes(s) <= cap, `${label}must be at most ${cap} bytes`);
+}
+
+function bounded(number: z.ZodNumber, param: SearchParam, label: string): z.ZodNumber {
+  const { min, max } = param;
+  const range =
+    max === undefined ? `${label}must be ${min} or more` : `${label}must be between ${min} and ${max}`;
+  let checked = number;
+  if (min !== undefined) checked = checked.min(min, range);
+  if (max !== undefined) checked = checked.max(max, range);
+  return checked;
+}
+
+function listSchema(param: SearchParam, label: string): z.ZodType {
+  const noun = param.entry ?? 'entry';
+  const cap = param.maxBytes ?? Number.POSITIVE_INFINITY;
+  const entry = z
+    .string()
+    .min(1, `${label}${noun}s must not be empty`)
+    .refine((s) => countUtf8Bytes(s) <= cap, `${label}${noun}s must be at most ${cap} bytes each`);
+  let list = z.array(entry);
+  if (param.maxEntries !== undefined) {
+    list = list.max(param.maxEntries, `${label}takes at most ${param.maxEntries} ${noun}s`);
+  }
+  if (param.minEntries !== undefined) {
+    const omit = '(omit it to search everything)';
+    list = list.min(param.minEntries, `${label}must list at least one ${noun} when given ${omit}`);
+  }
+  return list;
+}
+
+/** A strict object of every parameter under its `key`; all but the query optional. */
+function objectSchema(key: 'name' | 'wire', field: (param: SearchParam) => z.ZodType, described: boolean) {
+  const shape = Object.fromEntries(
+    SEARCH_PARAMS.map((param: SearchParam) => {
+      const value = param.required ? field(param) : field(param).optional();
+      return [param[key], described ? value.describe(paramHelp(param)) : value];
+    }),
+  );
+  return z.strictObject(shape);
+}
+
+/** The app's request schema: camelCase keys; messages leave the field name to the caller. */
+export const searchRequestSchema = objectSchema(
+  'name',
+  (param) => paramSchema(param, ''),
+  false,
+) as unknown as z.ZodType<SearchRequest>;
+
+/** The wire schema (the MCP `search` tool's input): snake_case keys, named in messages, each described. */
+export const searchWireSchema = objectSchema(
+  'wire',
+  (param) => paramSchema(param, `${param.wire} `),
+  true,
+) as unknown as z.ZodType<SearchWireRequest>;

@@ -1,0 +1,92 @@
+// `groove search`'s flags generated from the table: each parses into the request field it names, a flag not
+// given stays out of the request (so the config applies), and a bad number names its flag.
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { addSearchParamOptions, searchRequestFromFlags } from '../../src/cli/search-options.js';
+
+/** The request `groove search <argv>` would send. */
+function requestOf(argv: string[]): unknown {
+  let request: unknown;
+  const command = addSearchParamOptions(new Command('search').exitOverride()).action(
+    (query: string, flags: Record<string, unknown>) => {
+      request = searchRequestFromFlags(query, flags);
+    },
+  );
+  command.parse(argv, { from: 'user' });
+  return request;
+}
+
+describe('groove search flags', () => {
+  it('leave every parameter that is not given out of the request', () => {
+    expect(requestOf(['backup'])).toEqual({ query: 'backup' });
+  });
+
+  it('map each flag onto its request field: repeated globs, comma lists, numbers and switches', () => {
+    expect(
+      requestOf([
+        'backup',
+        '--limit',
+        '3',
+        '--category',
+        'ops',
+        '--topic',
+        'db',
+        '--path-glob',
+        'ops/**',
+        '--path-glob',
+        '!ops/old/**',
+        '--tag-any',
+        'a, b,',
+        '--tag-all',
+        'c',
+        '--date-from',
+        '2026-01-01',
+        '--date-to',
+        '2026-02-01',
+        '--min-quality',
+        '0.2',
+        '--include-low-quality',
+        '--no-rerank',
+        '--mmr',
+        '--mmr-lambda',
+        '0.4',
+        '--mmr-same-doc-penalty',
+        '0.1',
+        '--no-parent-retriever',
+        '--min-confidence-ratio',
+        '0',
+        '--explain',
+      ]),
+    ).toEqual({
+      query: 'backup',
+      limit: 3,
+      category: 'ops',
+      topic: 'db',
+      pathGlobs: ['ops/**', '!ops/old/**'],
+      tagsAny: ['a', 'b'],
+      tagsAll: ['c'],
+      dateFrom: '2026-01-01',
+      dateTo: '2026-02-01',
+      minQuality: 0.2,
+      includeLowQuality: true,
+      rerank: false,
+      mmr: true,
+      mmrLambda: 0.4,
+      mmrSameDocPenalty: 0.1,
+      parentRetriever: false,
+      minConfidenceRatio: 0,
+      explain: true,
+    });
+    expect(requestOf(['x', '--rerank', '--no-mmr', '--parent-retriever'])).toEqual({
+      query: 'x',
+      rerank: true,
+      mmr: false,
+      parentRetriever: true,
+    });
+  });
+
+  it('refuse a number flag that is not a finite number, naming the flag', () => {
+    expect(() => requestOf(['x', '--limit', 'many'])).toThrow('--limit "many" is not a finite number');
+    expect(() => requestOf(['x', '--mmr-lambda', ' '])).toThrow('--mmr-lambda " " is not a finite number');
+  });
+});
