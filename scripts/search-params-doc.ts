@@ -1,6 +1,7 @@
 // The "Search parameters" section of docs/configuration.md, rendered from the search parameter table, and
 // the splice that puts it between the section's marker comments.
-import { configKey, rangeText, SEARCH_PARAMS, type SearchParam } from '../src/app/index.js';
+import { configKey, rangeText } from '../src/config/search-param-text.js';
+import { SEARCH_PARAMS, type SearchParam } from '../src/config/search-params.js';
 
 export const SECTION_START =
   '<!-- search-params:start (generated from src/app/search/search-params.ts by `npx tsx scripts/gen-search-params-doc.ts`; do not edit by hand) -->';

@@ -34,20 +34,10 @@ export {
   pullRegisteredModel,
 } from './models/index.js';
 export {
-  type CliForm,
-  configKey,
-  defaultText,
   type EffectiveSearchParams,
-  fromWireKeys,
-  paramHelp,
-  rangeText,
   resolveSearchParams,
-  SEARCH_PARAMS,
   type SearchHit,
-  type SearchParam,
-  type SearchRequest,
   type SearchResponse,
-  type SearchWireRequest,
   searchResponseToJson,
   searchWireSchema,
 } from './search/index.js';

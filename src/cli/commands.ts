@@ -1,9 +1,10 @@
 // Every groove command as data: arguments, options, help text, and the module that runs it (imported only when
 // the command runs). The measuring commands (eval, tune) are in commands-measure.ts.
-import type { CommandSpec, OptionSpec } from './command-spec.js';
+import type { CommandSpec } from './command-spec.js';
 import { EVAL_COMMAND, TUNE_COMMAND } from './commands-measure.js';
-import { collect, parseBoundedInt, parseFiniteNumber } from './flag-parsers.js';
+import { parseBoundedInt } from './flag-parsers.js';
 import { CONFIG_OPTION, formatOption, KB_OPTIONS, MODEL_OPTIONS } from './option-groups.js';
+import { searchArgument, searchParamOptions } from './search-options.js';
 
 const INDEX_COMMAND: CommandSpec = {
   name: 'index',
@@ -23,67 +24,20 @@ const INDEX_COMMAND: CommandSpec = {
   load: () => import('./cmd-index.js'),
 };
 
-const number = (flag: string) => parseFiniteNumber('search', flag);
-
-/** The search knobs `groove search` accepts as flags. */
-const SEARCH_OPTIONS: readonly OptionSpec[] = [
-  { flags: '--limit <n>', description: 'results to return (1-1000, default 5)', parse: number('--limit') },
-  { flags: '--category <name>', description: 'only documents whose first path segment is this' },
-  {
-    flags: '--topic <name>',
-    description: 'only documents with this topic (frontmatter topic or second path segment)',
-  },
-  {
-    flags: '--path-glob <glob>',
-    description: 'only paths matching the glob; repeatable; prefix ! to exclude',
-    parse: collect as OptionSpec['parse'],
-  },
-  { flags: '--tag-any <a,b>', description: 'documents with any of these tags' },
-  { flags: '--tag-all <a,b>', description: 'documents with all of these tags' },
-  { flags: '--date-from <YYYY-MM-DD>', description: 'documents dated on or after' },
-  { flags: '--date-to <YYYY-MM-DD>', description: 'documents dated on or before' },
-  {
-    flags: '--min-quality <0..1>',
-    description: 'hide chunks below this quality score (default 0.3)',
-    parse: number('--min-quality'),
-  },
-  { flags: '--include-low-quality', description: 'do not hide low-quality chunks' },
-  {
-    flags: '--min-confidence-ratio <r>',
-    description: 'low_confidence when top1/mean < r (default 1.5; 0 disables)',
-    parse: number('--min-confidence-ratio'),
-  },
-  {
-    flags: '--reranker <id>',
-    description: 'cross-encoder to rerank with (bge-reranker-base, bge-reranker-v2-m3) or none',
-  },
-  { flags: '--rerank', description: 'rerank with the configured cross-encoder' },
-  { flags: '--no-rerank', description: 'skip the reranker even when rerank_by_default is on' },
-  { flags: '--mmr', description: 'diversify results with maximal marginal relevance' },
-  { flags: '--no-mmr', description: 'turn MMR off even when [search.mmr] enables it' },
-  {
-    flags: '--mmr-lambda <0..1>',
-    description: 'MMR relevance/diversity trade-off (default 0.7)',
-    parse: number('--mmr-lambda'),
-  },
-  {
-    flags: '--mmr-same-doc-penalty <0..1>',
-    description: 'MMR penalty for a second chunk of one document',
-    parse: number('--mmr-same-doc-penalty'),
-  },
-  { flags: '--parent-retriever', description: 'expand short hits to their document or neighbours' },
-  { flags: '--no-parent-retriever', description: 'turn the parent retriever off' },
-  { flags: '--explain', description: 'add per-hit ranks and scores from each leg' },
-];
-
 const SEARCH_COMMAND: CommandSpec = {
   name: 'search',
   description: 'hybrid search of an indexed KB (word-level BM25 + vectors, fused by RRF)',
-  argument: {
-    syntax: '<query>',
-    description: 'what to look for; "quoted phrase", -exclude and -"excluded phrase" are understood',
-  },
-  options: [...SEARCH_OPTIONS, formatOption('json'), ...KB_OPTIONS, ...MODEL_OPTIONS],
+  argument: searchArgument(),
+  options: [
+    ...searchParamOptions(),
+    {
+      flags: '--reranker <id>',
+      description: 'cross-encoder to rerank with (bge-reranker-base, bge-reranker-v2-m3) or none',
+    },
+    formatOption('json'),
+    ...KB_OPTIONS,
+    ...MODEL_OPTIONS,
+  ],
   help: '\nExamples:\n  groove search "reset password" --kb-path ./notes --format text\n  groove search "backup -postgres" --kb-path ./notes --limit 10\n  groove search "売上" --kb-path ./notes --tag-any 財務 --explain',
   load: () => import('./cmd-search.js'),
 };

@@ -1,9 +1,11 @@
-// `groove search`'s parameter options, generated from the search parameter table, and the request built
-// from the parsed flags. Commander is given no defaults: an absent flag stays undefined, so the config's
-// value applies.
-import { type Command, Option } from 'commander';
-import { paramHelp, SEARCH_PARAMS, type SearchParam, type SearchRequest } from '../app/index.js';
-import { GrooveError } from '../errors.js';
+// `groove search`'s query argument and parameter options, generated from the search parameter table as option
+// data, and the request built from the parsed flags. No option has a default: an absent flag stays undefined,
+// so the config's value applies.
+import { Option } from 'commander';
+import { paramHelp } from '../config/search-param-text.js';
+import { SEARCH_PARAMS, type SearchParam, type SearchRequest } from '../config/search-params.js';
+import type { OptionSpec } from './command-spec.js';
+import { collect, parseFiniteNumber } from './flag-parsers.js';
 
 /** The flag's help: the shared text, then how the command line takes a list. */
 export function cliHelp(param: SearchParam): string {
@@ -12,17 +14,6 @@ export function cliHelp(param: SearchParam): string {
   return `${text} [${param.cli.list === 'repeat' ? 'repeatable' : 'comma-separated'}]`;
 }
 
-function parseNumber(flag: string) {
-  return (value: string): number => {
-    const number = Number(value);
-    if (value.trim() === '' || !Number.isFinite(number)) {
-      throw new GrooveError('INVALID_ARGUMENT', `${flag} "${value}" is not a finite number`);
-    }
-    return number;
-  };
-}
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 const splitList = (value: string) =>
   value
     .split(',')
@@ -31,26 +22,33 @@ const splitList = (value: string) =>
 
 type OptionForm = Extract<SearchParam['cli'], { kind: 'option' }>;
 
-function optionOf(param: SearchParam, cli: OptionForm): Option {
-  const option = new Option(cli.value === undefined ? cli.flag : `${cli.flag} ${cli.value}`, cliHelp(param));
-  if (param.type === 'integer' || param.type === 'number') return option.argParser(parseNumber(cli.flag));
-  if (cli.list === 'repeat') return option.argParser(collect);
-  if (cli.list === 'comma') return option.argParser(splitList);
-  return option;
+function optionOf(param: SearchParam, cli: OptionForm): OptionSpec {
+  const flags = cli.value === undefined ? cli.flag : `${cli.flag} ${cli.value}`;
+  const description = cliHelp(param);
+  if (param.type === 'integer' || param.type === 'number')
+    return { flags, description, parse: parseFiniteNumber('search', cli.flag) };
+  if (cli.list === 'repeat') return { flags, description, parse: collect as OptionSpec['parse'] };
+  if (cli.list === 'comma') return { flags, description, parse: splitList };
+  return { flags, description };
 }
 
-/** Declare the query argument and every parameter's flag (and `--no-` form) on `groove search`. */
-export function addSearchParamOptions(command: Command): Command {
+/** The query argument of `groove search`, from the table. */
+export function searchArgument(): { syntax: string; description: string } {
+  const param = (SEARCH_PARAMS as readonly SearchParam[]).find((p) => p.cli.kind === 'argument')!;
+  return { syntax: (param.cli as { value: string }).value, description: cliHelp(param) };
+}
+
+/** Every parameter's flag (and its `--no-` form), in table order. */
+export function searchParamOptions(): OptionSpec[] {
+  const options: OptionSpec[] = [];
   for (const param of SEARCH_PARAMS as readonly SearchParam[]) {
     const cli = param.cli;
-    if (cli.kind === 'argument') {
-      command.argument(cli.value, cliHelp(param));
-      continue;
-    }
-    command.addOption(optionOf(param, cli));
-    if (cli.negation !== undefined) command.addOption(new Option(`--no-${cli.flag.slice(2)}`, cli.negation));
+    if (cli.kind !== 'option') continue;
+    options.push(optionOf(param, cli));
+    if (cli.negation !== undefined)
+      options.push({ flags: `--no-${cli.flag.slice(2)}`, description: cli.negation });
   }
-  return command;
+  return options;
 }
 
 /** The search request of the query and the parsed flags; flags not given are left out. */

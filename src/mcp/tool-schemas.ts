@@ -1,7 +1,8 @@
 // The MCP tools' input schemas (zod, strict: a misspelt argument is an error, not silently dropped) with the
 // descriptions an LLM caller reads, and the mapping from the snake_case wire names to the app's requests.
 import { z } from 'zod';
-import { fromWireKeys, type SearchWireRequest, searchWireSchema } from '../app/index.js';
+import { searchWireSchema } from '../app/index.js';
+import { fromWireKeys, type SearchWireRequest } from '../config/search-params.js';
 
 const unit = (name: string) =>
   z.number().min(0, `${name} must be between 0 and 1`).max(1, `${name} must be between 0 and 1`);

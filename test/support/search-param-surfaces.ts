@@ -1,7 +1,8 @@
 // Reads the search parameters back out of the three places that show them — `groove search --help`, the MCP
 // `search` tool's JSON schema and the docs table — and lists where any of them disagrees with the table.
 // Test-only.
-import { configKey, rangeText, SEARCH_PARAMS, type SearchParam } from '../../src/app/index.js';
+import { configKey, rangeText } from '../../src/config/search-param-text.js';
+import { SEARCH_PARAMS, type SearchParam } from '../../src/config/search-params.js';
 
 /** What a surface says about one parameter. */
 export interface ParamFacts {

@@ -1,29 +1,42 @@
 // `groove search`'s flags generated from the table: each parses into the request field it names, a flag not
 // given stays out of the request (so the config applies), and a bad number names its flag.
-import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { addSearchParamOptions, searchRequestFromFlags } from '../../src/cli/search-options.js';
+import type { CliIo } from '../../src/cli/cli-io.js';
+import { buildCommand } from '../../src/cli/command-spec.js';
+import { searchArgument, searchParamOptions, searchRequestFromFlags } from '../../src/cli/search-options.js';
+
+const io: CliIo = { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, cwd: '.' };
 
 /** The request `groove search <argv>` would send. */
-function requestOf(argv: string[]): unknown {
+async function requestOf(argv: string[]): Promise<unknown> {
   let request: unknown;
-  const command = addSearchParamOptions(new Command('search').exitOverride()).action(
-    (query: string, flags: Record<string, unknown>) => {
-      request = searchRequestFromFlags(query, flags);
+  const command = buildCommand(
+    {
+      name: 'search',
+      description: 'search',
+      argument: searchArgument(),
+      options: searchParamOptions(),
+      load: async () => ({
+        run: async ({ flags, args }: { flags: Record<string, unknown>; args: string[] }) => {
+          request = searchRequestFromFlags(args[0]!, flags);
+          return 0;
+        },
+      }),
     },
+    { io, version: 'test', setExit: () => {} },
   );
-  command.parse(argv, { from: 'user' });
+  await command.parseAsync(argv, { from: 'user' });
   return request;
 }
 
 describe('groove search flags', () => {
-  it('leave every parameter that is not given out of the request', () => {
-    expect(requestOf(['backup'])).toEqual({ query: 'backup' });
+  it('leave every parameter that is not given out of the request', async () => {
+    expect(await requestOf(['backup'])).toEqual({ query: 'backup' });
   });
 
-  it('map each flag onto its request field: repeated globs, comma lists, numbers and switches', () => {
+  it('map each flag onto its request field: repeated globs, comma lists, numbers and switches', async () => {
     expect(
-      requestOf([
+      await requestOf([
         'backup',
         '--limit',
         '3',
@@ -77,7 +90,7 @@ describe('groove search flags', () => {
       minConfidenceRatio: 0,
       explain: true,
     });
-    expect(requestOf(['x', '--rerank', '--no-mmr', '--parent-retriever'])).toEqual({
+    expect(await requestOf(['x', '--rerank', '--no-mmr', '--parent-retriever'])).toEqual({
       query: 'x',
       rerank: true,
       mmr: false,
@@ -85,8 +98,12 @@ describe('groove search flags', () => {
     });
   });
 
-  it('refuse a number flag that is not a finite number, naming the flag', () => {
-    expect(() => requestOf(['x', '--limit', 'many'])).toThrow('--limit "many" is not a finite number');
-    expect(() => requestOf(['x', '--mmr-lambda', ' '])).toThrow('--mmr-lambda " " is not a finite number');
+  it('refuse a number flag that is not a finite number, naming the flag', async () => {
+    await expect(requestOf(['x', '--limit', 'many'])).rejects.toThrow(
+      '--limit "many" is not a finite number',
+    );
+    await expect(requestOf(['x', '--mmr-lambda', ' '])).rejects.toThrow(
+      '--mmr-lambda " " is not a finite number',
+    );
   });
 });

@@ -1,10 +1,10 @@
 // The search parameter table: names and flags are consistent, every default is the DEFAULTS value its
 // groove.toml key overrides, groove.toml takes the same bounds, and the shared wording reads as documented.
 import { describe, expect, it } from 'vitest';
-import { configKey, defaultText, paramHelp, rangeText } from '../../src/app/search/search-param-text.js';
-import { SEARCH_PARAMS, type SearchParam, wireName } from '../../src/app/search/search-params.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { configFileSchema } from '../../src/config/schema.js';
+import { configKey, defaultText, paramHelp, rangeText } from '../../src/config/search-param-text.js';
+import { SEARCH_PARAMS, type SearchParam, wireName } from '../../src/config/search-params.js';
 
 const PARAMS = SEARCH_PARAMS as readonly SearchParam[];
 const byName = (name: string) => PARAMS.find((p) => p.name === name)!;

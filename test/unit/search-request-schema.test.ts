@@ -2,8 +2,8 @@
 // tool's input) — apply the table's rules alike and name the field as the CLI and MCP spell it.
 import { describe, expect, it } from 'vitest';
 import { searchRequestSchema, searchWireSchema } from '../../src/app/search/search-param-schema.js';
-import { fromWireKeys, SEARCH_PARAMS, type SearchParam } from '../../src/app/search/search-params.js';
 import { validateSearchRequest } from '../../src/app/search/search-request.js';
+import { fromWireKeys, SEARCH_PARAMS, type SearchParam } from '../../src/config/search-params.js';
 import { GrooveError } from '../../src/errors.js';
 
 const PARAMS = SEARCH_PARAMS as readonly SearchParam[];

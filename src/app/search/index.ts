@@ -9,15 +9,6 @@ export {
   type SearchKnobs,
 } from './resolve-search-params.js';
 export { searchWireSchema } from './search-param-schema.js';
-export { configKey, defaultText, paramHelp, rangeText } from './search-param-text.js';
-export {
-  type CliForm,
-  fromWireKeys,
-  SEARCH_PARAMS,
-  type SearchParam,
-  type SearchRequest,
-  type SearchWireRequest,
-} from './search-params.js';
 export { validateSearchRequest } from './search-request.js';
 export { SearchSession, type SessionView } from './search-session.js';
 export { type SearchHit, type SearchResponse, searchResponseToJson } from './search-types.js';

@@ -3,7 +3,7 @@
 // searcher, `groove search`'s text output and eval's pipelines.
 import { DEFAULTS } from '../../config/defaults.js';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
-import type { SearchRequest } from './search-params.js';
+import type { SearchRequest } from '../../config/search-params.js';
 
 /** The request's parameters that have a configured default (the query and the filters have none). */
 export type SearchKnobs = Partial<

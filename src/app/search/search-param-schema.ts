@@ -2,15 +2,15 @@
 // the wire's (snake_case keys, each field described, for the MCP tool). Both apply the same rules; a message
 // starts with `label`, so the wire schema can name the field inside its own messages.
 import { z } from 'zod';
-import { isCalendarDate } from '../../core/calendar-date.js';
-import { countUtf8Bytes } from '../../core/utf8-bytes.js';
-import { paramHelp } from './search-param-text.js';
+import { paramHelp } from '../../config/search-param-text.js';
 import {
   SEARCH_PARAMS,
   type SearchParam,
   type SearchRequest,
   type SearchWireRequest,
-} from './search-params.js';
+} from '../../config/search-params.js';
+import { isCalendarDate } from '../../core/calendar-date.js';
+import { countUtf8Bytes } from '../../core/utf8-bytes.js';
 
 const CALENDAR_DATE_RULE = 'must be a calendar date YYYY-MM-DD that exists, like 2026-01-31';
 

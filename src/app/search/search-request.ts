@@ -1,9 +1,10 @@
 // The search request every surface sends (CLI flags, MCP arguments, eval), and its validation at the boundary.
+
+import { type SearchRequest, wireName } from '../../config/search-params.js';
 import { GrooveError } from '../../errors.js';
 import { searchRequestSchema } from './search-param-schema.js';
-import { type SearchRequest, wireName } from './search-params.js';
 
-export type { SearchRequest } from './search-params.js';
+export type { SearchRequest } from '../../config/search-params.js';
 
 /**
  * Validate a request or throw INVALID_ARGUMENT naming the field (as the CLI and MCP spell it), the problem and

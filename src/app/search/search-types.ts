@@ -1,7 +1,8 @@
 // What a search returns: hits with citations, the confidence flag, the filters echoed, and each leg's health.
-import type { LegReport } from '../../types.js';
+
+import { toWireKeys } from '../../config/search-params.js';
 import type { DocumentFilters } from '../../core/document-filter.js';
-import { toWireKeys } from './search-params.js';
+import type { LegReport } from '../../types.js';
 
 export interface MatchSpan {
   start: number;
