@@ -4,7 +4,7 @@ import { configKey, rangeText } from '../src/config/search-param-text.js';
 import { SEARCH_PARAMS, type SearchParam } from '../src/config/search-params.js';
 
 export const SECTION_START =
-  '<!-- search-params:start (generated from src/app/search/search-params.ts by `npx tsx scripts/gen-search-params-doc.ts`; do not edit by hand) -->';
+  '<!-- search-params:start (generated from src/config/search-params.ts by `npx tsx scripts/gen-search-params-doc.ts`; do not edit by hand) -->';
 export const SECTION_END = '<!-- search-params:end -->';
 
 const TYPE_NAMES: Record<SearchParam['type'], string> = {
