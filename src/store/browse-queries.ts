@@ -1,6 +1,8 @@
 // Read-side SQL for browsing the index rather than ranking it: one document by its exact path (get_document)
 // and the per-document facts the topic tree is built from (list_topics).
+
 import type { SqliteDatabase } from './open-database.js';
+import { decodeTags } from './tags-column.js';
 
 export interface IndexedDocument {
   id: number;
@@ -37,17 +39,8 @@ export function createBrowseReader(db: SqliteDatabase): BrowseReader {
     findDocument(path) {
       // SQLite's default BINARY collation makes `=` byte-identical: no case or Unicode-form variants match.
       const row = byPath.get(path) as (Omit<IndexedDocument, 'tags'> & { tags: string }) | undefined;
-      return row ? { ...row, tags: parseTags(row.tags) } : null;
+      return row ? { ...row, tags: decodeTags(row.tags) } : null;
     },
     listTopicRows: () => topicRows.all() as TopicRow[],
   };
-}
-
-function parseTags(text: string): string[] {
-  try {
-    const value = JSON.parse(text) as unknown;
-    return Array.isArray(value) ? value.map(String) : [];
-  } catch {
-    return [];
-  }
 }

@@ -4,6 +4,7 @@
 import type { Bm25Weights, ChunkRecord, DocumentFacts } from '../types.js';
 import { createFtsPostingsReader, type FtsPostingsReader } from './fts-postings.js';
 import type { SqliteDatabase } from './open-database.js';
+import { decodeTags } from './tags-column.js';
 import type { WordRankOptions } from './word-index.js';
 
 export interface LexicalQueryOptions {
@@ -172,7 +173,7 @@ export function readChunkRecords(db: SqliteDatabase, ids: readonly number[]): Ch
     .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
       WHERE c.id IN (SELECT value FROM json_each(?))`)
     .all(JSON.stringify(ids)) as (Omit<ChunkRecord, 'tags'> & { tags: string })[];
-  const byId = new Map(rows.map((row) => [row.id, { ...row, tags: parseTags(row.tags) }]));
+  const byId = new Map(rows.map((row) => [row.id, { ...row, tags: decodeTags(row.tags) }]));
   return ids.flatMap((id) => {
     const record = byId.get(id);
     return record ? [record] : [];
@@ -185,7 +186,7 @@ export function readDocumentChunks(db: SqliteDatabase, documentId: number, maxRo
     .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
       WHERE c.document_id = ? ORDER BY c.chunk_index LIMIT ?`)
     .all(documentId, maxRows) as (Omit<ChunkRecord, 'tags'> & { tags: string })[];
-  return rows.map((row) => ({ ...row, tags: parseTags(row.tags) }));
+  return rows.map((row) => ({ ...row, tags: decodeTags(row.tags) }));
 }
 
 /** What filters look at for every document. */
@@ -194,16 +195,7 @@ export function readDocumentFacts(db: SqliteDatabase): DocumentFacts[] {
     DocumentFacts,
     'tags'
   > & { tags: string })[];
-  return rows.map((row) => ({ ...row, tags: parseTags(row.tags) }));
-}
-
-function parseTags(text: string): string[] {
-  try {
-    const value = JSON.parse(text) as unknown;
-    return Array.isArray(value) ? value.map(String) : [];
-  } catch {
-    return [];
-  }
+  return rows.map((row) => ({ ...row, tags: decodeTags(row.tags) }));
 }
 
 /** The read operations search needs, bound to one connection (the app layer sees only this shape). */

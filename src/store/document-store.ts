@@ -1,5 +1,6 @@
 // Document and chunk rows, with their FTS rows and vectors, written one document per transaction.
 import type { SqliteDatabase } from './open-database.js';
+import { encodeTags } from './tags-column.js';
 import { WordCountWriter } from './word-counts.js';
 
 export interface DocumentRowInput {
@@ -121,7 +122,7 @@ export class DocumentStore {
       if (replacesPath !== undefined) this.removeByPath(replacesPath);
       const result = this.statements.insertDocument.run({
         ...doc,
-        tags: JSON.stringify(doc.tags),
+        tags: encodeTags(doc.tags),
         metadata: JSON.stringify(doc.metadata),
         lastIndexed: new Date().toISOString(),
       });
