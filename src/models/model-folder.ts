@@ -36,7 +36,7 @@ export interface ModelCorruptOptions {
 export function corruptFolderFix(folder: string, modelId: string | null | undefined): string {
   return modelId
     ? `delete "${folder}" and run groove models pull ${modelId} to download it again`
-    : `delete "${folder}" or replace it with a complete copy of the model (a registered model downloads again with groove models pull <id>)`;
+    : `replace "${folder}" with a complete copy of the model, or delete it; for a registered model, groove models pull <id> downloads it again`;
 }
 
 export function modelCorruptError(
