@@ -53,7 +53,7 @@ function expectCorrupt(error: GrooveError, folder: string, file: string): void {
   expect(error.code).toBe('MODEL_CORRUPT');
   expect(error.message).toContain(`"${folder}"`);
   expect(error.message).toContain(`"${file}"`);
-  expect(error.hint).toContain(`delete "${folder}"`);
+  expect(error.hint).toContain(`"${folder}"`);
 }
 
 beforeAll(() => {
@@ -117,7 +117,9 @@ describe('external data missing or truncated', () => {
         createEmbedder(embedderOptions({ model: 'multilingual-e5-small', cacheDir })),
       );
       expectCorrupt(error, folder, 'onnx/model_quantized.onnx_data');
-      expect(error.hint).toContain('groove models pull multilingual-e5-small');
+      expect(error.hint).toBe(
+        `delete "${folder}" and run groove models pull multilingual-e5-small to download it again`,
+      );
     },
     LOAD_TIMEOUT_MS,
   );
