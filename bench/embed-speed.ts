@@ -1,5 +1,8 @@
 // Embedding pipeline overhead: groove's transformers embedder vs raw onnxruntime-node on the same chunks.
 // Run: npx tsx bench/embed-speed.ts [--chunks 500] [--batch 32] [--runs 3] [--threads 2]
+//   [--model-shape minilm-l6|e5-small] [--dtype fp32|q8]
+// `--model-shape e5-small` generates multilingual-e5-small's real shape (XLM-R, 12 layers, vocab 250,037; q8 by
+// default, as the registry loads it, ~120 MB) into a temp folder first: the default model's inference cost.
 // Target (benchmarks.md): groove's overhead ≤ 15% of raw inference time, both cores busy.
 
 import fs from 'node:fs';
@@ -18,13 +21,28 @@ const { values } = parseArgs({
     batch: { type: 'string', default: '32' },
     runs: { type: 'string', default: '3' },
     threads: { type: 'string', default: '2' },
+    'model-shape': { type: 'string', default: 'minilm-l6' },
+    dtype: { type: 'string' },
   },
 });
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new Error(`--${flag} must be one of ${allowed.join(', ')}, got "${value}"`);
+  }
+  return value as T;
+}
 const chunkCount = Number(values.chunks);
 const batchSize = Number(values.batch);
 const runs = Number(values.runs);
 const threads = Number(values.threads);
+const modelShape = oneOf('model-shape', values['model-shape'], ['minilm-l6', 'e5-small'] as const);
+const dtype = oneOf('dtype', values.dtype ?? (modelShape === 'e5-small' ? 'q8' : 'fp32'), [
+  'fp32',
+  'q8',
+] as const);
 const MAX_TOKENS = 512;
+const SHAPE_NAMES = { 'minilm-l6': 'MiniLM-L6 (BERT)', 'e5-small': 'multilingual-e5-small (XLM-R)' } as const;
+const SHAPE_LAYERS = { 'minilm-l6': 6, 'e5-small': 12 } as const;
 const MAX_CHUNK_CHARS = 4000;
 
 /** SciFact abstracts (title + abstract, one chunk each) when the dataset is present, else synthetic prose. */
@@ -69,7 +87,7 @@ async function timeIt(work: () => Promise<unknown>): Promise<Timing> {
 async function main(): Promise<void> {
   const modelDir = fs.mkdtempSync(path.join(os.tmpdir(), 'groove-bench-'));
   try {
-    const generated = writeTestModel({ kind: 'embed', shape: 'minilm-l6', outDir: modelDir });
+    const generated = writeTestModel({ kind: 'embed', shape: modelShape, dtype, outDir: modelDir });
     const { chunks, source } = loadChunks();
     const ort = await import('onnxruntime-node');
     const { AutoTokenizer, env } = await import('@huggingface/transformers');
@@ -93,24 +111,27 @@ async function main(): Promise<void> {
       { maxItems: batchSize, maxTokens: DEFAULT_MAX_BATCH_TOKENS },
     );
     const padId = tokenizer.pad_token_id ?? 0;
+    const session = await ort.InferenceSession.create(path.join(modelDir, generated.onnxFile), {
+      intraOpNumThreads: threads,
+      interOpNumThreads: 1,
+    });
+    // XLM-R graphs take no token_type_ids; BERT graphs get zeros, as the library feeds them.
+    const withTypes = session.inputNames.includes('token_type_ids');
     const sortedFeeds = plan.map((batch) => {
       const padded = padTokenBatch(
         batch.map((i) => rows[i] as (typeof rows)[number]),
         padId,
       );
+      const types = new ort.Tensor('int64', new BigInt64Array(padded.inputIds.length), padded.dims);
       return {
         input_ids: new ort.Tensor('int64', padded.inputIds, padded.dims),
         attention_mask: new ort.Tensor('int64', padded.attentionMask, padded.dims),
-        token_type_ids: new ort.Tensor('int64', new BigInt64Array(padded.inputIds.length), padded.dims),
+        ...(withTypes ? { token_type_ids: types } : {}),
       };
     });
     const tokens = rows.reduce((n, r) => n + r.inputIds.length, 0);
     const paddedTokens = sortedFeeds.reduce((n, f) => n + f.input_ids.data.length, 0);
 
-    const session = await ort.InferenceSession.create(path.join(modelDir, 'onnx', 'model.onnx'), {
-      intraOpNumThreads: threads,
-      interOpNumThreads: 1,
-    });
     const runRaw = async () => {
       for (const f of sortedFeeds) await session.run(f);
     };
@@ -152,7 +173,8 @@ async function main(): Promise<void> {
     const cpuOverhead = ((grooveCpu - rawCpu) / rawCpu) * 100;
     const lines = [
       `embed-speed: ${chunks.length} chunks from ${source}`,
-      `model: generated MiniLM-L6 shape (6 layers, hidden 384, 12 heads, vocab ${generated.vocabSize}, fp32), ` +
+      `model: generated ${SHAPE_NAMES[modelShape]} shape (${SHAPE_LAYERS[modelShape]} layers, hidden 384, 12 heads, ` +
+        `vocab ${generated.vocabSize}, ${dtype}, ${(generated.modelBytes / 1e6).toFixed(0)} MB), ` +
         `max ${MAX_TOKENS} tokens, batch ≤ ${batchSize} items and ≤ ${DEFAULT_MAX_BATCH_TOKENS} padded tokens ` +
         `(${plan.length} batches), intra-op threads ${threads}, ${os.availableParallelism()} cores`,
       `tokens: ${tokens} (${(tokens / chunks.length).toFixed(0)} per chunk), padded ${paddedTokens} ` +

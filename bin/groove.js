@@ -3,6 +3,20 @@
 // A search that will embed its query with a local model starts its inference thread before the CLI's own modules
 // load, so the thread imports the model library meanwhile (src/cli/search-prestart.ts decides; a lexical-only
 // search starts none and never loads the model libraries).
+// A promise rejected with nobody to handle it (a library that forgets to await, a bug of ours) ends the command
+// with one `groove: error:` line and exit status 1, like any other failure; its stack only with GROOVE_DEBUG set.
+process.on('unhandledRejection', (reason) => {
+  const text =
+    typeof reason?.toLine === 'function'
+      ? reason.toLine()
+      : reason instanceof Error
+        ? reason.message
+        : String(reason);
+  process.stderr.write(`groove: error: ${text.replace(/\s*[\u0000-\u001f\u007f]+\s*/g, ' ').trim()}\n`);
+  if (process.env.GROOVE_DEBUG && reason instanceof Error && reason.stack)
+    process.stderr.write(`${reason.stack}\n`);
+  process.exit(1);
+});
 // A reader that stops early (`groove search --help | head`) closes the pipe: end quietly, as a filter does.
 process.stdout.on('error', (error) => {
   if (error.code !== 'EPIPE') throw error;

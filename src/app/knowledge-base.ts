@@ -52,6 +52,7 @@ import {
   createRerankerFor,
   type IndexIdentity,
   identityOf,
+  loadFailureOf,
 } from './models/index.js';
 import { checkSearchRequest, type SearchResponse, SearchSession } from './search/index.js';
 import {
@@ -275,16 +276,24 @@ export class KnowledgeBase {
 
   /** Load the model once, following the model an existing index records, so the first call does not pay for it. */
   async warmUp(): Promise<void> {
-    if (IndexDatabase.exists(this.dbPath)) await this.file.withSession(async (session) => session.preload());
-    else await this.embedder();
+    if (!IndexDatabase.exists(this.dbPath)) {
+      await this.embedder();
+      return;
+    }
+    await this.file.withSession(async (session) => {
+      // A server starts only with its models: a search session would answer without them (failed legs).
+      const { embedder, reranker } = session.view();
+      const failure = loadFailureOf(embedder) ?? loadFailureOf(reranker);
+      if (failure) throw failure.cause ?? failure;
+      session.preload();
+    });
   }
 
   /** `groove tune`: sweep the fusion grid inside one read snapshot; applies nothing. */
   tune(options: TuneOptions = {}, onEvent?: (event: TuneEvent) => void): Promise<TuneOutcome> {
     const withSnapshot: TunerPorts['withSnapshot'] = (work) =>
       this.file.withSession(async (session) => {
-        const embedder = await this.embedder();
-        const { reader, vectors } = session.view();
+        const { reader, vectors, embedder } = session.view();
         return session.withReadSnapshot(({ model, readCorpus }) =>
           work({ model, readCorpus, reader, vectors, embedder }),
         );

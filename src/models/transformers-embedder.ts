@@ -167,6 +167,7 @@ export async function openTransformersEmbedder(options: OpenTransformersEmbedder
       task: 'embedding',
       dtype: info.dtype,
       threads: options.threads,
+      externalData: info.externalData,
     });
     return new TransformersEmbedder(loaded, { ...info, ...common, model: info.folder });
   }
@@ -178,7 +179,7 @@ export async function openTransformersEmbedder(options: OpenTransformersEmbedder
     hubEndpoint: options.hubEndpoint ?? null,
     ...(options.progress ? { progress: options.progress } : {}),
   });
-  const info = inspectModelFolder(folder, spec.dtype);
+  const info = inspectModelFolder(folder, spec.dtype, spec.id);
   if (info.dimension !== spec.dimension) {
     throw new GrooveError(
       'MODEL_CORRUPT',
@@ -192,6 +193,8 @@ export async function openTransformersEmbedder(options: OpenTransformersEmbedder
     task: 'embedding',
     dtype: spec.dtype,
     threads: options.threads,
+    externalData: info.externalData,
+    modelId: spec.id,
   });
   return new TransformersEmbedder(loaded, {
     ...common,

@@ -118,6 +118,7 @@ export async function openTransformersReranker(options: OpenTransformersReranker
       task: 'reranker',
       dtype: info.dtype,
       threads: options.threads,
+      externalData: info.externalData,
     });
     return new TransformersReranker(loaded, { ...common, model: info.folder, maxTokens: info.maxTokens });
   }
@@ -129,12 +130,14 @@ export async function openTransformersReranker(options: OpenTransformersReranker
     hubEndpoint: options.hubEndpoint ?? null,
     ...(options.progress ? { progress: options.progress } : {}),
   });
-  inspectModelFolder(folder, spec.dtype);
+  const info = inspectModelFolder(folder, spec.dtype, spec.id);
   const loaded = await loadModelFolder({
     folder,
     task: 'reranker',
     dtype: spec.dtype,
     threads: options.threads,
+    externalData: info.externalData,
+    modelId: spec.id,
   });
   return new TransformersReranker(loaded, { ...common, model: spec.id, maxTokens: spec.maxTokens });
 }

@@ -135,40 +135,59 @@ export interface LoadModelFolderOptions {
   dtype: ModelDtype;
   /** onnxruntime intra-op threads. */
   threads: number;
+  /** The external-data files inspectModelFolder found declared (relative to the folder). */
+  externalData?: readonly string[];
+  /** The registered model the folder holds, for the fix in a MODEL_CORRUPT hint. */
+  modelId?: string | null;
 }
 
-/** Load from an absolute folder with remote loading disabled: this path can never touch the network. */
+/** The file an onnxruntime load error is about: an external-data file when it names or implies one. */
+function fileOfLoadError(error: unknown, options: LoadModelFolderOptions): string {
+  const onnxFile = onnxFileFor(options.dtype);
+  const message = summarizeError(error);
+  const named = /onnx\/[\w.-]+\.onnx_data(?:_\d+)?/.exec(message);
+  if (named) return named[0];
+  if (!/external/i.test(message)) return onnxFile;
+  const declared = options.externalData ?? [];
+  return declared.length > 0 ? declared.join(', ') : `${onnxFile}_data`;
+}
+
+/**
+ * Load from an absolute folder with remote loading disabled: this path can never touch the network.
+ * transformers.js is told the model has no external data: onnxruntime-node opens the model by its path and reads
+ * external data itself, relative to the model file, failing the session promise this function awaits when a
+ * file is missing or short — whereas the library's own lookup of those files rejects a promise nobody awaits,
+ * which killed the inference thread or left the caller waiting forever.
+ */
 export function loadModelFolder(options: LoadModelFolderOptions): Promise<LoadedModel> {
   return withEnvLock(async () => {
     const lib = await importTransformers();
     configureEnv(lib, null);
-    const { folder } = options;
+    const { folder, modelId } = options;
     let tokenizer: unknown;
     try {
       tokenizer = await lib.AutoTokenizer.from_pretrained(folder, { local_files_only: true });
     } catch (error) {
-      throw modelCorruptError(
-        folder,
-        'tokenizer.json',
-        `could not be loaded (${summarizeError(error)})`,
-        error,
-      );
+      throw modelCorruptError(folder, 'tokenizer.json', `could not be loaded (${summarizeError(error)})`, {
+        cause: error,
+        modelId,
+      });
     }
     try {
       const model = await modelClass(lib, options.task).from_pretrained(folder, {
         local_files_only: true,
         dtype: options.dtype,
+        use_external_data_format: false,
         session_options: sessionOptions(options.threads),
       });
       return wrapLoaded(lib, tokenizer as TokenizerFn, model as unknown as ModelFn);
     } catch (error) {
-      const file = onnxFileFor(options.dtype);
-      throw modelCorruptError(
-        folder,
-        file,
-        `could not be loaded by onnxruntime (${summarizeError(error)})`,
-        error,
-      );
+      const file = fileOfLoadError(error, options);
+      const what = file === onnxFileFor(options.dtype) ? 'could not be loaded' : 'is missing or truncated';
+      throw modelCorruptError(folder, file, `${what} (onnxruntime: ${summarizeError(error)})`, {
+        cause: error,
+        modelId,
+      });
     }
   });
 }

@@ -1,5 +1,6 @@
 // Maps the resolved config to the model layer's options (composition root); models load lazily inside it.
 import os from 'node:os';
+import path from 'node:path';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import {
   type CreateEmbedderOptions,
@@ -9,6 +10,7 @@ import {
 } from '../../models/create-embedder.js';
 import { resolveModelCacheDir } from '../../models/model-cache.js';
 import { createProgressRenderer } from '../../models/model-progress.js';
+import { findEmbeddingModel } from '../../models/model-registry.js';
 import { discardPrestartedThread, prestartInferenceThread } from '../../models/worker-embedder.js';
 import { peekMeta } from '../../store/index-meta.js';
 import type { Embedder, Reranker } from '../../types.js';
@@ -49,6 +51,23 @@ function embedderOptionsOf(config: ResolvedConfig): CreateEmbedderOptions | null
 export function embedderKindOf(config: ResolvedConfig): ReturnType<typeof embedderKind> {
   const options = embedderOptionsOf(config);
   return options ? embedderKind(options) : 'none';
+}
+
+/**
+ * The id the embedder for this config reports (the identity an index records), told without loading it:
+ * `none`, `<provider>:<model>` for an endpoint, `transformers:<absolute folder>` or `transformers:<registry id>`;
+ * null for a model id the registry does not know.
+ */
+export function embedderIdOf(config: ResolvedConfig): string | null {
+  const options = embedderOptionsOf(config);
+  if (!options || embedderKind(options) === 'none') return 'none';
+  if (options.provider !== 'transformers') return `${options.provider}:${options.model ?? ''}`;
+  if (options.modelDir) return `transformers:${path.resolve(options.modelDir)}`;
+  try {
+    return `transformers:${findEmbeddingModel(options.model ?? '').id}`;
+  } catch {
+    return null;
+  }
 }
 
 /** `null` means lexical-only (`--model none` or provider `none`). Download progress goes to stderr. */

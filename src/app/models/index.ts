@@ -15,3 +15,4 @@ export {
   identityOf,
   identityToMeta,
 } from './model-identity.js';
+export { embedderInsteadOf, loadFailureOf, rerankerInsteadOf } from './unloaded-models.js';

@@ -8,7 +8,13 @@ import { WordIndex, type WordRankOptions } from '../../store/word-index.js';
 import { WordTokenizer } from '../../store/word-tokenizer.js';
 import type { Bm25Weights, DocumentFacts, Embedder, Reranker } from '../../types.js';
 import { IndexDatabase } from '../index/index.js';
-import { adoptIndexModel, assertSameIdentity, identityOf } from '../models/index.js';
+import {
+  adoptIndexModel,
+  assertSameIdentity,
+  embedderInsteadOf,
+  identityOf,
+  rerankerInsteadOf,
+} from '../models/index.js';
 import type { SearchResponse } from './search-types.js';
 import { runSearch } from './searcher.js';
 
@@ -36,6 +42,9 @@ export interface SessionView {
   /** The current vector snapshot, or null for a lexical-only index (or one without vectors yet). */
   vectors(): VectorIndex | null;
   lexicalOnly: boolean;
+  /** The models this session searches with (a stand-in failing every call when one could not load). */
+  embedder: Embedder | null;
+  reranker: Reranker | null;
 }
 
 /** Yield once so the model's load message goes out first, then load the snapshot of the current data_version. */
@@ -97,9 +106,14 @@ export class SearchSession {
       // The model loads on its own thread: read the vector snapshot meanwhile (a search needs it next).
       const preloaded =
         stored && stored.dimension > 0 ? await preloadVectors(database, stored.dimension) : null;
-      const embedder = await pendingEmbedder;
+      // A model that cannot load is a failed leg of this session, not a failed command (see unloaded-models.ts).
+      const embedder = await pendingEmbedder.catch((error: unknown) =>
+        embedderInsteadOf(error, config, stored),
+      );
       if (stored) assertSameIdentity(stored, identityOf(embedder, config), dbPath);
-      const reranker = await deps.reranker(config);
+      const reranker = await deps
+        .reranker(config)
+        .catch((error: unknown) => rerankerInsteadOf(error, config));
       const session = new SearchSession(database, config, embedder, reranker);
       if (embedder && preloaded && embedder.dimension === stored?.dimension) session.vectorCache = preloaded;
       return session;
@@ -131,6 +145,8 @@ export class SearchSession {
       config: this.config,
       vectors: () => this.currentVectors(),
       lexicalOnly: this.embedder === null,
+      embedder: this.embedder,
+      reranker: this.reranker,
     };
   }
 
