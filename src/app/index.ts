@@ -11,7 +11,13 @@ export { displayLine, displayPath } from '../core/display-path.js';
 export { describeLeg, legBroke } from '../core/leg-health.js';
 export { describeLegsDown, refuseDownLegs } from '../core/leg-verdict.js';
 export type { LegHealth, LegReport, LegState } from '../types.js';
-export { connectionGraphToJson, topicListingToJson } from './browse/index.js';
+export {
+  type ConnectionGraph,
+  connectionGraphToJson,
+  type GraphNode,
+  type GraphRequest,
+  topicListingToJson,
+} from './browse/index.js';
 export {
   type EvalReport,
   evalReportToJson,

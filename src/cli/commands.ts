@@ -1,8 +1,8 @@
 // Every groove command as data: arguments, options, help text, and the module that runs it (imported only when
 // the command runs). The measuring commands (eval, tune) are in commands-measure.ts.
-import type { CommandSpec } from './command-spec.js';
+import type { CommandSpec, OptionSpec } from './command-spec.js';
 import { EVAL_COMMAND, TUNE_COMMAND } from './commands-measure.js';
-import { parseBoundedInt } from './flag-parsers.js';
+import { collect, parseBoundedInt, parseUnit } from './flag-parsers.js';
 import { CONFIG_OPTION, formatOption, KB_OPTIONS, MODEL_OPTIONS } from './option-groups.js';
 import { searchArgument, searchParamOptions } from './search-options.js';
 
@@ -85,6 +85,63 @@ const SERVE_COMMAND: CommandSpec = {
   load: () => import('./cmd-serve.js'),
 };
 
+const GRAPH_COMMAND: CommandSpec = {
+  name: 'graph',
+  description: 'notes related to one document, by vector similarity (the MCP tool get_connection_graph)',
+  argument: { syntax: '<start>', description: 'path of the document to start from, as search returns it' },
+  options: [
+    {
+      flags: '--depth <n>',
+      description: 'hops from the start document (1-3, default 2)',
+      parse: parseBoundedInt('graph', '--depth', 3),
+    },
+    {
+      flags: '--fan-out <n>',
+      description: 'neighbours kept per node (1-20, default 5)',
+      parse: parseBoundedInt('graph', '--fan-out', 20),
+    },
+    {
+      flags: '--min-similarity <0..1>',
+      description: 'cosine similarity a neighbour needs (default 0.5)',
+      parse: parseUnit('graph', '--min-similarity'),
+    },
+    {
+      flags: '--max-nodes <n>',
+      description: 'node budget for the whole graph (1-500, default 50)',
+      parse: parseBoundedInt('graph', '--max-nodes', 500),
+    },
+    { flags: '--no-dedup-by-path', description: 'allow several nodes of one document' },
+    {
+      flags: '--exclude-path <path>',
+      description: 'never include this document (a folder with a trailing /); repeatable',
+      parse: collect as OptionSpec['parse'],
+    },
+    {
+      flags: '--seed-strategy <kind>',
+      description:
+        "all_chunks: each of the start document's first chunks seeds the walk; centroid: their average",
+      choices: ['all_chunks', 'centroid'],
+    },
+    {
+      flags: '--max-seed-chunks <n>',
+      description: "how many of the start document's chunks seed the walk (1-64, default 8)",
+      parse: parseBoundedInt('graph', '--max-seed-chunks', 64),
+    },
+    { flags: '--category <name>', description: 'only neighbours in this category (first folder)' },
+    { flags: '--topic <name>', description: 'only neighbours with this topic' },
+    {
+      flags: '--format <format>',
+      description: "output format (json is the MCP tool's answer)",
+      choices: ['json', 'text', 'dot', 'mermaid'],
+      default: 'json',
+    },
+    ...KB_OPTIONS,
+    ...MODEL_OPTIONS,
+  ],
+  help: '\nExamples:\n  groove graph ops/backup.md --kb-path ./notes --format text\n  groove graph ops/backup.md --kb-path ./notes --depth 3 --format dot | dot -Tsvg > related.svg\n  groove graph ops/backup.md --kb-path ./notes --format mermaid',
+  load: () => import('./cmd-graph.js'),
+};
+
 const MODELS_COMMAND: CommandSpec = {
   name: 'models',
   description: 'list registered embedding models and rerankers, or download one',
@@ -112,6 +169,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   SEARCH_COMMAND,
   STATUS_COMMAND,
   SERVE_COMMAND,
+  GRAPH_COMMAND,
   EVAL_COMMAND,
   TUNE_COMMAND,
   MODELS_COMMAND,

@@ -1,5 +1,11 @@
 // The browse feature's public surface: other features and the facade import only this file.
 export { connectionGraphToJson, topicListingToJson } from './browse-json.js';
-export { buildConnectionGraph, type GraphRequest, type GraphResult } from './connection-graph.js';
+export {
+  buildConnectionGraph,
+  type ConnectionGraph,
+  type GraphNode,
+  type GraphRequest,
+  type GraphResult,
+} from './connection-graph.js';
 export { type GetDocumentResult, getDocument } from './get-document.js';
 export { listTopics, type TopicListing } from './list-topics.js';
