@@ -5,12 +5,19 @@ import type { LegProbeResult } from '../core/leg-verdict.js';
 import type { Embedder, Reranker } from '../types.js';
 import { filePorts } from './adapters.js';
 import {
+  type BestPracticeRequest,
+  type BestPracticeResult,
   buildConnectionGraph,
+  type DocumentGroup,
   type GetDocumentResult,
   type GraphRequest,
   type GraphResult,
+  type GroupMember,
+  getBestPractice,
   getDocument,
+  listDocumentGroups,
   listTopics,
+  membersOf,
   type TopicListing,
 } from './browse/index.js';
 import {
@@ -182,6 +189,31 @@ export class KnowledgeBase {
         enabledExtensions: this.settings.parsers.enabled,
         browser: session.view().browser,
       }),
+    );
+  }
+
+  /** get_best_practice: the document the configured templates name for a target (misses are data). */
+  getBestPractice(request: BestPracticeRequest): Promise<BestPracticeResult> {
+    return this.file.withSession(async (session) =>
+      getBestPractice(request, this.settings.bestPractice.pathTemplates, {
+        kbPath: this.kbPath,
+        enabledExtensions: this.settings.parsers.enabled,
+        browser: session.view().browser,
+      }),
+    );
+  }
+
+  /** The folder groups MCP offers as resources: the root and folders one or two levels deep. */
+  documentGroups(): Promise<DocumentGroup[]> {
+    return this.file.withSession(async (session) =>
+      listDocumentGroups(session.view().browser.listTopicRows()),
+    );
+  }
+
+  /** The documents beneath one folder prefix ('' = all), or null when there are none. */
+  groupMembers(prefix: string): Promise<{ members: GroupMember[]; more: number } | null> {
+    return this.file.withSession(async (session) =>
+      membersOf(session.view().browser.listTopicRows(), prefix),
     );
   }
 

@@ -44,6 +44,10 @@ export const DEFAULTS = {
     /** Enabled parser ids: `md`, `txt`. */
     enabled: ['md'] as string[],
   },
+  bestPractice: {
+    /** KB-relative paths tried in order for get_best_practice, each with `{target}`; empty = not configured. */
+    pathTemplates: [] as string[],
+  },
   qualityFilter: {
     enabled: true,
     /** Chunks scoring below this are hidden unless `include_low_quality`. 0–1. */

@@ -176,6 +176,8 @@ function applyFile(config: ResolvedConfig, file: ConfigFile, filePath: string): 
   if (chunking.max_chunk_bytes !== undefined) config.chunking.maxChunkBytes = chunking.max_chunk_bytes;
   if (chunking.min_chunk_bytes !== undefined) config.chunking.minChunkBytes = chunking.min_chunk_bytes;
   if (file.parsers?.enabled !== undefined) config.parsers.enabled = [...new Set(file.parsers.enabled)];
+  if (file.best_practice?.path_templates !== undefined)
+    config.bestPractice.pathTemplates = file.best_practice.path_templates;
   assignDefined(config.qualityFilter, {
     enabled: file.quality_filter?.enabled,
     threshold: file.quality_filter?.threshold,

@@ -46,6 +46,20 @@ export const configFileSchema = z.strictObject({
         .optional(),
     })
     .optional(),
+  best_practice: z
+    .strictObject({
+      path_templates: z
+        .array(
+          z
+            .string()
+            .min(1)
+            .max(512)
+            .refine((t) => t.includes('{target}'), 'each template must contain {target}'),
+        )
+        .max(16)
+        .optional(),
+    })
+    .optional(),
   quality_filter: z
     .strictObject({ enabled: z.boolean().optional(), threshold: finite().min(0).max(1).optional() })
     .optional(),

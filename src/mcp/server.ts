@@ -1,5 +1,6 @@
-// The MCP server: six tools over one KnowledgeBase (search, get_document, list_topics, rebuild_index,
-// get_connection_graph, record_feedback). Every failure becomes an `isError` result saying how to fix the call.
+// The MCP server over one KnowledgeBase: seven tools (search, get_document, list_topics, rebuild_index,
+// get_connection_graph, record_feedback, get_best_practice), four prompts and the kb:// resources. Every tool
+// failure becomes an `isError` result saying how to fix the call.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { IndexRunner, KnowledgeBase } from '../app/index.js';
@@ -10,6 +11,10 @@ import {
   topicListingToJson,
 } from '../app/index.js';
 import { describeError, isGrooveError } from '../errors.js';
+import { docUri, isServable } from './kb-uri.js';
+import { registerPrompts } from './prompts.js';
+import { registerResources } from './resources.js';
+import { registerBestPracticeTool } from './tool-best-practice.js';
 import { registerRecordFeedbackTool } from './tool-record-feedback.js';
 import {
   connectionGraphInput,
@@ -33,7 +38,8 @@ const INSTRUCTIONS =
   'groove searches a local knowledge base of Markdown/text notes. Start with `search` (hybrid keyword + ' +
   'semantic); cite results by their `path`; when `low_confidence` is true or results look off, say the ' +
   'knowledge base may not cover the question. Use `get_document` to read a whole file found by search, ' +
-  '`list_topics` to see what the knowledge base covers, and `get_connection_graph` to find related notes.';
+  '`list_topics` to see what the knowledge base covers, `get_connection_graph` to find related notes, and ' +
+  '`get_best_practice` for a configured best-practice document. Documents are also resources (kb://doc/…).';
 
 /** A new McpServer with groove's tools (one per client session; they all share the one KnowledgeBase). */
 export function createGrooveServer(options: GrooveServerOptions): McpServer {
@@ -58,7 +64,7 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
     (input) =>
       guard('search', async () => {
         const response = await kb.search(toSearchRequest(input));
-        return jsonResult(searchResponseToJson(response));
+        return jsonResult(withDocumentUris(searchResponseToJson(response), kb.config.parsers.enabled));
       }),
   );
 
@@ -144,6 +150,9 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
   );
 
   registerRecordFeedbackTool(server, { kb, guard });
+  registerBestPracticeTool(server, { kb, guard });
+  registerPrompts(server);
+  registerResources(server, kb, options.log);
   return server;
 }
 
@@ -163,6 +172,17 @@ async function runTool(
     }
     return errorResult(`${tool} failed: ${describeError(error)}`);
   }
+}
+
+/** MCP search hits carry the kb://doc/ address of their document when it is still served. */
+function withDocumentUris(
+  json: Record<string, unknown>,
+  enabled: readonly string[],
+): Record<string, unknown> {
+  const results = (json.results as { path: string }[]).map((hit) =>
+    isServable(hit.path, enabled) ? { ...hit, uri: docUri(hit.path) } : hit,
+  );
+  return { ...json, results };
 }
 
 function jsonResult(payload: Record<string, unknown>): CallToolResult {

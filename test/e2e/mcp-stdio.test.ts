@@ -8,7 +8,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
-import { createServeKb, note, repoRoot, type ServeKb, textOf, waitFor } from '../support/mcp-fixture.js';
+import {
+  createServeKb,
+  note,
+  repoRoot,
+  type ServeKb,
+  textOf,
+  waitFor,
+  withDocumentUris,
+} from '../support/mcp-fixture.js';
 
 const bin = path.join(repoRoot, 'bin/groove.js');
 const built = fs.existsSync(path.join(repoRoot, 'dist/src/cli/cmd-serve.js'));
@@ -36,7 +44,7 @@ describe.skipIf(!built)('groove serve over stdio (spawned)', () => {
 
   const kbFlags = (kb: ServeKb) => ['--kb-path', kb.kbPath, '--db-path', kb.dbPath];
 
-  it('answers the SDK client with the same search JSON as the CLI, then exits 0 when the client leaves', async () => {
+  it('answers the SDK client with the CLI search JSON plus a uri per hit, then exits 0 when the client leaves', async () => {
     serveKb = createServeKb({ model: 'none' });
     const indexed = await runInProcess(['index', ...kbFlags(serveKb), '--model', 'none', '--quiet']);
     expect(indexed.code).toBe(0);
@@ -57,7 +65,7 @@ describe.skipIf(!built)('groove serve over stdio (spawned)', () => {
       expect(tools.map((t) => t.name)).toContain('search');
       const result = await client.callTool({ name: 'search', arguments: { query: 'backupalpha', limit: 3 } });
       const cli = await runInProcess(['search', 'backupalpha', '--limit', '3', ...kbFlags(serveKb)]);
-      expect(JSON.parse(textOf(result))).toEqual(JSON.parse(cli.stdout));
+      expect(JSON.parse(textOf(result))).toEqual(withDocumentUris(JSON.parse(cli.stdout)));
       expect((result.structuredContent as { results: { path: string }[] }).results[0]!.path).toBe(
         'ops/backup.md',
       );

@@ -14,6 +14,7 @@ import {
   openTestKb,
   type ServeKb,
   textOf,
+  withDocumentUris,
 } from '../support/mcp-fixture.js';
 
 describe('MCP tools (in-memory transport, counting embedder)', () => {
@@ -44,6 +45,7 @@ describe('MCP tools (in-memory transport, counting embedder)', () => {
     const { tools } = await connected.client.listTools();
     const names = tools.map((t) => t.name).sort();
     expect(names).toEqual([
+      'get_best_practice',
       'get_connection_graph',
       'get_document',
       'list_topics',
@@ -66,12 +68,12 @@ describe('MCP tools (in-memory transport, counting embedder)', () => {
     );
   });
 
-  it('search answers with exactly the JSON of the CLI search, as text and structured content', async () => {
+  it('search answers with exactly the JSON of the CLI search plus a uri per hit, as text and structured content', async () => {
     const result = await call('search', { query: 'backupalpha', limit: 3 });
     expect(result.isError).toBeFalsy();
     const direct = searchResponseToJson(await kb.search({ query: 'backupalpha', limit: 3 }));
-    expect(result.structuredContent).toEqual(direct);
-    expect(JSON.parse(textOf(result))).toEqual(direct);
+    expect(result.structuredContent).toEqual(withDocumentUris(direct));
+    expect(JSON.parse(textOf(result))).toEqual(withDocumentUris(direct));
     expect((direct.results as { path: string }[]).map((r) => r.path)).toContain('ops/backup.md');
   });
 

@@ -160,3 +160,12 @@ export function serveKbOverHttp(
     ...overrides,
   });
 }
+
+/** The CLI's search JSON as MCP returns it: every hit also carries its document's kb://doc/ address. */
+export function withDocumentUris(json: Record<string, unknown>): Record<string, unknown> {
+  const results = (json.results as { path: string }[]).map((hit) => ({
+    ...hit,
+    uri: `kb://doc/${encodeURIComponent(hit.path)}`,
+  }));
+  return { ...json, results };
+}
