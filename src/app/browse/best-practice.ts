@@ -26,7 +26,6 @@ function targetProblem(target: string): string | null {
   if (target.trim() === '') return 'must not be empty';
   if (Buffer.byteLength(target) > MAX_TARGET_BYTES) return `must be at most ${MAX_TARGET_BYTES} bytes`;
   if (/[/\\]/.test(target) || target === '.' || target === '..') return 'must be a name, not a path';
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   if (/[\u0000-\u001f\u007f]/.test(target)) return 'must not contain control characters';
   return null;
 }
