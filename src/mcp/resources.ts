@@ -56,6 +56,7 @@ export function registerResources(server: McpServer, kb: KnowledgeBase, log: (li
               .map((group) => ({
                 uri: topicUri(group.prefix),
                 name: `${group.prefix}/`,
+                title: `Documents in ${group.prefix}/`,
                 description: `${group.fileCount} documents`,
                 mimeType: 'text/markdown',
               })),
