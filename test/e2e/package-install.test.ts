@@ -1,0 +1,92 @@
+// The package as users get it: `npm pack` of this checkout, installed into an empty project, then `npx groove-kb`
+// runs --help and a lexical index + search. npm fetches the dependencies from its cache (filled by `npm ci`);
+// install scripts are skipped and better-sqlite3's native addon is copied from this checkout's build, because
+// compiling it again (about a minute) tests better-sqlite3, not this package.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../support/mcp-fixture.js';
+
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+let workDir: string;
+let project: string;
+
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+): { code: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GROOVE_OFFLINE: '1', npm_config_update_notifier: 'false' },
+    timeout: 240_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+beforeAll(() => {
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'groove-package-'));
+  project = path.join(workDir, 'project');
+  fs.mkdirSync(project);
+  const packed = run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', workDir], repoRoot);
+  expect(packed.code, packed.stderr).toBe(0);
+  const filename = (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename;
+  fs.writeFileSync(
+    path.join(project, 'package.json'),
+    '{"name":"user-project","version":"1.0.0","private":true}\n',
+  );
+  const installed = run(
+    NPM,
+    [
+      'install',
+      '--ignore-scripts',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      path.join(workDir, filename),
+    ],
+    project,
+  );
+  expect(installed.code, installed.stderr).toBe(0);
+  const addon = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
+  fs.mkdirSync(path.dirname(path.join(project, addon)), { recursive: true });
+  fs.copyFileSync(path.join(repoRoot, addon), path.join(project, addon));
+  fs.cpSync(path.join(repoRoot, 'examples/sample-kb'), path.join(project, 'notes'), { recursive: true });
+}, 300_000);
+afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
+
+describe('the packed package', () => {
+  it('ships the bin and the built code only', () => {
+    const root = path.join(project, 'node_modules/groove-kb');
+    expect(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).bin).toEqual({
+      groove: 'bin/groove.js',
+    });
+    expect(fs.existsSync(path.join(root, 'dist/src/cli/main.js'))).toBe(true);
+    expect(fs.existsSync(path.join(root, 'dist/src/models/embedder-worker.js'))).toBe(true);
+    expect(fs.existsSync(path.join(root, 'src'))).toBe(false);
+    expect(fs.existsSync(path.join(root, 'test'))).toBe(false);
+  });
+
+  it('runs with npx: --help, then a lexical index and search', () => {
+    const help = run(NPX, ['--no-install', 'groove-kb', '--help'], project);
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toContain('Usage: groove');
+    const index = run(
+      NPX,
+      ['--no-install', 'groove-kb', 'index', '--kb-path', 'notes', '--model', 'none', '--quiet'],
+      project,
+    );
+    expect(index.code, index.stderr).toBe(0);
+    const search = run(
+      NPX,
+      ['--no-install', 'groove-kb', 'search', 'reset password', '--kb-path', 'notes', '--limit', '1'],
+      project,
+    );
+    expect(search.code, search.stderr).toBe(0);
+    expect(JSON.parse(search.stdout).results[0].path).toBe('guides/password-reset.md');
+  });
+});
