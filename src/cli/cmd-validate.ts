@@ -13,7 +13,7 @@ import {
   validationReportToJson,
 } from './render-validate.js';
 
-interface ValidateFlags extends Pick<CommonFlags, 'config' | 'kbPath'> {
+interface ValidateFlags extends Pick<CommonFlags, 'config' | 'kbPath' | 'dbPath'> {
   schema?: string;
   strict?: boolean;
   format: 'text' | 'json' | 'github';
@@ -22,7 +22,8 @@ interface ValidateFlags extends Pick<CommonFlags, 'config' | 'kbPath'> {
 export async function run({ flags, io }: RunContext<ValidateFlags>): Promise<number> {
   let report: ReturnType<typeof validateKnowledgeBase>;
   try {
-    const config = loadConfig({ config: flags.config, kbPath: flags.kbPath }, io);
+    // No index is opened; --db-path only keeps the index's own files out of the walk, as in `groove index`.
+    const config = loadConfig({ config: flags.config, kbPath: flags.kbPath, dbPath: flags.dbPath }, io);
     const schemaPath = flags.schema === undefined ? undefined : expandPath(flags.schema, io.cwd);
     report = validateKnowledgeBase(config, { schemaPath, strict: flags.strict === true });
   } catch (error) {

@@ -157,7 +157,7 @@ const VALIDATE_COMMAND: CommandSpec = {
       choices: ['text', 'json', 'github'],
       default: 'text',
     },
-    ...KB_OPTIONS.filter((option) => !option.flags.startsWith('--db-path')),
+    ...KB_OPTIONS,
   ],
   help: '\nExit codes: 0 no violations (or no schema at the default path), 1 violations, 2 the schema or the KB cannot be used.\n\nExamples:\n  groove validate --kb-path ./notes\n  groove validate --kb-path ./notes --strict --format github\n  groove validate --kb-path ./notes --schema ci/notes-schema.toml --format json',
   load: () => import('./cmd-validate.js'),

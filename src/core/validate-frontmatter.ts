@@ -197,7 +197,7 @@ function quoteHint(expected: string, value: unknown): string {
 }
 
 /** The YAML kind of a value: null, string, number, boolean, list or mapping. */
-export function kindOf(value: unknown): string {
+function kindOf(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (Array.isArray(value)) return 'list';
   if (typeof value === 'object') return 'mapping';

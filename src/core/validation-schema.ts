@@ -156,7 +156,9 @@ function enumAt(
       );
     }
     if (!matchesType(item, valueType)) {
-      throw invalid(`key "${at}enum" item ${index + 1} (${describeTomlValue(item)}) is not of type ${valueType}`);
+      throw invalid(
+        `key "${at}enum" item ${index + 1} (${describeTomlValue(item)}) is not of type ${valueType}`,
+      );
     }
   });
   return value as (string | number)[];
