@@ -56,6 +56,13 @@ export type {
   TuneOutcome,
   TuneReport,
 } from './tune/index.js';
+export {
+  type FileViolations,
+  type ValidationReport,
+  type Violation,
+  type ViolationKind,
+  validateKnowledgeBase,
+} from './validate/index.js';
 
 /** The search pipeline's stages, callable one at a time (bench/search-stages.ts times each). */
 export const searchStages = {

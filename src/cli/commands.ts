@@ -142,6 +142,27 @@ const GRAPH_COMMAND: CommandSpec = {
   load: () => import('./cmd-graph.js'),
 };
 
+const VALIDATE_COMMAND: CommandSpec = {
+  name: 'validate',
+  description: 'check the frontmatter of every note against <kb>/groove-schema.toml (no index needed)',
+  options: [
+    { flags: '--schema <file>', description: 'schema to use (default: <kb>/groove-schema.toml)' },
+    {
+      flags: '--strict',
+      description: 'report frontmatter keys the schema does not declare',
+    },
+    {
+      flags: '--format <format>',
+      description: 'output format (github: ::error annotations for GitHub Actions)',
+      choices: ['text', 'json', 'github'],
+      default: 'text',
+    },
+    ...KB_OPTIONS,
+  ],
+  help: '\nExit codes: 0 no violations (or no schema at the default path), 1 violations, 2 the schema or the KB cannot be used.\n\nExamples:\n  groove validate --kb-path ./notes\n  groove validate --kb-path ./notes --strict --format github\n  groove validate --kb-path ./notes --schema ci/notes-schema.toml --format json',
+  load: () => import('./cmd-validate.js'),
+};
+
 const MODELS_COMMAND: CommandSpec = {
   name: 'models',
   description: 'list registered embedding models and rerankers, or download one',
@@ -170,6 +191,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   STATUS_COMMAND,
   SERVE_COMMAND,
   GRAPH_COMMAND,
+  VALIDATE_COMMAND,
   EVAL_COMMAND,
   TUNE_COMMAND,
   MODELS_COMMAND,

@@ -1,7 +1,7 @@
 // YAML frontmatter: detect the leading `---` block, parse it safely, and map it onto DocumentMetadata,
 // reporting where the body starts in UTF-8 bytes of the original text.
 
-import { isMap, isScalar, parseDocument } from 'yaml';
+import { isMap, isScalar, type Pair, parseDocument, type YAMLMap } from 'yaml';
 import type { DocumentMetadata } from '../types.js';
 import { countUtf8Bytes } from './utf8-bytes.js';
 import { nestsDeeperThan, YAML_TOO_DEEP, yamlFailureReason } from './yaml-depth.js';
@@ -51,13 +51,15 @@ export function splitFrontmatter(text: string): FrontmatterResult {
   };
 }
 
-interface FrontmatterBlock {
+/** Where the frontmatter sits in a text: the YAML between the fences, and where the body starts. */
+export interface FrontmatterBlock {
   yamlStart: number;
   yamlEnd: number;
   bodyStart: number;
 }
 
-function findFrontmatterBlock(text: string, from: number): FrontmatterBlock | null {
+/** The frontmatter block of `text`, whose first line starts at `from` (past a BOM), or null. */
+export function findFrontmatterBlock(text: string, from: number): FrontmatterBlock | null {
   const firstEnd = text.indexOf('\n', from);
   if (firstEnd === -1 || !isFenceLine(text, from, firstEnd, '---')) return null;
   let lineStart = firstEnd + 1;
@@ -92,16 +94,25 @@ interface ParsedMetadata {
   error: string | null;
 }
 
-function parseMetadata(yamlText: string): ParsedMetadata {
+/**
+ * A frontmatter block's YAML as groove reads it: the top-level mapping (null for an empty block) and its plain
+ * value, or why it cannot be used, with the file line the YAML error points at (the opening `---` is line 1).
+ */
+export type FrontmatterYaml =
+  | { ok: true; mapping: YAMLMap | null; record: Record<string, unknown> }
+  | { ok: false; error: string; line: number | null };
+
+/** Parse the YAML between the fences (LF line ends); never throws. */
+export function loadFrontmatterYaml(yamlText: string): FrontmatterYaml {
   try {
-    return interpretYaml(yamlText);
+    return loadYaml(yamlText);
   } catch (error) {
     // Deeply nested input can exhaust the stack inside the yaml parser; that is a broken block, not a crash.
-    return failed(describeYamlError(yamlFailureReason(error), undefined));
+    return unusable(yamlFailureReason(error), undefined);
   }
 }
 
-function interpretYaml(yamlText: string): ParsedMetadata {
+function loadYaml(yamlText: string): FrontmatterYaml {
   // YAML 1.2 core schema without the 1.1 extras (!!binary, !!timestamp, …): scalars stay strings, numbers,
   // booleans or null, so a `date: 2024-01-05` keeps the author's spelling. Duplicate keys are errors.
   const doc = parseDocument(yamlText, {
@@ -112,20 +123,38 @@ function interpretYaml(yamlText: string): ParsedMetadata {
   });
   const firstError = doc.errors[0];
   if (firstError) {
-    const reason = firstError.message.startsWith('Maximum call stack size exceeded')
-      ? YAML_TOO_DEEP
-      : firstError.message;
-    return failed(describeYamlError(reason, reason === YAML_TOO_DEEP ? undefined : firstError.linePos?.[0]));
+    const tooDeep = firstError.message.startsWith('Maximum call stack size exceeded');
+    return tooDeep
+      ? unusable(YAML_TOO_DEEP, undefined)
+      : unusable(firstError.message, firstError.linePos?.[0]);
   }
-  if (doc.contents === null) return { metadata: emptyMetadata(), error: null };
-  if (!isMap(doc.contents)) return failed('frontmatter is not a mapping of keys to values');
+  if (doc.contents === null) return { ok: true, mapping: null, record: {} };
+  if (!isMap(doc.contents)) {
+    return { ok: false, error: 'frontmatter is not a mapping of keys to values', line: null };
+  }
   const record = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as Record<string, unknown>;
-  if (nestsDeeperThan(record)) return failed(describeYamlError(YAML_TOO_DEEP, undefined));
+  if (nestsDeeperThan(record)) return unusable(YAML_TOO_DEEP, undefined);
+  return { ok: true, mapping: doc.contents, record };
+}
+
+function unusable(reason: string, position: { line: number; col: number } | undefined): FrontmatterYaml {
+  return { ok: false, error: describeYamlError(reason, position), line: position ? position.line + 1 : null };
+}
+
+/** The key of a top-level pair as a field name, or null for keys that are not fields (`<<`, `__proto__`, non-scalars). */
+export function frontmatterKey(pair: Pair): string | null {
+  const key = isScalar(pair.key) ? String(pair.key.value) : null;
+  return key === null || key === '__proto__' || key === '<<' ? null : key;
+}
+
+function parseMetadata(yamlText: string): ParsedMetadata {
+  const loaded = loadFrontmatterYaml(yamlText);
+  if (!loaded.ok) return failed(loaded.error);
   const metadata = emptyMetadata();
-  for (const pair of doc.contents.items) {
-    const key = isScalar(pair.key) ? String(pair.key.value) : null;
-    if (key === null || key === '__proto__' || key === '<<') continue;
-    const value = record[key];
+  for (const pair of loaded.mapping?.items ?? []) {
+    const key = frontmatterKey(pair);
+    if (key === null) continue;
+    const value = loaded.record[key];
     if (key === 'tags') metadata.tags = toTags(value);
     else if (KNOWN_KEYS.has(key)) metadata[key as 'title' | 'date' | 'topic'] = toText(value, pair.value);
     else metadata.extra[key] = toJsonSafe(value);

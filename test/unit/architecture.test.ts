@@ -63,11 +63,12 @@ const COMPOSITION_ROOT = new Set([
   'app/search/search-session.ts',
   'app/browse/get-document.ts',
   'app/serve/live-sync.ts',
+  'app/validate/schema-file.ts',
 ]);
 
 /**
  * The feature folders of src/app and their rank. A feature imports another only through that feature's
- * index.ts and only downwards (lower rank), so: serve → facade → eval/tune/browse → search/golden → index →
+ * index.ts and only downwards (lower rank), so: serve → facade → eval/tune/browse → search/golden/validate → index →
  * models. The facade is the files directly in src/app; app/index.ts is the edges' door and imports any door.
  */
 const FEATURE_RANK: Readonly<Record<string, number>> = {
@@ -75,6 +76,7 @@ const FEATURE_RANK: Readonly<Record<string, number>> = {
   index: 1,
   search: 2,
   golden: 2,
+  validate: 2,
   eval: 3,
   tune: 3,
   browse: 3,

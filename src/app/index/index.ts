@@ -10,3 +10,4 @@ export {
 export { type FileSession, IndexFile } from './index-file.js';
 export { runIndexOn } from './index-run.js';
 export { readIndexStatus, requireKbPaths, type StatusReport } from './index-status.js';
+export { buildIndexerPorts } from './indexer-ports.js';
