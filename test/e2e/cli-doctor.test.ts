@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCTOR_CHECKS } from '../../src/app/doctor/index.js';
 import { damageIndex, writeForeignDatabase } from '../support/damage-index.js';
 import { createDoctorFixture, type DoctorFixture, hashFile } from '../support/doctor-fixture.js';
 
@@ -160,5 +161,15 @@ describe('when doctor cannot run it exits 2 with one line on stderr', () => {
 
   it('no knowledge base', async () => {
     await expectCannotRun(['--kb-path', path.join(fixture.workDir, 'missing-kb')], /is not a directory/);
+  });
+});
+
+describe('README', () => {
+  it("lists every check with its severity in groove doctor's table", () => {
+    const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### `groove doctor`'), readme.indexOf('### `groove graph`'));
+    const rows = [...section.matchAll(/^\| `([a-z-]+)` \| (error|warning) \|/gm)].map((m) => [m[1], m[2]]);
+    const expected = [...DOCTOR_CHECKS.map((c) => [c.check, c.severity]), ['check-failed', 'error']];
+    expect(rows).toEqual(expected);
   });
 });
