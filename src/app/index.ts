@@ -19,6 +19,12 @@ export {
   topicListingToJson,
 } from './browse/index.js';
 export {
+  type DoctorFinding,
+  type DoctorReport,
+  doctorReportToJson,
+  type Severity,
+} from './doctor/index.js';
+export {
   type EvalReport,
   evalReportToJson,
   formatDrift,

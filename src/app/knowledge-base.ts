@@ -20,6 +20,7 @@ import {
   membersOf,
   type TopicListing,
 } from './browse/index.js';
+import { type DoctorReport, runDoctor } from './doctor/index.js';
 import {
   type EvalReport,
   type EvaluateOptions,
@@ -172,6 +173,12 @@ export class KnowledgeBase {
   /** Counts and identity of the index; never creates one. */
   status(): StatusReport {
     return readIndexStatus(this.kbPath, this.dbPath);
+  }
+
+  /** `groove doctor`: integrity and servability checks on a read-only connection; changes nothing. */
+  doctor(): DoctorReport {
+    const input = { kbPath: this.kbPath, dbPath: this.dbPath, config: this.settings };
+    return runDoctor(input, { read: filePorts.readFile, now: this.now });
   }
 
   /** Run the search pipeline against the index (opened and model-checked once per facade). */

@@ -50,6 +50,15 @@ const STATUS_COMMAND: CommandSpec = {
   load: () => import('./cmd-status.js'),
 };
 
+const DOCTOR_COMMAND: CommandSpec = {
+  name: 'doctor',
+  description:
+    'check the index for damaged or missing rows and for what keeps it from being served (read-only)',
+  options: [...KB_OPTIONS, formatOption()],
+  help: '\nExit codes: 0 no findings, 1 findings (warnings included), 2 doctor cannot run (no index, not an index).\n\nExamples:\n  groove doctor --kb-path ./notes\n  groove doctor --kb-path ./notes --format json',
+  load: () => import('./cmd-doctor.js'),
+};
+
 const SERVE_COMMAND: CommandSpec = {
   name: 'serve',
   description: 'serve the KB to MCP clients over stdio (default) or Streamable HTTP, following file changes',
@@ -189,6 +198,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   INDEX_COMMAND,
   SEARCH_COMMAND,
   STATUS_COMMAND,
+  DOCTOR_COMMAND,
   SERVE_COMMAND,
   GRAPH_COMMAND,
   VALIDATE_COMMAND,

@@ -40,16 +40,21 @@ function readVarint(bytes: Uint8Array, start: number): { value: number; next: nu
   return { value: value * 256 + bytes[start + 8]!, next: start + 9 };
 }
 
-/** Sum of the per-column varints of one docsize blob. */
-function sumDocsize(blob: Uint8Array, columnCount: number): number {
-  let total = 0;
+/** The per-column token counts of one `<table>_docsize` blob, in column order (a short blob gives fewer). */
+export function docsizeColumns(blob: Uint8Array, columnCount: number): number[] {
+  const columns: number[] = [];
   let at = 0;
   for (let c = 0; c < columnCount && at < blob.length; c++) {
     const { value, next } = readVarint(blob, at);
-    total += value;
+    columns.push(value);
     at = next;
   }
-  return total;
+  return columns;
+}
+
+/** Sum of the per-column varints of one docsize blob. */
+function sumDocsize(blob: Uint8Array, columnCount: number): number {
+  return docsizeColumns(blob, columnCount).reduce((sum, n) => sum + n, 0);
 }
 
 /**

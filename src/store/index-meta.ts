@@ -12,7 +12,8 @@ export type MetaKey =
   | 'chunk_policy'
   | 'fts_query_version'
   | 'last_indexed_at'
-  | 'vectors_generation';
+  | 'vectors_generation'
+  | 'skipped_files';
 
 export function readMeta(db: SqliteDatabase): Partial<Record<MetaKey, string>> {
   const rows = db.prepare('SELECT key, value FROM index_meta').all() as { key: MetaKey; value: string }[];

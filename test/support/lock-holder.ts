@@ -1,5 +1,6 @@
-// Spawn test/support/hold-lock.ts as a real second process and wait until it holds the lock. Test-only.
-import { type ChildProcess, spawn } from 'node:child_process';
+// Spawn test/support/hold-lock.ts as a real second process and wait until it holds the lock; and a pid whose
+// process is gone. Test-only.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 export interface LockHolder {
@@ -42,4 +43,11 @@ export async function holdLock(kind: 'index' | 'gate', target: string): Promise<
 
 function kill(child: ChildProcess): void {
   if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+/** The pid of a process that has exited (a short-lived child, waited for). */
+export function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', '']);
+  if (child.pid === undefined) throw new Error('could not start a child process');
+  return child.pid;
 }

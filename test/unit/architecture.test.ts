@@ -60,6 +60,8 @@ const COMPOSITION_ROOT = new Set([
   'app/index/feedback-database.ts',
   'app/models/embedder-factory.ts',
   'app/models/model-catalog.ts',
+  'app/models/model-files.ts',
+  'app/doctor/doctor-database.ts',
   'app/search/search-session.ts',
   'app/browse/get-document.ts',
   'app/serve/live-sync.ts',
@@ -68,7 +70,7 @@ const COMPOSITION_ROOT = new Set([
 
 /**
  * The feature folders of src/app and their rank. A feature imports another only through that feature's
- * index.ts and only downwards (lower rank), so: serve → facade → eval/tune/browse → search/golden/validate → index →
+ * index.ts and only downwards (lower rank), so: serve → facade → eval/tune/browse/doctor → search/golden/validate → index →
  * models. The facade is the files directly in src/app; app/index.ts is the edges' door and imports any door.
  */
 const FEATURE_RANK: Readonly<Record<string, number>> = {
@@ -80,6 +82,7 @@ const FEATURE_RANK: Readonly<Record<string, number>> = {
   eval: 3,
   tune: 3,
   browse: 3,
+  doctor: 3,
   facade: 4,
   serve: 5,
 };

@@ -13,6 +13,7 @@ import {
   type SqliteDatabase,
   unreadableIndexError,
 } from '../../store/open-database.js';
+import { encodeSkippedFiles, type SkippedFile } from '../../store/skipped-files.js';
 import { type IndexIdentity, identityFromMeta, identityToMeta } from '../models/index.js';
 import { acquireIndexLock, type IndexLock } from './index-lock.js';
 
@@ -246,6 +247,11 @@ export class IndexDatabase {
 
   recordChunkPolicy(chunkPolicy: string): void {
     writeMeta(this.db, { chunk_policy: chunkPolicy });
+  }
+
+  /** Replace the record of refused files with this run's (`groove doctor` reports them). */
+  recordSkippedFiles(files: readonly SkippedFile[]): void {
+    writeMeta(this.db, { skipped_files: encodeSkippedFiles(files) });
   }
 
   finishRun(chunkPolicy: string): void {

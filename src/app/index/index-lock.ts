@@ -77,25 +77,69 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
+/** Whether the writer a lock names still runs: `alive`, `other-host` (unknowable from here), or why it is gone. */
+type HolderVerdict =
+  | { kind: 'alive' }
+  | { kind: 'other-host'; host: string }
+  | { kind: 'gone'; reason: string };
+
+function judgeHolder(owner: LockOwner, lockPath: string): HolderVerdict {
+  if (owner.host !== undefined && owner.host !== os.hostname())
+    return { kind: 'other-host', host: owner.host };
+  const boot = currentBootId();
+  if (owner.boot !== undefined && boot !== undefined && owner.boot !== boot)
+    return { kind: 'gone', reason: 'it was written before the last reboot' };
+  // A lock naming this process that this process does not hold was left by an earlier process with our pid.
+  if (owner.pid === process.pid) {
+    return heldHere.has(lockPath)
+      ? { kind: 'alive' }
+      : { kind: 'gone', reason: `process ${owner.pid} is this process, which does not hold it` };
+  }
+  if (!isProcessAlive(owner.pid)) return { kind: 'gone', reason: `process ${owner.pid} is not running` };
+  const start = processStartTime(owner.pid);
+  if (owner.start === undefined || start === undefined || owner.start === start) return { kind: 'alive' };
+  return { kind: 'gone', reason: `process ${owner.pid} is now another program (its start time differs)` };
+}
+
 /** Whether the writer a lock names still runs here; throws when it is on another host (unknowable from here). */
 function holderIsAlive(owner: LockOwner, lockPath: string): boolean {
-  const host = os.hostname();
-  if (owner.host !== undefined && owner.host !== host) {
+  const verdict = judgeHolder(owner, lockPath);
+  if (verdict.kind === 'other-host') {
+    const host = os.hostname();
     throw new GrooveError(
       'INDEX_BUSY',
-      `the index is locked by process ${owner.pid} on host "${owner.host}" (this is "${host}")`,
+      `the index is locked by process ${owner.pid} on host "${verdict.host}" (this is "${host}")`,
       {
         hint: `groove cannot check a process on another machine; if no groove runs there, remove "${lockPath}"`,
       },
     );
   }
-  const boot = currentBootId();
-  if (owner.boot !== undefined && boot !== undefined && owner.boot !== boot) return false;
-  // A lock naming this process that this process does not hold was left by an earlier process with our pid.
-  if (owner.pid === process.pid) return heldHere.has(lockPath);
-  if (!isProcessAlive(owner.pid)) return false;
-  const start = processStartTime(owner.pid);
-  return owner.start === undefined || start === undefined || owner.start === start;
+  return verdict.kind === 'alive';
+}
+
+/** What `<db>.lock` says right now, judged as a writer would judge it; reads only. */
+export type LockState =
+  | { kind: 'free' }
+  | { kind: 'held'; owner: LockOwner }
+  | { kind: 'stale'; owner: LockOwner | null; reason: string }
+  | { kind: 'other-host'; owner: LockOwner };
+
+export function inspectIndexLock(dbPath: string): LockState {
+  const lockPath = `${dbPath}.lock`;
+  let text: string | null;
+  try {
+    text = readLockText(lockPath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'an error';
+    return { kind: 'stale', owner: null, reason: `it cannot be read (${code})` };
+  }
+  if (text === null) return { kind: 'free' };
+  const owner = parseLockOwner(text.trim());
+  if (!owner) return { kind: 'stale', owner: null, reason: 'it is empty or names no process' };
+  const verdict = judgeHolder(owner, lockPath);
+  if (verdict.kind === 'alive') return { kind: 'held', owner };
+  if (verdict.kind === 'other-host') return { kind: 'other-host', owner };
+  return { kind: 'stale', owner, reason: verdict.reason };
 }
 
 /**

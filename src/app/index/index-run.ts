@@ -15,7 +15,7 @@ export interface IndexRunInput {
   onEvent?: IndexEventSink;
 }
 
-/** Index the KB into `database`; a changed chunk policy re-parses every file. */
+/** Index the KB into `database`; a changed chunk policy re-parses every file. The run's refusals are recorded. */
 export async function runIndexOn(database: IndexDatabase, input: IndexRunInput): Promise<IndexSummary> {
   const { config } = input;
   const policy = database.chunkPolicyFor(config);
@@ -24,6 +24,8 @@ export async function runIndexOn(database: IndexDatabase, input: IndexRunInput):
   if (storedPolicy === undefined) database.recordChunkPolicy(policy);
   const reparseAll = storedPolicy !== undefined && storedPolicy !== policy && database.documentCount() > 0;
   database.writeIdentity(input.identity);
+  const skipped: { path: string; reason: string }[] = [];
+  const forward = input.onEvent ?? (() => {});
   const summary = await runIndex({
     store: database.documents,
     ports: buildIndexerPorts(input.kbPath, config),
@@ -32,9 +34,13 @@ export async function runIndexOn(database: IndexDatabase, input: IndexRunInput):
     contextual: config.contextual.enabled,
     maxInputChars: config.embedding.maxInputChars,
     batchSize: config.embedding.batchSize,
-    onEvent: input.onEvent ?? (() => {}),
+    onEvent: (event) => {
+      if (event.kind === 'skipped') skipped.push({ path: event.path, reason: event.message });
+      forward(event);
+    },
     countRows: () => database.counts(),
   });
+  database.recordSkippedFiles(skipped);
   database.finishRun(policy);
   return summary;
 }

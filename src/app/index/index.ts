@@ -8,6 +8,7 @@ export {
   indexSummaryToJson,
 } from './index-events.js';
 export { type FileSession, IndexFile } from './index-file.js';
+export { inspectIndexLock, type LockOwner, type LockState } from './index-lock.js';
 export { runIndexOn } from './index-run.js';
 export { readIndexStatus, requireKbPaths, type StatusReport } from './index-status.js';
 export { buildIndexerPorts } from './indexer-ports.js';

@@ -1,0 +1,148 @@
+// `groove doctor` as a use case: gather the facts once (the index's meta and tables, the writer lock, the model's
+// files, the golden sidecar), run every check inside one read transaction, and report what broke. It writes
+// nothing: the index is opened read-only, so an old schema is reported rather than migrated.
+import type { ResolvedConfig } from '../../config/resolve-config.js';
+import { assessGoldenAge, measureCorpusDrift } from '../../core/golden-freshness.js';
+import { describeError, isGrooveError } from '../../errors.js';
+import type { IntegrityReader } from '../../store/index-integrity.js';
+import { loadGoldenMeta, type ReadCheckedFile, resolveGoldenPath } from '../golden/index.js';
+import { inspectIndexLock } from '../index/index.js';
+import { findModelFilesProblem, identityFromMeta } from '../models/index.js';
+import { CURRENT_SCHEMA_VERSION, openDoctorDatabase } from './doctor-database.js';
+import {
+  type DoctorCheck,
+  type DoctorContext,
+  type DoctorFinding,
+  type DoctorReport,
+  type GoldenFacts,
+  NOT_APPLICABLE,
+  SAMPLE_LIMIT,
+} from './doctor-report.js';
+import { INTEGRITY_CHECKS } from './integrity-checks.js';
+import { SERVABILITY_CHECKS } from './servability-checks.js';
+
+export interface DoctorInput {
+  kbPath: string;
+  dbPath: string;
+  config: ResolvedConfig;
+}
+
+export interface DoctorPorts {
+  /** Checked reads, for the golden sidecar. */
+  read: ReadCheckedFile;
+  now: () => Date;
+}
+
+/** Every check, in the order they run and are listed. */
+export const DOCTOR_CHECKS: readonly DoctorCheck[] = [...INTEGRITY_CHECKS, ...SERVABILITY_CHECKS];
+
+export function runDoctor(input: DoctorInput, ports: DoctorPorts): DoctorReport {
+  const database = openDoctorDatabase(input.dbPath);
+  try {
+    const { reader } = database;
+    return reader.inSnapshot(() => {
+      const context = gatherFacts(reader, input, ports);
+      const { checked, findings } = runChecks(DOCTOR_CHECKS, context);
+      return {
+        kbPath: input.kbPath,
+        dbPath: input.dbPath,
+        documents: context.counts.documents,
+        chunks: context.counts.chunks,
+        vectors: context.tables.has('chunk_vectors') ? reader.count('chunk_vectors') : 0,
+        model: context.identity?.model ?? 'none',
+        schemaVersion: context.schema.recorded,
+        checked,
+        findings,
+      };
+    });
+  } finally {
+    database.close();
+  }
+}
+
+function gatherFacts(reader: IntegrityReader, input: DoctorInput, ports: DoctorPorts): DoctorContext {
+  const tables = reader.tables();
+  const meta = tables.has('index_meta') ? reader.meta() : {};
+  const identity = identityFromMeta(meta);
+  const recorded = Number(meta.schema_version ?? 0);
+  const counts = {
+    documents: tables.has('documents') ? reader.count('documents') : 0,
+    chunks: tables.has('chunks') ? reader.count('chunks') : 0,
+  };
+  return {
+    reader,
+    tables,
+    dbPath: input.dbPath,
+    identity,
+    schema: { recorded: Number.isFinite(recorded) ? recorded : 0, current: CURRENT_SCHEMA_VERSION },
+    counts,
+    lock: inspectIndexLock(input.dbPath),
+    model: identity ? findModelFilesProblem(input.config, identity) : null,
+    golden: goldenFacts(input, ports, counts),
+  };
+}
+
+/** The golden sidecar eval would read, judged as eval judges it: its age now and the corpus drift since. */
+function goldenFacts(
+  input: DoctorInput,
+  ports: DoctorPorts,
+  corpus: { documents: number; chunks: number },
+): GoldenFacts {
+  const { config, kbPath } = input;
+  const goldenPath = resolveGoldenPath({ configured: config.eval.golden, kbPath });
+  try {
+    const meta = loadGoldenMeta(goldenPath, { read: ports.read });
+    if (meta === null) return { kind: 'none' };
+    const freshness = assessGoldenAge(meta, ports.now(), config.eval.maxGoldenAgeDays);
+    const atCreation = { documents: meta.corpusDocuments, chunks: meta.corpusChunks };
+    freshness.drift = measureCorpusDrift(atCreation, corpus, config.eval.goldenDriftWarn);
+    return { kind: 'sidecar', goldenPath, freshness };
+  } catch (error) {
+    if (!isGrooveError(error)) throw error;
+    return { kind: 'invalid', message: error.message, remedy: error.hint ?? 'delete the sidecar' };
+  }
+}
+
+const SEVERITY_ORDER = { error: 0, warning: 1 } as const;
+
+/** Run each check once; a check that cannot read the index becomes a finding of its own, not a crash. */
+function runChecks(
+  checks: readonly DoctorCheck[],
+  context: DoctorContext,
+): { checked: string[]; findings: DoctorFinding[] } {
+  const checked: string[] = [];
+  const findings: DoctorFinding[] = [];
+  const failed: string[] = [];
+  for (const check of checks) {
+    let detection: ReturnType<DoctorCheck['inspect']>;
+    try {
+      detection = check.inspect(context);
+    } catch (error) {
+      failed.push(`${check.check}: ${describeError(error)}`);
+      continue;
+    }
+    if (detection === NOT_APPLICABLE) continue;
+    checked.push(check.check);
+    if (detection === null) continue;
+    findings.push({
+      check: check.check,
+      severity: check.severity,
+      summary: detection.summary,
+      count: detection.count,
+      samples: (detection.samples ?? []).slice(0, SAMPLE_LIMIT),
+      remedy: detection.remedy ?? check.remedy,
+    });
+  }
+  if (failed.length > 0) {
+    findings.push({
+      check: 'check-failed',
+      severity: 'error',
+      summary: `${failed.length === 1 ? 'a check' : `${failed.length} checks`} could not read the index`,
+      count: failed.length,
+      samples: failed.slice(0, SAMPLE_LIMIT),
+      remedy: 'groove index --force (rebuilds the index from the files)',
+    });
+  }
+  findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+  return { checked, findings };
+}

@@ -1,0 +1,115 @@
+// The servability checks: whether what surrounds the index lets it be served and measured — the model it was
+// built with, the writer lock, the golden set's sidecar — and which files the last run refused.
+import { formatDrift } from '../../core/golden-freshness.js';
+import { type DoctorCheck, NOT_APPLICABLE, plural, SAMPLE_LIMIT } from './doctor-report.js';
+
+const GOLDEN_REMEDY =
+  'rebuild it (groove eval golden build --from-feedback), or re-check its answers and run groove eval golden stamp';
+
+export const SERVABILITY_CHECKS: readonly DoctorCheck[] = [
+  {
+    check: 'model-files-missing',
+    severity: 'error',
+    remedy: 'groove models pull <id>',
+    inspect({ identity, model }) {
+      if (identity === null || identity.provider !== 'transformers') return NOT_APPLICABLE;
+      if (model === null) return null;
+      return {
+        count: 1,
+        summary: `the index's model cannot be loaded, so serve refuses to start and searches have no vector leg: ${model.problem}`,
+        samples: model.folder ? [model.folder] : [],
+        remedy: model.remedy,
+      };
+    },
+  },
+  {
+    check: 'stale-writer-lock',
+    severity: 'warning',
+    remedy: 'nothing is needed: the next groove index takes it over (or delete the lock file)',
+    inspect({ lock, dbPath }) {
+      if (lock.kind !== 'stale') return null;
+      const names = lock.owner ? `names process ${lock.owner.pid}, but ` : '';
+      return { count: 1, summary: `the writer lock ${names}${lock.reason}`, samples: [`${dbPath}.lock`] };
+    },
+  },
+  {
+    check: 'writer-lock-other-host',
+    severity: 'warning',
+    remedy: 'if no groove runs on that host, delete the lock file',
+    inspect({ lock, dbPath }) {
+      if (lock.kind !== 'other-host') return null;
+      return {
+        count: 1,
+        summary: `the writer lock names process ${lock.owner.pid} on host "${lock.owner.host}"; groove cannot check it from here, so every write is refused while the lock stays`,
+        samples: [`${dbPath}.lock`],
+      };
+    },
+  },
+  {
+    check: 'golden-sidecar-invalid',
+    severity: 'warning',
+    remedy: 'rewrite it with groove eval golden stamp, or delete it',
+    inspect({ golden }) {
+      if (golden.kind === 'none') return NOT_APPLICABLE;
+      if (golden.kind !== 'invalid') return null;
+      return {
+        count: 1,
+        summary: `eval cannot read the golden sidecar: ${golden.message}`,
+        remedy: golden.remedy,
+      };
+    },
+  },
+  {
+    check: 'golden-stale',
+    severity: 'warning',
+    remedy: GOLDEN_REMEDY,
+    inspect({ golden }) {
+      if (golden.kind !== 'sidecar') return NOT_APPLICABLE;
+      const { freshness, goldenPath } = golden;
+      if (!freshness.stale) return null;
+      return {
+        count: 1,
+        summary: `the golden set is ${Math.floor(freshness.ageDays)} days old (created ${freshness.meta.created}; [eval] max_golden_age_days = ${freshness.maxAgeDays}): eval refuses it`,
+        samples: [goldenPath],
+      };
+    },
+  },
+  {
+    check: 'golden-drifted',
+    severity: 'warning',
+    remedy: GOLDEN_REMEDY,
+    inspect({ golden }) {
+      if (golden.kind !== 'sidecar') return NOT_APPLICABLE;
+      const { freshness, goldenPath } = golden;
+      const drift = freshness.drift;
+      if (drift === null || !drift.drifted) return null;
+      const { atCreation, now } = drift;
+      return {
+        count: 1,
+        summary: `the corpus moved ${formatDrift(drift.change)} since the golden set was judged (documents ${atCreation.documents} → ${now.documents}, chunks ${atCreation.chunks} → ${now.chunks}; [eval] golden_drift_warn = ${drift.warnAbove}): eval warns its numbers may not compare`,
+        samples: [goldenPath],
+      };
+    },
+  },
+  {
+    check: 'skipped-files',
+    severity: 'warning',
+    remedy:
+      'each reason says why; fix or remove the file and run groove index again (groove index prints every refusal)',
+    inspect({ reader }) {
+      const record = reader.skippedFiles();
+      if (record === null) return NOT_APPLICABLE;
+      if (record.total === 0) return null;
+      const samples = record.files
+        .slice(0, SAMPLE_LIMIT)
+        .map((file) =>
+          reader.isIndexed(file.path) ? `${file.reason}; its earlier version is still indexed` : file.reason,
+        );
+      return {
+        count: record.total,
+        summary: `the last index run refused ${plural(record.total, 'file')}: searches do not find their current text`,
+        samples,
+      };
+    },
+  },
+];

@@ -1,0 +1,27 @@
+// `groove doctor`: integrity and servability checks on the index. Exit 0 with no findings, 1 with any (warnings
+// included), 2 when doctor cannot run (no knowledge base, no index, a file that is not an index…).
+import { type DoctorReport, doctorReportToJson, openKnowledgeBase } from '../app/index.js';
+import { describeError } from '../errors.js';
+import { EXIT } from './cli-io.js';
+import type { RunContext } from './command-spec.js';
+import { type CommonFlags, loadConfig } from './common-options.js';
+import { renderDoctorReport } from './render-doctor.js';
+
+export async function run({ flags, io }: RunContext<CommonFlags>): Promise<number> {
+  let report: DoctorReport;
+  try {
+    const kb = openKnowledgeBase(loadConfig(flags, io));
+    try {
+      report = kb.doctor();
+    } finally {
+      await kb.close();
+    }
+  } catch (error) {
+    io.stderr.write(`groove: error: ${describeError(error)}\n`);
+    return EXIT.usage;
+  }
+  io.stdout.write(
+    flags.format === 'json' ? `${JSON.stringify(doctorReportToJson(report))}\n` : renderDoctorReport(report),
+  );
+  return report.findings.length === 0 ? EXIT.ok : EXIT.failure;
+}
