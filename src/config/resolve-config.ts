@@ -34,6 +34,10 @@ export interface ConfigOverrides {
   dbPath?: string;
   model?: string;
   modelDir?: string;
+  /** `--pooling`, `--query-prefix`, `--passage-prefix`: the setup of a local model folder (prefixes: endpoints too). */
+  pooling?: 'mean' | 'cls';
+  queryPrefix?: string;
+  passagePrefix?: string;
   reranker?: string;
   offline?: boolean;
 }
@@ -195,6 +199,9 @@ function applyFile(config: ResolvedConfig, file: ConfigFile, filePath: string): 
     maxRetries: e.max_retries,
     batchSize: e.batch_size,
     maxInputChars: e.max_input_chars,
+    pooling: e.pooling,
+    queryPrefix: e.query_prefix,
+    passagePrefix: e.passage_prefix,
   });
   const ev = file.eval ?? {};
   assignDefined(config.eval, {
@@ -269,6 +276,11 @@ function applyEnvAndOverrides(config: ResolvedConfig, options: ResolveConfigOpti
   if (o.modelDir !== undefined) config.localModelDir = expandPath(o.modelDir, cwd);
   if (o.model !== undefined) config.model = o.model;
   if (o.model !== undefined || o.modelDir !== undefined) config.modelExplicit = true;
+  assignDefined(config.embedding, {
+    pooling: o.pooling,
+    queryPrefix: o.queryPrefix,
+    passagePrefix: o.passagePrefix,
+  });
   if (o.reranker !== undefined) config.reranker = o.reranker;
   if (o.offline) config.offline = true;
   if (config.model === 'none') config.embedding.provider = 'none';
