@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { z } from 'zod';
 import { GrooveError } from '../errors.js';
+import type { EmbeddingSetup } from '../types.js';
 import { DEFAULTS, type Defaults, MIB } from './defaults.js';
 import { type ConfigFile, configFileSchema } from './schema.js';
 
@@ -26,6 +27,12 @@ export interface ResolvedConfig extends Defaults {
    * commands adopt the model an existing index records instead of refusing it as a mismatch.
    */
   modelExplicit: boolean;
+  /**
+   * Pooling and prefixes the index this command follows records for the same folder or endpoint, used where
+   * neither the user nor the folder says (`unrecorded`: an index built before groove recorded them); set when
+   * the index is opened, null before.
+   */
+  recordedSetup: EmbeddingSetup | 'unrecorded' | null;
 }
 
 /** Values given on the command line; each one wins over the file. */
@@ -156,6 +163,7 @@ function cloneDefaults(): ResolvedConfig {
     modelCacheDir: null,
     configPath: null,
     modelExplicit: false,
+    recordedSetup: null,
   };
 }
 

@@ -47,6 +47,7 @@ function embedderOptionsOf(config: ResolvedConfig): CreateEmbedderOptions | null
     pooling: e.pooling,
     queryPrefix: e.queryPrefix,
     passagePrefix: e.passagePrefix,
+    recordedSetup: config.recordedSetup,
   };
 }
 
