@@ -30,9 +30,16 @@ export function identityOf(embedder: Embedder | null, config: ResolvedConfig): I
   };
 }
 
+/**
+ * The recorded setup; for an index built before groove recorded it, what groove then did where that is certain
+ * (an endpoint or no model: no pooling, no prefixes), else null (unknown).
+ */
 function setupFromMeta(meta: Partial<Record<MetaKey, string>>): EmbeddingSetup | null {
   const pooling = meta.embedding_pooling;
-  if (pooling === undefined) return null;
+  if (pooling === undefined) {
+    const provider = meta.embedding_provider ?? 'none';
+    return ['none', 'openai-compatible', 'ollama'].includes(provider) ? NO_SETUP : null;
+  }
   return {
     pooling: pooling === 'mean' || pooling === 'cls' ? pooling : null,
     queryPrefix: meta.embedding_query_prefix ?? '',
