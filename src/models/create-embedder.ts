@@ -99,7 +99,7 @@ function refuseMisplacedSetup(options: CreateEmbedderOptions): void {
   if (isFolder || given.length === 0 || (isHttp && options.pooling == null)) return;
   const what = isHttp
     ? `an embedding endpoint pools by itself, so pooling cannot be set for ${options.provider}`
-    : `registered model "${options.model}" comes with its own pooling and prefixes, so a ${given.join(', ')} cannot be set`;
+    : `registered model "${options.model}" comes with its own pooling and prefixes (given: ${given.join(', ')})`;
   throw new GrooveError('INVALID_ARGUMENT', `${what}.`, {
     hint:
       'drop --pooling / --query-prefix / --passage-prefix (or [embedding] pooling, query_prefix, passage_prefix); ' +
