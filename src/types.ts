@@ -44,12 +44,32 @@ export interface ParsedDocument {
   chunks: ChunkDraft[];
 }
 
+/** How a model's token vectors become one vector: their mean, or the first (`[CLS]` / `<s>`) token's. */
+export type Pooling = 'mean' | 'cls';
+
+/**
+ * What an embedder does around the model's weights. The index records it next to the model: vectors made with
+ * another pooling or other prefixes are not comparable, so a change is refused like a model change.
+ */
+export interface EmbeddingSetup {
+  /** The pooling groove applies; null when the embedder pools by itself (an HTTP endpoint). */
+  pooling: Pooling | null;
+  /** Prepended to search queries. */
+  queryPrefix: string;
+  /** Prepended to indexed passages. */
+  passagePrefix: string;
+  /** How it was decided, in words (`groove status` shows it), e.g. `sentence-transformers config of the folder`. */
+  source: string;
+}
+
 /** The embedding port: anything that turns text into unit vectors. */
 export interface Embedder {
   /** Identity recorded in the index, e.g. `transformers:multilingual-e5-small`. */
   readonly id: string;
   readonly provider: string;
   readonly dimension: number;
+  /** Pooling and prefixes; an embedder without one records no pooling and no prefixes. */
+  readonly setup?: EmbeddingSetup;
   /** Embed passages for the index (applies the model's passage prefix). */
   embedDocuments(texts: string[]): Promise<Float32Array[]>;
   /** Embed a search query (applies the model's query prefix). */

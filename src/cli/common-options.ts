@@ -8,6 +8,9 @@ export interface CommonFlags {
   dbPath?: string;
   model?: string;
   modelDir?: string;
+  pooling?: 'mean' | 'cls';
+  queryPrefix?: string;
+  passagePrefix?: string;
   reranker?: string;
   offline?: boolean;
   format?: 'text' | 'json';
@@ -23,6 +26,9 @@ export function loadConfig(flags: CommonFlags, io: CliIo): ResolvedConfig {
       dbPath: flags.dbPath,
       model: flags.model,
       modelDir: flags.modelDir,
+      pooling: flags.pooling,
+      queryPrefix: flags.queryPrefix,
+      passagePrefix: flags.passagePrefix,
       reranker: flags.reranker,
       offline: flags.offline,
     },

@@ -13,6 +13,7 @@ const USAGE_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'INVALID_ARGUMENT',
   'QUERY_INVALID',
   'MODEL_UNKNOWN',
+  'MODEL_POOLING_UNKNOWN',
 ]);
 
 /** Run `groove <argv…>` in-process; returns the exit code. Never calls process.exit. */

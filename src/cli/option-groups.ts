@@ -16,6 +16,21 @@ export const MODEL_OPTIONS: readonly OptionSpec[] = [
     flags: '--model-dir <dir>',
     description: 'local transformers.js model folder (config.json, tokenizer, onnx/model.onnx)',
   },
+  {
+    flags: '--pooling <mode>',
+    description:
+      '--model-dir: how token vectors become one vector, for a folder that does not say (or to override it)',
+    choices: ['mean', 'cls'],
+  },
+  {
+    flags: '--query-prefix <text>',
+    description:
+      '--model-dir or an endpoint: text put before each query ("" for none); default: the folder\'s',
+  },
+  {
+    flags: '--passage-prefix <text>',
+    description: '--model-dir or an endpoint: text put before each indexed passage ("" for none)',
+  },
   { flags: '--offline', description: 'never touch the network (also GROOVE_OFFLINE=1)' },
 ];
 

@@ -48,12 +48,30 @@ export function renderStatus(report: StatusReport): string {
     `Documents:     ${report.documents}`,
     `Chunks:        ${report.chunks}`,
     `Model:         ${report.model === 'none' ? 'none (lexical-only)' : report.model}`,
+    ...setupLines(report),
     `Dimension:     ${report.dimension}`,
     `Context mode:  ${report.contextMode}`,
     `Last indexed:  ${report.lastIndexedAt ?? 'never'}`,
   ];
   if (report.frontmatterErrors > 0) lines.push(`Frontmatter errors: ${report.frontmatterErrors}`);
   return `${lines.join('\n')}\n`;
+}
+
+function quotedPrefix(prefix: string): string {
+  return prefix === '' ? 'none' : displayLine(JSON.stringify(prefix));
+}
+
+/** Pooling, prefixes and where they came from; nothing for a lexical-only index. */
+function setupLines(report: StatusReport): string[] {
+  if (report.model === 'none') return [];
+  const { setup } = report;
+  if (!setup) return ['Pooling:       not recorded (the next groove index records it)'];
+  const lines = [
+    `Pooling:       ${setup.pooling ?? 'by the model or endpoint'}`,
+    `Prefixes:      query ${quotedPrefix(setup.queryPrefix)}, passage ${quotedPrefix(setup.passagePrefix)}`,
+  ];
+  if (setup.source !== '') lines.push(`Setup from:    ${displayLine(setup.source)}`);
+  return lines;
 }
 
 export function statusJson(report: StatusReport): Record<string, unknown> {
@@ -68,6 +86,10 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     provider: report.provider,
     dimension: report.dimension,
     context_mode: report.contextMode,
+    pooling: report.setup?.pooling ?? null,
+    query_prefix: report.setup?.queryPrefix ?? null,
+    passage_prefix: report.setup?.passagePrefix ?? null,
+    setup_source: report.setup?.source ?? null,
     last_indexed_at: report.lastIndexedAt,
     frontmatter_errors: report.frontmatterErrors,
     schema_version: report.schemaVersion,

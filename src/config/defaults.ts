@@ -106,6 +106,11 @@ export const DEFAULTS = {
     batchSize: 32,
     /** Inputs longer than this many characters are truncated before embedding. */
     maxInputChars: 8000,
+    /** A local model folder's pooling (`mean`, `cls`); null: the folder says (see docs/configuration.md). */
+    pooling: null as 'mean' | 'cls' | null,
+    /** Markers prepended to queries / passages (a local folder or an endpoint); null: the folder says, or none. */
+    queryPrefix: null as string | null,
+    passagePrefix: null as string | null,
   },
   eval: {
     /** Default `<kb>/.groove-eval.yml`. */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { z } from 'zod';
 import { GrooveError } from '../errors.js';
+import type { EmbeddingSetup } from '../types.js';
 import { DEFAULTS, type Defaults, MIB } from './defaults.js';
 import { type ConfigFile, configFileSchema } from './schema.js';
 
@@ -26,6 +27,12 @@ export interface ResolvedConfig extends Defaults {
    * commands adopt the model an existing index records instead of refusing it as a mismatch.
    */
   modelExplicit: boolean;
+  /**
+   * Pooling and prefixes the index this command follows records for the same folder or endpoint, used where
+   * neither the user nor the folder says (`unrecorded`: an index built before groove recorded them); set when
+   * the index is opened, null before.
+   */
+  recordedSetup: EmbeddingSetup | 'unrecorded' | null;
 }
 
 /** Values given on the command line; each one wins over the file. */
@@ -34,6 +41,10 @@ export interface ConfigOverrides {
   dbPath?: string;
   model?: string;
   modelDir?: string;
+  /** `--pooling`, `--query-prefix`, `--passage-prefix`: the setup of a local model folder (prefixes: endpoints too). */
+  pooling?: 'mean' | 'cls';
+  queryPrefix?: string;
+  passagePrefix?: string;
   reranker?: string;
   offline?: boolean;
 }
@@ -152,6 +163,7 @@ function cloneDefaults(): ResolvedConfig {
     modelCacheDir: null,
     configPath: null,
     modelExplicit: false,
+    recordedSetup: null,
   };
 }
 
@@ -197,6 +209,9 @@ function applyFile(config: ResolvedConfig, file: ConfigFile, filePath: string): 
     maxRetries: e.max_retries,
     batchSize: e.batch_size,
     maxInputChars: e.max_input_chars,
+    pooling: e.pooling,
+    queryPrefix: e.query_prefix,
+    passagePrefix: e.passage_prefix,
   });
   const ev = file.eval ?? {};
   assignDefined(config.eval, {
@@ -271,6 +286,11 @@ function applyEnvAndOverrides(config: ResolvedConfig, options: ResolveConfigOpti
   if (o.modelDir !== undefined) config.localModelDir = expandPath(o.modelDir, cwd);
   if (o.model !== undefined) config.model = o.model;
   if (o.model !== undefined || o.modelDir !== undefined) config.modelExplicit = true;
+  assignDefined(config.embedding, {
+    pooling: o.pooling,
+    queryPrefix: o.queryPrefix,
+    passagePrefix: o.passagePrefix,
+  });
   if (o.reranker !== undefined) config.reranker = o.reranker;
   if (o.offline) config.offline = true;
   if (config.model === 'none') config.embedding.provider = 'none';

@@ -125,6 +125,9 @@ export const configFileSchema = z.strictObject({
       max_retries: z.number().int().min(0).max(10).optional(),
       batch_size: z.number().int().min(1).max(1024).optional(),
       max_input_chars: z.number().int().min(1).max(1_000_000).optional(),
+      pooling: z.enum(['mean', 'cls']).optional(),
+      query_prefix: z.string().max(1024).optional(),
+      passage_prefix: z.string().max(1024).optional(),
     })
     .optional(),
   eval: z

@@ -3,7 +3,7 @@
 
 import os from 'node:os';
 import { GrooveError } from '../errors.js';
-import type { Embedder, Reranker } from '../types.js';
+import type { Embedder, EmbeddingSetup, Pooling, Reranker } from '../types.js';
 import type { ModelProgressListener } from './model-progress.js';
 
 export type EmbeddingProvider = 'transformers' | 'openai-compatible' | 'ollama' | 'none';
@@ -18,6 +18,19 @@ export interface CreateEmbedderOptions {
   model: string | null;
   /** transformers only: a local transformers.js model folder, used instead of the registry (`--model-dir`). */
   modelDir?: string | null;
+  /** `modelDir` only: the pooling the user gave (`--pooling`, [embedding] pooling); null: the folder decides. */
+  pooling?: Pooling | null;
+  /**
+   * `modelDir` and HTTP providers: the query/passage markers the user gave; null: the folder decides (or, for an
+   * endpoint, none). A registered model has its own and refuses them.
+   */
+  queryPrefix?: string | null;
+  passagePrefix?: string | null;
+  /**
+   * What the index being followed records about pooling and prefixes, used when the folder (or the user) does not
+   * say; `unrecorded` for an index built before groove recorded them (see folder-setup.ts).
+   */
+  recordedSetup?: EmbeddingSetup | 'unrecorded' | null;
   /** Model cache (see resolveModelCacheDir: GROOVE_MODEL_DIR › model_dir › OS cache). */
   cacheDir: string;
   /** Never touch the network: no model downloads, and HTTP providers only on loopback endpoints. */
@@ -45,9 +58,6 @@ export interface CreateEmbedderOptions {
   maxBatchTokens?: number;
   /** transformers: onnxruntime intra-op threads. Default: available cores, at most 8. */
   threads?: number;
-  /** HTTP providers: query/passage markers for models that want them. Default none. */
-  queryPrefix?: string;
-  passagePrefix?: string;
   /** HTTP providers: first backoff step, ms (tests shorten it). Default 1000. */
   retryBaseMs?: number;
   /** Download progress (first use of a registry model); e.g. createProgressRenderer(process.stderr). */
@@ -77,6 +87,31 @@ function refuseOfflineEndpoint(provider: string, endpoint: string): GrooveError 
   );
 }
 
+/** Refuse a setup the chosen model cannot take: pooling for an endpoint, anything for a registered model. */
+function refuseMisplacedSetup(options: CreateEmbedderOptions): void {
+  const given = [
+    options.pooling != null ? 'pooling' : null,
+    options.queryPrefix != null ? 'query prefix' : null,
+    options.passagePrefix != null ? 'passage prefix' : null,
+  ].filter((field) => field !== null);
+  const isFolder = options.provider === 'transformers' && Boolean(options.modelDir);
+  const isHttp = options.provider === 'openai-compatible' || options.provider === 'ollama';
+  if (isFolder || given.length === 0 || (isHttp && options.pooling == null)) return;
+  const what = isHttp
+    ? `an embedding endpoint pools by itself, so pooling cannot be set for ${options.provider}`
+    : `registered model "${options.model}" comes with its own pooling and prefixes (given: ${given.join(', ')})`;
+  throw new GrooveError('INVALID_ARGUMENT', `${what}.`, {
+    hint:
+      'drop --pooling / --query-prefix / --passage-prefix (or [embedding] pooling, query_prefix, passage_prefix); ' +
+      'they set up a local model folder (--model-dir)',
+  });
+}
+
+/** The endpoint's prefix: the one given, else the one the followed index records, else none. */
+function httpPrefix(given: string | null | undefined, recorded: string | undefined): string {
+  return given ?? recorded ?? '';
+}
+
 /** What createEmbedder builds for these options: nothing (lexical-only), a model on the inference thread, or HTTP. */
 export function embedderKind(
   options: Pick<CreateEmbedderOptions, 'provider' | 'model'>,
@@ -93,6 +128,7 @@ export function embedderKind(
 export async function createEmbedder(options: CreateEmbedderOptions): Promise<Embedder | null> {
   // embedderKind is the rule; the provider test repeats it only to narrow the type.
   if (embedderKind(options) === 'none' || options.provider === 'none') return null;
+  refuseMisplacedSetup(options);
   if (options.provider === 'transformers') {
     if (!options.model && !options.modelDir) {
       throw new GrooveError(
@@ -108,6 +144,14 @@ export async function createEmbedder(options: CreateEmbedderOptions): Promise<Em
     return openWorkerEmbedder({
       model: options.model ?? '',
       modelDir: options.modelDir ?? null,
+      setup: {
+        given: {
+          pooling: options.pooling ?? null,
+          queryPrefix: options.queryPrefix ?? null,
+          passagePrefix: options.passagePrefix ?? null,
+        },
+        recorded: options.recordedSetup ?? null,
+      },
       cacheDir: options.cacheDir,
       offline: options.offline,
       hubEndpoint: options.hubEndpoint ?? null,
@@ -118,6 +162,7 @@ export async function createEmbedder(options: CreateEmbedderOptions): Promise<Em
       ...(options.progress ? { progress: options.progress } : {}),
     });
   }
+  const recorded = typeof options.recordedSetup === 'object' ? options.recordedSetup : null;
   const { openHttpEmbedder } = await import('./http-embedder.js');
   const { WIRE_FORMATS } = await import('./embedding-wire-formats.js');
   const endpoint = options.endpoint || WIRE_FORMATS[options.provider].defaultEndpoint;
@@ -134,8 +179,8 @@ export async function createEmbedder(options: CreateEmbedderOptions): Promise<Em
     maxRetries: options.maxRetries,
     batchSize: options.batchSize,
     maxInputChars: options.maxInputChars,
-    queryPrefix: options.queryPrefix ?? '',
-    passagePrefix: options.passagePrefix ?? '',
+    queryPrefix: httpPrefix(options.queryPrefix, recorded?.queryPrefix),
+    passagePrefix: httpPrefix(options.passagePrefix, recorded?.passagePrefix),
     ...(options.retryBaseMs === undefined ? {} : { retryBaseMs: options.retryBaseMs }),
   });
 }

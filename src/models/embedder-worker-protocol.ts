@@ -1,5 +1,6 @@
 // Messages between the main thread and the inference thread, and how a GrooveError crosses between them.
 import { type ErrorCode, GrooveError } from '../errors.js';
+import type { EmbeddingSetup } from '../types.js';
 import type { ModelProgressEvent } from './model-progress.js';
 import type { OpenTransformersEmbedderOptions } from './transformers-embedder.js';
 
@@ -21,7 +22,7 @@ export interface SerializedError {
 }
 
 export type WorkerReply =
-  | { type: 'ready'; id: string; provider: string; dimension: number }
+  | { type: 'ready'; id: string; provider: string; dimension: number; setup?: EmbeddingSetup }
   | { type: 'open-failed'; error: SerializedError }
   | { type: 'progress'; event: ModelProgressEvent }
   | { type: 'vectors'; seq: number; vectors: Float32Array[] }

@@ -37,7 +37,8 @@ async function open(data: EmbedderWorkerData): Promise<void> {
       ...data.options,
       ...(data.reportProgress ? { progress: (event) => reply({ type: 'progress', event }) } : {}),
     });
-    reply({ type: 'ready', id: embedder.id, provider: embedder.provider, dimension: embedder.dimension });
+    const { id, provider, dimension, setup } = embedder;
+    reply({ type: 'ready', id, provider, dimension, ...(setup ? { setup } : {}) });
   } catch (error) {
     reply({ type: 'open-failed', error: serializeError(error) });
   }

@@ -2,7 +2,7 @@
 // normalises it. A batch refused as too large (413) is split in halves; a single refused text is an error.
 
 import { GrooveError } from '../errors.js';
-import type { Embedder } from '../types.js';
+import type { Embedder, EmbeddingSetup } from '../types.js';
 import { type HttpProvider, WIRE_FORMATS, type WireFormat } from './embedding-wire-formats.js';
 import { postJsonWithRetry, redactUrl } from './http-retry.js';
 import { prepareInputs } from './input-text.js';
@@ -61,6 +61,7 @@ export class HttpEmbedder implements Embedder {
   readonly id: string;
   readonly provider: string;
   readonly dimension: number;
+  readonly setup: EmbeddingSetup;
   // A #private field: util.inspect / console.log of the embedder never shows the API key.
   readonly #settings: ResolvedHttpSettings;
 
@@ -69,6 +70,12 @@ export class HttpEmbedder implements Embedder {
     this.provider = settings.provider;
     this.dimension = dimension;
     this.id = `${settings.provider}:${settings.model}`;
+    this.setup = {
+      pooling: null,
+      queryPrefix: settings.queryPrefix ?? '',
+      passagePrefix: settings.passagePrefix ?? '',
+      source: 'the endpoint pools; prefixes from [embedding]',
+    };
   }
 
   async embedDocuments(texts: string[]): Promise<Float32Array[]> {

@@ -1,22 +1,20 @@
 // Reads and checks a model folder in the transformers.js layout before anything is loaded: output size from
-// config.json, pooling from the sentence-transformers files, the ONNX file to use and the external-data files
-// config.json declares for it. Damage → MODEL_CORRUPT naming the file and the fix.
+// config.json, the tokenizer's limit, the ONNX file to use and the external-data files config.json declares for
+// it. Damage → MODEL_CORRUPT naming the file and the fix. (An embedder's pooling and prefixes: folder-setup.ts.)
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { GrooveError } from '../errors.js';
 import { declaredExternalData } from './external-data.js';
-import { type ModelDtype, onnxFileFor, type Pooling } from './model-registry.js';
+import { type ModelDtype, onnxFileFor } from './model-registry.js';
 
 export interface ModelFolderInfo {
   folder: string;
   /** `hidden_size` from config.json. */
   dimension: number;
-  /** From `1_Pooling/config.json`; `mean` when the folder does not say. */
-  pooling: Pooling;
-  /** From `config_sentence_transformers.json` `prompts`; empty when absent. */
-  queryPrefix: string;
-  passagePrefix: string;
+  config: Record<string, unknown>;
+  /** tokenizer_config.json, or empty when the folder has none. */
+  tokenizerConfig: Record<string, unknown>;
   /** `model_max_length` from tokenizer_config.json, capped at 512 (and 512 when absent). */
   maxTokens: number;
   dtype: ModelDtype;
@@ -103,19 +101,6 @@ function requireExternalData(
   return declared.files;
 }
 
-function readPooling(folder: string): Pooling {
-  const config = readJsonFile(folder, path.join('1_Pooling', 'config.json'), false);
-  if (config?.pooling_mode_cls_token === true) return 'cls';
-  return 'mean';
-}
-
-function readPrompts(folder: string): { query: string; passage: string } {
-  const config = readJsonFile(folder, 'config_sentence_transformers.json', false);
-  const prompts = (config?.prompts ?? {}) as Record<string, unknown>;
-  const text = (value: unknown) => (typeof value === 'string' ? value : '');
-  return { query: text(prompts.query), passage: text(prompts.passage ?? prompts.document) };
-}
-
 function pickDtype(folder: string, preferred: ModelDtype | undefined, modelId?: string | null): ModelDtype {
   if (preferred) return preferred;
   for (const dtype of ['fp32', 'q8'] as const) {
@@ -167,13 +152,11 @@ export function inspectModelFolder(
     typeof declaredMax === 'number' && declaredMax > 0
       ? Math.min(declaredMax, DEFAULT_MAX_TOKENS)
       : DEFAULT_MAX_TOKENS;
-  const prompts = readPrompts(folder);
   return {
     folder,
     dimension: hidden,
-    pooling: readPooling(folder),
-    queryPrefix: prompts.query,
-    passagePrefix: prompts.passage,
+    config,
+    tokenizerConfig,
     maxTokens,
     dtype: chosen,
     externalData,

@@ -1,9 +1,11 @@
-// The models groove knows by name: hub repository, output size, pooling, prefixes, token limit and file variant.
-// Anything not listed here is refused with the list of valid ids (a local folder can still be used via modelDir).
+// The models groove knows by name: hub repository, output size, pooling, prefixes, token limit, file variant and
+// the shape a folder of the model carries. Anything not listed here is refused with the list of valid ids (a
+// local folder can still be used via modelDir).
 
 import { GrooveError } from '../errors.js';
+import type { Pooling } from '../types.js';
 
-export type Pooling = 'mean' | 'cls';
+export type { Pooling };
 /** `fp32` reads `onnx/model.onnx`; `q8` reads `onnx/model_quantized.onnx` (transformers.js naming). */
 export type ModelDtype = 'fp32' | 'q8';
 
@@ -23,8 +25,26 @@ interface ModelSpecBase {
   downloadMB: number;
 }
 
+/**
+ * What a folder of a model says about its network and tokenizer: `config.json` (first architecture, model type,
+ * sizes) and the tokenizer class (`tokenizer_config.json`, else `config.json`). Values are the public repository's.
+ */
+export interface FolderShape {
+  architecture: string;
+  modelType: string;
+  hiddenSize: number;
+  layers: number;
+  heads: number;
+  intermediateSize: number;
+  vocabSize: number;
+  maxPositions: number;
+  tokenizerClass: string;
+}
+
 export interface EmbeddingModelSpec extends ModelSpecBase {
   kind: 'embedding';
+  /** How a local folder (`--model-dir`) of this model is recognised, together with the name it records. */
+  shape: FolderShape;
   dimension: number;
   pooling: Pooling;
   /** Whether the model's vectors are meant to be compared after L2 normalisation (true for all listed). */
@@ -55,6 +75,18 @@ export const EMBEDDING_MODELS: readonly EmbeddingModelSpec[] = [
     passagePrefix: 'passage: ',
     maxTokens: 512,
     dtype: 'q8',
+    // A BERT network over the XLM-R vocabulary.
+    shape: {
+      architecture: 'BertModel',
+      modelType: 'bert',
+      hiddenSize: 384,
+      layers: 12,
+      heads: 12,
+      intermediateSize: 1536,
+      vocabSize: 250_037,
+      maxPositions: 512,
+      tokenizerClass: 'XLMRobertaTokenizer',
+    },
     languages: 'multilingual (~100, incl. English, Japanese)',
     downloadMB: 130,
   },
@@ -71,6 +103,18 @@ export const EMBEDDING_MODELS: readonly EmbeddingModelSpec[] = [
     passagePrefix: '',
     maxTokens: 512,
     dtype: 'q8',
+    // all-MiniLM-L12-v2 has this very shape (and mean pooling): the shape alone never identifies the model.
+    shape: {
+      architecture: 'BertModel',
+      modelType: 'bert',
+      hiddenSize: 384,
+      layers: 12,
+      heads: 12,
+      intermediateSize: 1536,
+      vocabSize: 30_522,
+      maxPositions: 512,
+      tokenizerClass: 'BertTokenizer',
+    },
     languages: 'English',
     downloadMB: 35,
   },
@@ -88,6 +132,17 @@ export const EMBEDDING_MODELS: readonly EmbeddingModelSpec[] = [
     // chunks are far shorter, so 1024 bounds memory without cutting real chunks.
     maxTokens: 1024,
     dtype: 'q8',
+    shape: {
+      architecture: 'XLMRobertaModel',
+      modelType: 'xlm-roberta',
+      hiddenSize: 1024,
+      layers: 24,
+      heads: 16,
+      intermediateSize: 4096,
+      vocabSize: 250_002,
+      maxPositions: 8194,
+      tokenizerClass: 'XLMRobertaTokenizer',
+    },
     languages: 'multilingual (100+, strong on Japanese)',
     downloadMB: 590,
   },

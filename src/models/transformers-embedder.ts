@@ -2,12 +2,13 @@
 // Texts are batched by similar length, tokenized, run, pooled, and returned as checked unit vectors.
 
 import { GrooveError } from '../errors.js';
-import type { Embedder } from '../types.js';
+import type { Embedder, EmbeddingSetup, Pooling } from '../types.js';
+import { NOTHING_GIVEN, resolveFolderSetup, type SetupRequest } from './folder-setup.js';
 import { prepareInputs } from './input-text.js';
 import { inspectModelFolder } from './model-folder.js';
 import type { ModelProgressListener } from './model-progress.js';
 import { ensureModelFolder } from './model-pull.js';
-import { findEmbeddingModel, type Pooling } from './model-registry.js';
+import { findEmbeddingModel } from './model-registry.js';
 import { poolHiddenStates } from './pool-hidden-states.js';
 import {
   type PaddedBatch,
@@ -28,9 +29,7 @@ export interface TransformersEmbedderSettings {
   /** The model identity recorded in the index: registry id, or the absolute folder for a local model. */
   model: string;
   dimension: number;
-  pooling: Pooling;
-  queryPrefix: string;
-  passagePrefix: string;
+  setup: EmbeddingSetup & { pooling: Pooling };
   maxTokens: number;
   batchSize: number;
   /** Padded tokens per inference batch; bounds attention memory for long inputs. */
@@ -42,6 +41,7 @@ export class TransformersEmbedder implements Embedder {
   readonly provider = 'transformers';
   readonly id: string;
   readonly dimension: number;
+  readonly setup: EmbeddingSetup;
   private readonly settings: TransformersEmbedderSettings;
   private readonly loaded: LoadedModel;
 
@@ -50,15 +50,18 @@ export class TransformersEmbedder implements Embedder {
     this.settings = settings;
     this.id = `transformers:${settings.model}`;
     this.dimension = settings.dimension;
+    this.setup = settings.setup;
   }
 
   async embedDocuments(texts: string[]): Promise<Float32Array[]> {
-    return this.embedAll(prepareInputs(texts, this.settings.passagePrefix, this.settings.maxInputChars));
+    return this.embedAll(
+      prepareInputs(texts, this.settings.setup.passagePrefix, this.settings.maxInputChars),
+    );
   }
 
   async embedQuery(text: string): Promise<Float32Array> {
     const [vector] = await this.embedAll(
-      prepareInputs([text], this.settings.queryPrefix, this.settings.maxInputChars),
+      prepareInputs([text], this.settings.setup.queryPrefix, this.settings.maxInputChars),
     );
     return vector as Float32Array;
   }
@@ -125,7 +128,7 @@ export class TransformersEmbedder implements Embedder {
       hidden: hidden.data as ArrayLike<number>,
       dims: hidden.dims,
       attentionMask: batch.attentionMask,
-      pooling: this.settings.pooling,
+      pooling: this.settings.setup.pooling,
     });
     return validateVectors(pooled, {
       expectedCount: batch.dims[0],
@@ -141,6 +144,8 @@ export interface OpenTransformersEmbedderOptions {
   model: string;
   /** A local transformers.js model folder; read as is, never downloaded. */
   modelDir?: string | null;
+  /** `modelDir` only: the setup given and the one the followed index records (see folder-setup.ts). */
+  setup?: SetupRequest;
   cacheDir: string;
   offline: boolean;
   hubEndpoint?: string | null;
@@ -162,6 +167,10 @@ export async function openTransformersEmbedder(options: OpenTransformersEmbedder
   };
   if (options.modelDir) {
     const info = inspectModelFolder(options.modelDir);
+    const { setup, maxTokens } = resolveFolderSetup(
+      { ...info, tokenizerMaxTokens: info.maxTokens },
+      options.setup ?? { given: NOTHING_GIVEN, recorded: null },
+    );
     const loaded = await loadModelFolder({
       folder: info.folder,
       task: 'embedding',
@@ -169,7 +178,13 @@ export async function openTransformersEmbedder(options: OpenTransformersEmbedder
       threads: options.threads,
       externalData: info.externalData,
     });
-    return new TransformersEmbedder(loaded, { ...info, ...common, model: info.folder });
+    return new TransformersEmbedder(loaded, {
+      ...common,
+      model: info.folder,
+      dimension: info.dimension,
+      setup,
+      maxTokens,
+    });
   }
   const spec = findEmbeddingModel(options.model);
   const { folder } = await ensureModelFolder({
@@ -200,9 +215,12 @@ export async function openTransformersEmbedder(options: OpenTransformersEmbedder
     ...common,
     model: spec.id,
     dimension: spec.dimension,
-    pooling: spec.pooling,
-    queryPrefix: spec.queryPrefix,
-    passagePrefix: spec.passagePrefix,
+    setup: {
+      pooling: spec.pooling,
+      queryPrefix: spec.queryPrefix,
+      passagePrefix: spec.passagePrefix,
+      source: `registered model ${spec.id}`,
+    },
     maxTokens: spec.maxTokens,
   });
 }

@@ -3,7 +3,7 @@
 // pending and later call with the reason instead of hanging.
 import { Worker } from 'node:worker_threads';
 import { GrooveError } from '../errors.js';
-import type { Embedder } from '../types.js';
+import type { Embedder, EmbeddingSetup } from '../types.js';
 import {
   type EmbedderWorkerData,
   type EmbedRequest,
@@ -79,16 +79,21 @@ class WorkerEmbedder implements Embedder {
   readonly id: string;
   readonly provider: string;
   readonly dimension: number;
+  readonly setup: EmbeddingSetup | undefined;
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextSeq = 1;
   private stopped: GrooveError | null = null;
 
-  constructor(worker: Worker, identity: { id: string; provider: string; dimension: number }) {
+  constructor(
+    worker: Worker,
+    identity: { id: string; provider: string; dimension: number; setup?: EmbeddingSetup },
+  ) {
     this.worker = worker;
     this.id = identity.id;
     this.provider = identity.provider;
     this.dimension = identity.dimension;
+    this.setup = identity.setup;
     worker.on('message', (reply: WorkerReply) => this.settle(reply));
     worker.on('error', (error) => this.stop(error.message));
     worker.on('exit', (code) => this.stop(`the thread exited with code ${code}`));

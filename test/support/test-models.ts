@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { writeTestModel } from '../../scripts/test-model/write-test-model.js';
+import { type WriteTestModelOptions, writeTestModel } from '../../scripts/test-model/write-test-model.js';
+import type { EmbeddingModelSpec } from '../../src/models/model-registry.js';
 
 export type TinyModelKind = 'embed' | 'rerank';
 
@@ -35,4 +36,53 @@ export function ensureTinyModel(kind: TinyModelKind): string {
 export function copyModelFolder(source: string, target: string): string {
   fs.cpSync(source, target, { recursive: true });
   return target;
+}
+
+/** Where a registered-model folder records the model's name: config.json, a conversion card, or nowhere. */
+export type RecordedNameAt = 'config' | 'readme' | 'nowhere';
+
+function rewriteJson(file: string, change: (value: Record<string, unknown>) => void): void {
+  const value = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  change(value);
+  fs.writeFileSync(file, JSON.stringify(value));
+}
+
+/**
+ * A folder laid out like the hub's transformers.js repository of a registered model: no sentence-transformers
+ * files, config.json and tokenizer_config.json with the model's shape, and its name where `nameAt` says. The
+ * network is a small generated one of the model's hidden size (`generate` picks family and seed); config.json
+ * describes the real model, as a downloaded folder's does.
+ */
+export function writeRegisteredModelFolder(
+  dir: string,
+  spec: EmbeddingModelSpec,
+  nameAt: RecordedNameAt,
+  generate: Partial<WriteTestModelOptions> = {},
+): string {
+  const { shape } = spec;
+  writeTestModel({ kind: 'embed', shape: 'tiny', ...generate, hidden: shape.hiddenSize, outDir: dir });
+  fs.rmSync(path.join(dir, '1_Pooling'), { recursive: true, force: true });
+  fs.rmSync(path.join(dir, 'config_sentence_transformers.json'), { force: true });
+  const source = spec.aliases.find((alias) => alias.includes('/') && alias !== spec.hubRepo) ?? spec.hubRepo;
+  rewriteJson(path.join(dir, 'config.json'), (config) => {
+    Object.assign(config, {
+      architectures: [shape.architecture],
+      model_type: shape.modelType,
+      hidden_size: shape.hiddenSize,
+      num_hidden_layers: shape.layers,
+      num_attention_heads: shape.heads,
+      intermediate_size: shape.intermediateSize,
+      vocab_size: shape.vocabSize,
+      max_position_embeddings: shape.maxPositions,
+    });
+    if (nameAt === 'config') config._name_or_path = source;
+  });
+  rewriteJson(path.join(dir, 'tokenizer_config.json'), (config) => {
+    config.tokenizer_class = shape.tokenizerClass;
+  });
+  if (nameAt === 'readme') {
+    const card = `---\nbase_model: ${source}\nlibrary_name: transformers.js\n---\n\n${source} with ONNX weights.\n`;
+    fs.writeFileSync(path.join(dir, 'README.md'), card);
+  }
+  return dir;
 }

@@ -30,6 +30,15 @@ describe('model registry', () => {
     expect(findEmbeddingModel('bge-m3')).toMatchObject({ dimension: 1024, pooling: 'cls' });
   });
 
+  it('describes the folder shape of each embedding model, with its dimension as hidden size', () => {
+    for (const spec of EMBEDDING_MODELS) expect(spec.shape.hiddenSize).toBe(spec.dimension);
+    expect(findEmbeddingModel('multilingual-e5-small').shape).toMatchObject({
+      modelType: 'bert',
+      vocabSize: 250_037,
+      tokenizerClass: 'XLMRobertaTokenizer',
+    });
+  });
+
   it('carries the prefixes each model was trained with', () => {
     const e5 = findEmbeddingModel('multilingual-e5-small');
     expect([e5.queryPrefix, e5.passagePrefix]).toEqual(['query: ', 'passage: ']);

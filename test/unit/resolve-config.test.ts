@@ -146,6 +146,18 @@ describe('resolveConfig precedence', () => {
     expect(config.offline).toBe(true);
   });
 
+  it('a local folder setup comes from [embedding] and the flags win field by field', () => {
+    write('groove.toml', '[embedding]\npooling = "cls"\nquery_prefix = "query: "\npassage_prefix = ""\n');
+    expect(resolve().embedding).toMatchObject({ pooling: 'cls', queryPrefix: 'query: ', passagePrefix: '' });
+    const flags = resolve({ overrides: { pooling: 'mean', queryPrefix: '' } });
+    expect(flags.embedding).toMatchObject({ pooling: 'mean', queryPrefix: '', passagePrefix: '' });
+    expect(flags.modelExplicit).toBe(false);
+    fs.rmSync(path.join(root, 'groove.toml'));
+    expect(resolve().embedding).toMatchObject({ pooling: null, queryPrefix: null, passagePrefix: null });
+    write('groove.toml', '[embedding]\npooling = "max"\n');
+    expect(thrownBy(() => resolve()).message).toContain('embedding.pooling');
+  });
+
   it('env settings apply over the file', () => {
     write('groove.toml', 'offline = false\n');
     const config = resolve({ env: { GROOVE_OFFLINE: '1', GROOVE_MODEL_DIR: 'models' } });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { GrooveError } from '../../errors.js';
+import type { EmbeddingSetup } from '../../types.js';
 import { identityFromMeta } from '../models/index.js';
 import { checkIndexLocation, IndexDatabase } from './index-database.js';
 
@@ -17,6 +18,8 @@ export interface StatusReport {
   provider: string;
   dimension: number;
   contextMode: string;
+  /** The pooling and prefixes the vectors were made with; null when the index does not record them. */
+  setup: EmbeddingSetup | null;
   lastIndexedAt: string | null;
   frontmatterErrors: number;
   schemaVersion: number;
@@ -58,6 +61,7 @@ export function readIndexStatus(kbPath: string, dbPath: string): StatusReport {
       provider: identity?.provider ?? 'none',
       dimension: identity?.dimension ?? 0,
       contextMode: identity?.contextMode ?? 'off',
+      setup: identity?.setup ?? null,
       lastIndexedAt: meta.last_indexed_at ?? null,
       frontmatterErrors: counts.frontmatterErrors,
       schemaVersion: Number(meta.schema_version ?? 0),

@@ -44,6 +44,10 @@ function embedderOptionsOf(config: ResolvedConfig): CreateEmbedderOptions | null
     maxRetries: e.maxRetries,
     batchSize: e.batchSize,
     maxInputChars: e.maxInputChars,
+    pooling: e.pooling,
+    queryPrefix: e.queryPrefix,
+    passagePrefix: e.passagePrefix,
+    recordedSetup: config.recordedSetup,
   };
 }
 

@@ -3,7 +3,7 @@
 // instead of the whole command stopping before the probe. Indexing never uses them: it needs the model itself.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { type ErrorCode, GrooveError } from '../../errors.js';
-import type { Embedder, Reranker } from '../../types.js';
+import type { Embedder, EmbeddingSetup, Reranker } from '../../types.js';
 import { embedderIdOf } from './embedder-factory.js';
 import type { IndexIdentity } from './model-identity.js';
 
@@ -29,6 +29,7 @@ class UnloadedEmbedder implements Embedder {
   readonly id: string;
   readonly provider: string;
   readonly dimension: number;
+  readonly setup: EmbeddingSetup | undefined;
   readonly loadError: GrooveError;
 
   constructor(loadError: GrooveError, identity: IndexIdentity) {
@@ -36,6 +37,7 @@ class UnloadedEmbedder implements Embedder {
     this.id = identity.model;
     this.provider = identity.provider;
     this.dimension = identity.dimension;
+    this.setup = identity.setup ?? undefined;
   }
 
   embedDocuments(): Promise<Float32Array[]> {
