@@ -39,6 +39,7 @@ export const ERROR_CODES = [
   'HISTORY_INVALID',
   'GOLDEN_STALE',
   'COMPONENT_DOWN',
+  'SERVICE_FAILED',
   'INTERNAL',
 ] as const;
 

@@ -77,3 +77,12 @@ export const searchStages = {
   documentFilter: buildDocumentFilter,
   lexicalLeg: runLexicalLeg,
 } as const;
+export {
+  installService,
+  planService,
+  type ServicePlan,
+  type ServiceRequest,
+  type ServiceState,
+  serviceStatus,
+  uninstallService,
+} from './service/index.js';

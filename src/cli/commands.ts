@@ -172,6 +172,65 @@ const VALIDATE_COMMAND: CommandSpec = {
   load: () => import('./cmd-validate.js'),
 };
 
+const SERVICE_NAME_OPTION: OptionSpec = {
+  flags: '--service-name <name>',
+  description: 'which service (letters, digits, . _ -)',
+  default: 'groove',
+};
+
+const SERVICE_COMMAND: CommandSpec = {
+  name: 'service',
+  description:
+    'keep `groove serve --transport http` running as a user service (systemd on Linux, launchd on macOS)',
+  subcommands: [
+    {
+      name: 'install',
+      description: 'write the service file and start the service',
+      options: [
+        SERVICE_NAME_OPTION,
+        { flags: '--kb-path <dir>', description: 'the knowledge base the service serves' },
+        { flags: '--db-path <file>', description: 'index file (default: <parent of kb>/.groove.db)' },
+        { flags: '--config <path>', description: 'groove.toml the service reads' },
+        { flags: '--bind <addr>', description: 'HTTP bind address', default: '127.0.0.1' },
+        {
+          flags: '--port <n>',
+          description: 'HTTP port',
+          parse: parseBoundedInt('service', '--port', 65_535),
+          default: 3100,
+        },
+        {
+          flags: '--allow-remote',
+          description: 'allow a non-loopback --bind (set a token and allowed_hosts too)',
+        },
+        { flags: '--force', description: 'replace an installed service of this name' },
+        {
+          flags: '--no-start',
+          description: 'write the file only; do not ask the service manager to start it',
+        },
+        { flags: '--dry-run', description: 'print the service file and where it would go; change nothing' },
+      ],
+      help: '\nExamples:\n  groove service install --kb-path ~/notes --dry-run\n  groove service install --kb-path ~/notes --port 3200 --service-name notes',
+      load: () => import('./cmd-service.js').then((m) => ({ run: m.runInstall })),
+    },
+    {
+      name: 'uninstall',
+      description: 'stop the service and remove its file (the index and notes are kept)',
+      options: [SERVICE_NAME_OPTION, { flags: '--no-stop', description: 'only remove the file' }],
+      load: () => import('./cmd-service.js').then((m) => ({ run: m.runUninstall })),
+    },
+    {
+      name: 'status',
+      description: 'whether the service is installed, and what the service manager says of it',
+      options: [
+        SERVICE_NAME_OPTION,
+        { flags: '--no-ask', description: 'do not ask the service manager (file check only)' },
+        formatOption(),
+      ],
+      load: () => import('./cmd-service.js').then((m) => ({ run: m.runStatus })),
+    },
+  ],
+};
+
 const MODELS_COMMAND: CommandSpec = {
   name: 'models',
   description: 'list registered embedding models and rerankers, or download one',
@@ -205,4 +264,5 @@ export const COMMANDS: readonly CommandSpec[] = [
   EVAL_COMMAND,
   TUNE_COMMAND,
   MODELS_COMMAND,
+  SERVICE_COMMAND,
 ];

@@ -65,6 +65,7 @@ const COMPOSITION_ROOT = new Set([
   'app/search/search-session.ts',
   'app/browse/get-document.ts',
   'app/serve/live-sync.ts',
+  'app/service/service.ts',
   'app/validate/schema-file.ts',
 ]);
 
@@ -83,6 +84,7 @@ const FEATURE_RANK: Readonly<Record<string, number>> = {
   tune: 3,
   browse: 3,
   doctor: 3,
+  service: 3,
   facade: 4,
   serve: 5,
 };
