@@ -16,7 +16,7 @@ export const MODEL_OPTIONS: readonly OptionSpec[] = [
     flags: '--model-dir <dir>',
     description: 'local transformers.js model folder (config.json, tokenizer, onnx/model.onnx)',
   },
-  { flags: '--offline', description: 'never touch the network (also GROOVE_OFFLINE=1)' },
+  { flags: '--offline', description: 'never touch the network (also GROOVE_OFFLINE=1, HF_HUB_OFFLINE=1)' },
 ];
 
 export function formatOption(defaultFormat: 'text' | 'json' = 'text'): OptionSpec {
