@@ -109,3 +109,18 @@ export function modelUnavailableError(details: ModelUnavailableDetails): GrooveE
     cause: details.cause,
   });
 }
+
+/** A file that is not the pinned one: `source` says where it came from, `hint` how to get the right one. */
+export function checksumError(
+  spec: ModelSpec,
+  file: string,
+  source: string,
+  detail: string,
+  hint: string,
+): GrooveError {
+  return new GrooveError(
+    'MODEL_CHECKSUM',
+    `Model "${spec.id}" file ${file} ${source} does not match the size and SHA-256 groove pins for it: ${detail}.`,
+    { hint },
+  );
+}

@@ -3,6 +3,7 @@
 
 import { GrooveError } from '../errors.js';
 import type { Embedder } from '../types.js';
+import type { HubSettings } from './hub-settings.js';
 import { prepareInputs } from './input-text.js';
 import { inspectModelFolder } from './model-folder.js';
 import type { ModelProgressListener } from './model-progress.js';
@@ -144,6 +145,8 @@ export interface OpenTransformersEmbedderOptions {
   cacheDir: string;
   offline: boolean;
   hubEndpoint?: string | null;
+  /** Token, proxies, the Hugging Face cache and pins for the download (hub-settings.ts). */
+  hub?: HubSettings;
   batchSize: number;
   /** Padded tokens per inference batch. */
   maxBatchTokens: number;
@@ -177,6 +180,7 @@ export async function openTransformersEmbedder(options: OpenTransformersEmbedder
     cacheDir: options.cacheDir,
     offline: options.offline,
     hubEndpoint: options.hubEndpoint ?? null,
+    ...(options.hub ? { hub: options.hub } : {}),
     ...(options.progress ? { progress: options.progress } : {}),
   });
   const info = inspectModelFolder(folder, spec.dtype, spec.id);

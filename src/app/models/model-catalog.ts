@@ -19,6 +19,7 @@ export function pullRegisteredModel(config: ResolvedConfig, id: string): Promise
     cacheDir: modelCacheDirOf(config),
     offline: config.offline,
     hubEndpoint: config.hubEndpoint,
+    hub: config.hub,
     progress: createProgressRenderer(process.stderr),
   });
 }
