@@ -8,6 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GrooveError } from '../../src/errors.js';
+import { listModels } from '../../src/models/model-cache.js';
+import { pinFor } from '../../src/models/model-pins.js';
 import { type EnsureModelFolderOptions, ensureModelFolder } from '../../src/models/model-pull.js';
 import { findEmbeddingModel } from '../../src/models/model-registry.js';
 import { type FakeHub, startFakeHub } from '../support/fake-hub.js';
@@ -96,6 +98,18 @@ describe('the Hugging Face hub cache', () => {
     expect(hub.requests).toEqual([]);
     expect(snapshotState()).toBe(before);
     expect(listFiles(path.join(cacheDir, 'Xenova'))).toEqual([]);
+  });
+
+  it('counts for groove models list, which names the snapshot', () => {
+    const snapshot = writeHubSnapshot(FAKE_REVISION, files, null);
+    const listed = listModels(cacheDir, hubCacheDir).find((m) => m.id === spec.id);
+    expect(listed).toMatchObject({ downloaded: false });
+    fs.renameSync(snapshot, path.join(path.dirname(snapshot), pinFor(spec).revision));
+    const again = listModels(cacheDir, hubCacheDir).find((m) => m.id === spec.id);
+    expect(again).toMatchObject({
+      downloaded: true,
+      folder: path.join(path.dirname(snapshot), pinFor(spec).revision),
+    });
   });
 
   it('is used when refs/main names another commit whose files are the pinned ones', async () => {

@@ -9,7 +9,7 @@ export type { ModelListEntry, PullModelResult };
 
 export function listRegisteredModels(config: ResolvedConfig): { cacheDir: string; models: ModelListEntry[] } {
   const cacheDir = modelCacheDirOf(config);
-  return { cacheDir, models: listModels(cacheDir) };
+  return { cacheDir, models: listModels(cacheDir, config.hub.hubCacheDir) };
 }
 
 /** Download a registered model into the cache (the one command that always may use the network). */
