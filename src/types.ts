@@ -149,3 +149,20 @@ export interface LegReport {
   vector: LegHealth;
   reranker: LegHealth;
 }
+
+/**
+ * How groove reaches the Hugging Face hub and where a local Hugging Face cache is, read from the environment
+ * (config/hub-environment.ts); the models layer downloads and looks up registered models with it.
+ */
+export interface HubEnvironment {
+  /** HF_TOKEN: sent to the configured hub endpoint only, never to a host it redirects to. */
+  token: string | null;
+  /** The Hugging Face hub cache read (never written) for registered models, or null for none. */
+  hubCacheDir: string | null;
+  /** HTTPS_PROXY: the proxy for https URLs. */
+  httpsProxy: string | null;
+  /** HTTP_PROXY: the proxy for http URLs. */
+  httpProxy: string | null;
+  /** NO_PROXY: hosts reached without a proxy. */
+  noProxy: string | null;
+}

@@ -6,6 +6,13 @@ import { type CommonFlags, loadConfig } from './common-options.js';
 
 export async function run({ flags, args, io }: RunContext<CommonFlags>): Promise<number> {
   const result = await pullRegisteredModel(loadConfig(flags, io), args[0]!);
-  io.stdout.write(`${result.id}: ${result.downloaded ? 'downloaded to' : 'already in'} ${result.folder}\n`);
+  const where = result.downloaded
+    ? 'downloaded to'
+    : result.source === 'hub-cache'
+      ? 'found in the Hugging Face cache at'
+      : 'already in';
+  io.stdout.write(
+    `${result.id}: ${where} ${result.folder} (revision ${result.revision.slice(0, 12)}, verified)\n`,
+  );
   return EXIT.ok;
 }

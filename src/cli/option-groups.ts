@@ -31,7 +31,7 @@ export const MODEL_OPTIONS: readonly OptionSpec[] = [
     flags: '--passage-prefix <text>',
     description: '--model-dir or an endpoint: text put before each indexed passage ("" for none)',
   },
-  { flags: '--offline', description: 'never touch the network (also GROOVE_OFFLINE=1)' },
+  { flags: '--offline', description: 'never touch the network (also GROOVE_OFFLINE=1, HF_HUB_OFFLINE=1)' },
 ];
 
 export function formatOption(defaultFormat: 'text' | 'json' = 'text'): OptionSpec {

@@ -5,8 +5,9 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { z } from 'zod';
 import { GrooveError } from '../errors.js';
-import type { EmbeddingSetup } from '../types.js';
+import type { EmbeddingSetup, HubEnvironment } from '../types.js';
 import { DEFAULTS, type Defaults, MIB } from './defaults.js';
+import { hubEnvironmentFrom, hubOfflineFrom } from './hub-environment.js';
 import { type ConfigFile, configFileSchema } from './schema.js';
 
 export interface ResolvedConfig extends Defaults {
@@ -22,6 +23,8 @@ export interface ResolvedConfig extends Defaults {
   configPath: string | null;
   /** Hugging Face mirror from `HF_ENDPOINT`, or null for the default hub. */
   hubEndpoint: string | null;
+  /** HF_TOKEN, the proxy variables and the Hugging Face hub cache (HF_HUB_CACHE, HF_HOME). */
+  hub: HubEnvironment;
   /**
    * True when the file or the CLI chose the embedding model (model, --model-dir, or [embedding]); otherwise
    * commands adopt the model an existing index records instead of refusing it as a mismatch.
@@ -160,6 +163,7 @@ function cloneDefaults(): ResolvedConfig {
     dbPath: null,
     localModelDir: null,
     hubEndpoint: null,
+    hub: { token: null, hubCacheDir: null, httpsProxy: null, httpProxy: null, noProxy: null },
     modelCacheDir: null,
     configPath: null,
     modelExplicit: false,
@@ -276,8 +280,10 @@ function assignDefined<T extends object>(target: T, values: { [K in keyof T]?: T
 function applyEnvAndOverrides(config: ResolvedConfig, options: ResolveConfigOptions): void {
   const { env, cwd } = options;
   if (env.GROOVE_MODEL_DIR) config.modelCacheDir = expandPath(env.GROOVE_MODEL_DIR, cwd);
-  if (env.GROOVE_OFFLINE === '1' || env.GROOVE_OFFLINE === 'true') config.offline = true;
+  if (env.GROOVE_OFFLINE === '1' || env.GROOVE_OFFLINE === 'true' || hubOfflineFrom(env))
+    config.offline = true;
   if (env.HF_ENDPOINT) config.hubEndpoint = env.HF_ENDPOINT;
+  config.hub = hubEnvironmentFrom(env, os.homedir(), cwd);
   if (env.GROOVE_EMBEDDING_API_KEY) config.embedding.apiKey = env.GROOVE_EMBEDDING_API_KEY;
   if (env.GROOVE_HTTP_TOKEN) config.transport.http.token = env.GROOVE_HTTP_TOKEN;
   const o = options.overrides ?? {};

@@ -4,6 +4,7 @@
 import os from 'node:os';
 import { GrooveError } from '../errors.js';
 import type { Embedder, EmbeddingSetup, Pooling, Reranker } from '../types.js';
+import type { HubSettings } from './hub-settings.js';
 import type { ModelProgressListener } from './model-progress.js';
 
 export type EmbeddingProvider = 'transformers' | 'openai-compatible' | 'ollama' | 'none';
@@ -37,6 +38,8 @@ export interface CreateEmbedderOptions {
   offline: boolean;
   /** Hugging Face mirror (`HF_ENDPOINT`); default https://huggingface.co/. */
   hubEndpoint?: string | null;
+  /** transformers: token, proxies, the Hugging Face cache and pins for downloads (hub-settings.ts). */
+  hub?: HubSettings;
   /** HTTP providers: the full embeddings URL (Ollama defaults to http://127.0.0.1:11434/api/embed). */
   endpoint?: string | null;
   /** HTTP providers: bearer token (GROOVE_EMBEDDING_API_KEY wins over [embedding] api_key in the app). */
@@ -120,6 +123,20 @@ export function embedderKind(
   return options.provider === 'transformers' ? 'inference-thread' : 'http';
 }
 
+/** Make sure the registry model `options.model` is in a cache, downloading it when allowed. */
+async function ensureRegistryEmbedder(options: CreateEmbedderOptions): Promise<void> {
+  const { findEmbeddingModel } = await import('./model-registry.js');
+  const { ensureModelFolder } = await import('./model-pull.js');
+  await ensureModelFolder({
+    spec: findEmbeddingModel(options.model ?? ''),
+    cacheDir: options.cacheDir,
+    offline: options.offline,
+    hubEndpoint: options.hubEndpoint ?? null,
+    ...(options.hub ? { hub: options.hub } : {}),
+    ...(options.progress ? { progress: options.progress } : {}),
+  });
+}
+
 /**
  * Build the embedder the options describe, or null for a lexical-only index.
  * Throws MODEL_UNKNOWN (unregistered id), MODEL_UNAVAILABLE (not cached and cannot download), MODEL_CORRUPT
@@ -139,6 +156,9 @@ export async function createEmbedder(options: CreateEmbedderOptions): Promise<Em
         },
       );
     }
+    // A registry model is fetched here, on the main thread, where Ctrl-C can remove an unfinished download;
+    // the inference thread then finds it in place.
+    if (!options.modelDir) await ensureRegistryEmbedder(options);
     // Inference runs on its own thread: onnxruntime-node blocks the calling thread for a whole run.
     const { openWorkerEmbedder } = await import('./worker-embedder.js');
     return openWorkerEmbedder({
@@ -155,6 +175,7 @@ export async function createEmbedder(options: CreateEmbedderOptions): Promise<Em
       cacheDir: options.cacheDir,
       offline: options.offline,
       hubEndpoint: options.hubEndpoint ?? null,
+      ...(options.hub ? { hub: options.hub } : {}),
       batchSize: options.batchSize,
       maxBatchTokens: options.maxBatchTokens ?? DEFAULT_MAX_BATCH_TOKENS,
       maxInputChars: options.maxInputChars,
@@ -193,6 +214,7 @@ export interface CreateRerankerOptions {
   cacheDir: string;
   offline: boolean;
   hubEndpoint?: string | null;
+  hub?: HubSettings;
   /** Pairs per inference batch. Default 16. */
   batchSize?: number;
   /** Query and passages are cut to this many characters first. Default 8000. */
@@ -211,6 +233,7 @@ export async function createReranker(options: CreateRerankerOptions): Promise<Re
     cacheDir: options.cacheDir,
     offline: options.offline,
     hubEndpoint: options.hubEndpoint ?? null,
+    ...(options.hub ? { hub: options.hub } : {}),
     batchSize: options.batchSize ?? 16,
     maxInputChars: options.maxInputChars ?? 8000,
     threads: options.threads ?? defaultThreadCount(),

@@ -4,6 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { GrooveError } from '../errors.js';
+import { hubSnapshotsFor } from './hub-cache.js';
+import { pinFor } from './model-pins.js';
 import { EMBEDDING_MODELS, type ModelSpec, RERANKER_MODELS, requiredModelFiles } from './model-registry.js';
 
 export interface ResolveModelCacheDirOptions {
@@ -72,18 +74,34 @@ export interface ModelListEntry {
   folder: string;
 }
 
-/** Every registered model with its download state, for `groove models list`. Never touches the network. */
-export function listModels(cacheDir: string): ModelListEntry[] {
-  return [...EMBEDDING_MODELS, ...RERANKER_MODELS].map((spec) => ({
-    id: spec.id,
-    kind: spec.kind,
-    hubRepo: spec.hubRepo,
-    dimension: spec.kind === 'embedding' ? spec.dimension : null,
-    languages: spec.languages,
-    downloadMB: spec.downloadMB,
-    downloaded: isModelDownloaded(cacheDir, spec),
-    folder: modelFolderIn(cacheDir, spec),
-  }));
+/** Where `spec`'s files are: groove's cache folder when complete, else a complete hub-cache snapshot, else null. */
+function presentFolder(cacheDir: string, hubCacheDir: string | null, spec: ModelSpec): string | null {
+  if (isModelDownloaded(cacheDir, spec)) return modelFolderIn(cacheDir, spec);
+  const snapshot = hubSnapshotsFor(hubCacheDir, spec, pinFor(spec)).find(
+    (s) => findMissingModelFiles(s.folder, spec).length === 0,
+  );
+  return snapshot?.folder ?? null;
+}
+
+/**
+ * Every registered model with its download state, for `groove models list`: present in groove's cache or in the
+ * Hugging Face hub cache (by its files being there; they are verified when the model is opened). Never touches
+ * the network.
+ */
+export function listModels(cacheDir: string, hubCacheDir: string | null = null): ModelListEntry[] {
+  return [...EMBEDDING_MODELS, ...RERANKER_MODELS].map((spec) => {
+    const present = presentFolder(cacheDir, hubCacheDir, spec);
+    return {
+      id: spec.id,
+      kind: spec.kind,
+      hubRepo: spec.hubRepo,
+      dimension: spec.kind === 'embedding' ? spec.dimension : null,
+      languages: spec.languages,
+      downloadMB: spec.downloadMB,
+      downloaded: present !== null,
+      folder: present ?? modelFolderIn(cacheDir, spec),
+    };
+  });
 }
 
 export interface ModelUnavailableDetails {
@@ -108,4 +126,19 @@ export function modelUnavailableError(details: ModelUnavailableDetails): GrooveE
     hint: `groove models pull ${spec.id}`,
     cause: details.cause,
   });
+}
+
+/** A file that is not the pinned one: `source` says where it came from, `hint` how to get the right one. */
+export function checksumError(
+  spec: ModelSpec,
+  file: string,
+  source: string,
+  detail: string,
+  hint: string,
+): GrooveError {
+  return new GrooveError(
+    'MODEL_CHECKSUM',
+    `Model "${spec.id}" file ${file} ${source} does not match the size and SHA-256 groove pins for it: ${detail}.`,
+    { hint },
+  );
 }

@@ -4,7 +4,8 @@
 export type ModelProgressEvent =
   | { kind: 'download-start'; model: string; file: string }
   | { kind: 'download-progress'; model: string; file: string; loadedBytes: number; totalBytes: number }
-  | { kind: 'download-done'; model: string; file: string };
+  | { kind: 'download-done'; model: string; file: string }
+  | { kind: 'download-retry'; model: string; file: string; reason: string; delayMs: number };
 
 export type ModelProgressListener = (event: ModelProgressEvent) => void;
 
@@ -58,6 +59,11 @@ export function createProgressRenderer(
     if (event.kind === 'download-start') {
       lastQuarter.set(key, 0);
       if (!stream.isTTY) stream.write(`downloading ${event.model} ${event.file}\n`);
+      return;
+    }
+    if (event.kind === 'download-retry') {
+      const line = `retrying ${event.model} ${event.file} in ${(event.delayMs / 1000).toFixed(1)} s: ${event.reason}`;
+      stream.write(stream.isTTY ? `\r\x1b[2K${line}\n` : `${line}\n`);
       return;
     }
     if (event.kind === 'download-done') {

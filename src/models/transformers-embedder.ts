@@ -4,6 +4,7 @@
 import { GrooveError } from '../errors.js';
 import type { Embedder, EmbeddingSetup, Pooling } from '../types.js';
 import { NOTHING_GIVEN, resolveFolderSetup, type SetupRequest } from './folder-setup.js';
+import type { HubSettings } from './hub-settings.js';
 import { prepareInputs } from './input-text.js';
 import { inspectModelFolder } from './model-folder.js';
 import type { ModelProgressListener } from './model-progress.js';
@@ -149,6 +150,8 @@ export interface OpenTransformersEmbedderOptions {
   cacheDir: string;
   offline: boolean;
   hubEndpoint?: string | null;
+  /** Token, proxies, the Hugging Face cache and pins for the download (hub-settings.ts). */
+  hub?: HubSettings;
   batchSize: number;
   /** Padded tokens per inference batch. */
   maxBatchTokens: number;
@@ -192,6 +195,7 @@ export async function openTransformersEmbedder(options: OpenTransformersEmbedder
     cacheDir: options.cacheDir,
     offline: options.offline,
     hubEndpoint: options.hubEndpoint ?? null,
+    ...(options.hub ? { hub: options.hub } : {}),
     ...(options.progress ? { progress: options.progress } : {}),
   });
   const info = inspectModelFolder(folder, spec.dtype, spec.id);

@@ -3,6 +3,7 @@
 
 import { GrooveError } from '../errors.js';
 import type { Reranker } from '../types.js';
+import type { HubSettings } from './hub-settings.js';
 import { truncateToChars } from './input-text.js';
 import { inspectModelFolder } from './model-folder.js';
 import type { ModelProgressListener } from './model-progress.js';
@@ -103,6 +104,7 @@ export interface OpenTransformersRerankerOptions {
   cacheDir: string;
   offline: boolean;
   hubEndpoint?: string | null;
+  hub?: HubSettings;
   batchSize: number;
   maxInputChars: number;
   threads: number;
@@ -128,6 +130,7 @@ export async function openTransformersReranker(options: OpenTransformersReranker
     cacheDir: options.cacheDir,
     offline: options.offline,
     hubEndpoint: options.hubEndpoint ?? null,
+    ...(options.hub ? { hub: options.hub } : {}),
     ...(options.progress ? { progress: options.progress } : {}),
   });
   const info = inspectModelFolder(folder, spec.dtype, spec.id);

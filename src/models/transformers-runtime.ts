@@ -1,10 +1,9 @@
-// The only file that talks to @huggingface/transformers: lazy import, the library's global `env`, loading a
-// tokenizer + ONNX model from a folder (never the network) or downloading a registered model into the cache.
+// The only file that talks to @huggingface/transformers: lazy import, the library's global `env`, and loading a
+// tokenizer + ONNX model from a folder, never the network (downloads are groove's own: hub-download.ts).
 
 import { GrooveError } from '../errors.js';
 import { modelCorruptError } from './model-folder.js';
-import type { ModelProgressListener } from './model-progress.js';
-import { type ModelDtype, type ModelSpec, onnxFileFor } from './model-registry.js';
+import { type ModelDtype, onnxFileFor } from './model-registry.js';
 import type { PaddedBatch, TokenizedText } from './token-batches.js';
 
 /** The slice of a transformers.js tensor groove reads. */
@@ -29,7 +28,6 @@ export type ModelTask = 'embedding' | 'reranker';
 
 type TransformersModule = typeof import('@huggingface/transformers');
 
-const DEFAULT_HUB = 'https://huggingface.co/';
 let modulePromise: Promise<TransformersModule> | null = null;
 // transformers.js keeps its settings in one global `env`; loads are serialised so two concurrent loads
 // (an embedder and a reranker) cannot see each other's settings half-applied.
@@ -55,20 +53,9 @@ function withEnvLock<T>(work: () => Promise<T>): Promise<T> {
   return run;
 }
 
-function configureEnv(
-  lib: TransformersModule,
-  remote: { cacheDir: string; hubEndpoint: string } | null,
-): void {
+function configureEnv(lib: TransformersModule): void {
   lib.env.logLevel = lib.LogLevel.ERROR;
-  if (remote === null) {
-    lib.env.allowRemoteModels = false;
-    return;
-  }
-  lib.env.allowRemoteModels = true;
-  lib.env.remoteHost = remote.hubEndpoint.endsWith('/') ? remote.hubEndpoint : `${remote.hubEndpoint}/`;
-  lib.env.cacheDir = remote.cacheDir;
-  // A repo id resolves "locally" to <localModelPath>/<repo>, which is exactly the cache layout.
-  lib.env.localModelPath = remote.cacheDir.endsWith('/') ? remote.cacheDir : `${remote.cacheDir}/`;
+  lib.env.allowRemoteModels = false;
 }
 
 interface RawEncoding {
@@ -162,7 +149,7 @@ function fileOfLoadError(error: unknown, options: LoadModelFolderOptions): strin
 export function loadModelFolder(options: LoadModelFolderOptions): Promise<LoadedModel> {
   return withEnvLock(async () => {
     const lib = await importTransformers();
-    configureEnv(lib, null);
+    configureEnv(lib);
     const { folder, modelId } = options;
     let tokenizer: unknown;
     try {
@@ -189,57 +176,6 @@ export function loadModelFolder(options: LoadModelFolderOptions): Promise<Loaded
         modelId,
       });
     }
-  });
-}
-
-export interface DownloadHubModelOptions {
-  spec: ModelSpec;
-  cacheDir: string;
-  /** Mirror base URL (`HF_ENDPOINT`); default https://huggingface.co/. */
-  hubEndpoint?: string | null;
-  progress?: ModelProgressListener;
-}
-
-function toProgressCallback(model: string, listener: ModelProgressListener | undefined) {
-  if (!listener) return undefined;
-  return (data: { status?: string; file?: string; loaded?: number; total?: number }) => {
-    const file = data.file ?? '';
-    if (data.status === 'download') listener({ kind: 'download-start', model, file });
-    else if (data.status === 'done') listener({ kind: 'download-done', model, file });
-    else if (data.status === 'progress') {
-      listener({
-        kind: 'download-progress',
-        model,
-        file,
-        loadedBytes: data.loaded ?? 0,
-        totalBytes: data.total ?? 0,
-      });
-    }
-  };
-}
-
-/**
- * Fetch a registered model's files from the hub into `<cacheDir>/<hubRepo>/`, reporting progress.
- * The library creates an onnxruntime session while doing so; it is released here, and callers load the
- * folder afterwards through `loadModelFolder` like any other local model.
- */
-export function downloadHubModel(options: DownloadHubModelOptions): Promise<void> {
-  return withEnvLock(async () => {
-    const lib = await importTransformers();
-    configureEnv(lib, { cacheDir: options.cacheDir, hubEndpoint: options.hubEndpoint || DEFAULT_HUB });
-    const { spec } = options;
-    const common = {
-      cache_dir: options.cacheDir,
-      progress_callback: toProgressCallback(spec.id, options.progress),
-    };
-    await lib.AutoTokenizer.from_pretrained(spec.hubRepo, common);
-    const task: ModelTask = spec.kind === 'embedding' ? 'embedding' : 'reranker';
-    const model = await modelClass(lib, task).from_pretrained(spec.hubRepo, {
-      ...common,
-      dtype: spec.dtype,
-      session_options: sessionOptions(1),
-    });
-    await model.dispose();
   });
 }
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type WriteTestModelOptions, writeTestModel } from '../../scripts/test-model/write-test-model.js';
 import { GrooveError } from '../../src/errors.js';
 import { createEmbedder, createReranker } from '../../src/models/create-embedder.js';
+import { pinOfFolder } from '../support/fake-pins.js';
 
 // A load that hangs fails here instead of at the 30 s default.
 const LOAD_TIMEOUT_MS = 10_000;
@@ -113,8 +114,10 @@ describe('external data missing or truncated', () => {
         externalData: 'base-key',
       });
       damage(folder, 'onnx/model_quantized.onnx_data', 'missing');
+      // Pinned to the generated files: they pass verification, and loading finds the missing data file.
+      const hub = { pins: { 'multilingual-e5-small': pinOfFolder(folder) }, hubCacheDir: null };
       const error = await loadError(() =>
-        createEmbedder(embedderOptions({ model: 'multilingual-e5-small', cacheDir })),
+        createEmbedder({ ...embedderOptions({ model: 'multilingual-e5-small', cacheDir }), hub }),
       );
       expectCorrupt(error, folder, 'onnx/model_quantized.onnx_data');
       expect(error.hint).toBe(

@@ -12,10 +12,12 @@ import {
   writeTestModel,
 } from '../../scripts/test-model/write-test-model.js';
 import { createEmbedder, createReranker } from '../../src/models/create-embedder.js';
+import type { HubSettings } from '../../src/models/hub-settings.js';
 import { padTokenBatch } from '../../src/models/token-batches.js';
 import { openTransformersEmbedder } from '../../src/models/transformers-embedder.js';
 import { loadModelFolder } from '../../src/models/transformers-runtime.js';
 import type { Embedder } from '../../src/types.js';
+import { pinOfFolder } from '../support/fake-pins.js';
 
 let tmp: string;
 const TEXTS = ['How do I reset my password?', 'パスワードを忘れた場合は設定画面から再設定できます', 'a'];
@@ -28,6 +30,7 @@ function openEmbedder(overrides: {
   modelDir?: string;
   model?: string;
   cacheDir?: string;
+  hub?: HubSettings;
 }): Promise<Embedder> {
   return createEmbedder({
     provider: 'transformers',
@@ -35,6 +38,7 @@ function openEmbedder(overrides: {
     modelDir: overrides.modelDir ?? null,
     cacheDir: overrides.cacheDir ?? path.join(tmp, 'no-cache'),
     offline: true,
+    ...(overrides.hub ? { hub: overrides.hub } : {}),
     timeoutSeconds: 60,
     maxRetries: 0,
     batchSize: 2,
@@ -154,7 +158,8 @@ describe('registry models in the cache, q8', () => {
       hidden: 384,
       dtype: 'q8',
     });
-    const embedder = await openEmbedder({ model: 'multilingual-e5-small', cacheDir });
+    const hub = { pins: { 'multilingual-e5-small': pinOfFolder(folder) }, hubCacheDir: null };
+    const embedder = await openEmbedder({ model: 'multilingual-e5-small', cacheDir, hub });
     try {
       expect(embedder.dimension).toBe(384);
       const query = await embedder.embedQuery('reset my password');
@@ -187,6 +192,7 @@ describe('registry models in the cache, q8', () => {
       model: 'bge-reranker-v2-m3',
       cacheDir,
       offline: true,
+      hub: { pins: { 'bge-reranker-v2-m3': pinOfFolder(folder) }, hubCacheDir: null },
       threads: 1,
     }))!;
     try {

@@ -1,5 +1,6 @@
 // The transformers provider end to end with generated ONNX models: local folders, the registry + cache,
-// downloads from a loopback "hub", offline refusal, damaged folders, and the reranker.
+// downloads from a loopback "hub" (pinned to the generated files), offline refusal, damaged folders, and the
+// reranker.
 
 import fs from 'node:fs';
 import http from 'node:http';
@@ -16,21 +17,24 @@ import {
 } from '../../src/models/create-embedder.js';
 import { listModels } from '../../src/models/model-cache.js';
 import { toModelIdentity } from '../../src/models/model-identity.js';
+import type { ModelPin } from '../../src/models/model-pins.js';
 import type { ModelProgressEvent } from '../../src/models/model-progress.js';
 import { pullModel } from '../../src/models/model-pull.js';
 import { probeEmbedder } from '../../src/models/probe-embedder.js';
 import type { Embedder } from '../../src/types.js';
+import { FAKE_REVISION, pinOfFolder } from '../support/fake-pins.js';
 import { copyModelFolder, ensureTinyModel } from '../support/test-models.js';
 
 let tmp: string;
 let hub: { url: string; requests: string[]; close: () => Promise<void> };
+let pins: Record<string, ModelPin>;
 
-/** A loopback stand-in for the Hugging Face hub: serves `<repo>/resolve/main/<file>` from folders. */
+/** A loopback stand-in for the Hugging Face hub: serves `<repo>/resolve/<FAKE_REVISION>/<file>` from folders. */
 async function startHub(repos: Record<string, string>) {
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
-    const match = /^\/(.+?\/.+?)\/resolve\/main\/(.+)$/.exec(req.url ?? '');
+    const match = new RegExp(`^/(.+?/.+?)/resolve/${FAKE_REVISION}/(.+)$`).exec(req.url ?? '');
     const folder = match ? repos[match[1] as string] : undefined;
     const file = folder && match ? path.join(folder, decodeURIComponent(match[2] as string)) : null;
     if (!file || !fs.existsSync(file)) {
@@ -57,6 +61,7 @@ function baseOptions(overrides: Partial<CreateEmbedderOptions>): CreateEmbedderO
     cacheDir: path.join(tmp, 'empty-cache'),
     offline: true,
     hubEndpoint: hub.url,
+    hub: { pins, hubCacheDir: null },
     timeoutSeconds: 60,
     maxRetries: 3,
     batchSize: 4,
@@ -88,6 +93,8 @@ beforeAll(async () => {
   const e5 = path.join(tmp, 'hub-e5');
   writeTestModel({ kind: 'embed', shape: 'tiny', hidden: 384, outDir: e5 });
   fs.copyFileSync(path.join(e5, 'onnx', 'model.onnx'), path.join(e5, 'onnx', 'model_quantized.onnx'));
+  // The hub has no bge-m3: its pin names files the hub answers 404 for.
+  pins = { 'multilingual-e5-small': pinOfFolder(e5), 'bge-m3': pinOfFolder(e5) };
   hub = await startHub({ 'Xenova/multilingual-e5-small': e5 });
 });
 
@@ -261,6 +268,7 @@ describe('registry models and the cache', () => {
       cacheDir,
       offline: false,
       hubEndpoint: hub.url,
+      hub: { pins },
     });
     expect(again.downloaded).toBe(false);
   });
@@ -268,7 +276,7 @@ describe('registry models and the cache', () => {
   it('reports a model the hub does not have as unavailable, naming the cache path', async () => {
     const cacheDir = path.join(tmp, 'cache-missing');
     const error = await catchError(() =>
-      pullModel({ id: 'bge-m3', cacheDir, offline: false, hubEndpoint: hub.url }),
+      pullModel({ id: 'bge-m3', cacheDir, offline: false, hubEndpoint: hub.url, hub: { pins } }),
     );
     expect(error.code).toBe('MODEL_UNAVAILABLE');
     expect(error.message).toContain(path.join(cacheDir, 'Xenova', 'bge-m3'));
@@ -282,8 +290,10 @@ describe('registry models and the cache', () => {
       path.join(folder, 'onnx', 'model.onnx'),
       path.join(folder, 'onnx', 'model_quantized.onnx'),
     );
+    // Pinned to exactly these files, so the folder passes verification and reaches the dimension check.
+    const hubSettings = { pins: { 'bge-small-en-v1.5': pinOfFolder(folder) }, hubCacheDir: null };
     const error = await catchError(() =>
-      createEmbedder(baseOptions({ cacheDir, model: 'bge-small-en-v1.5' })),
+      createEmbedder(baseOptions({ cacheDir, model: 'bge-small-en-v1.5', hub: hubSettings })),
     );
     expect(error.code).toBe('MODEL_CORRUPT');
     expect(error.message).toContain('hidden_size 32');

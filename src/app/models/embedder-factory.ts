@@ -37,6 +37,7 @@ function embedderOptionsOf(config: ResolvedConfig): CreateEmbedderOptions | null
     cacheDir: modelCacheDirOf(config),
     offline: config.offline,
     hubEndpoint: config.hubEndpoint,
+    hub: config.hub,
     endpoint: e.endpoint,
     apiKey: e.apiKey,
     dimension: e.dimension,
@@ -89,6 +90,7 @@ export async function createRerankerFor(config: ResolvedConfig): Promise<Reranke
     cacheDir: modelCacheDirOf(config),
     offline: config.offline,
     hubEndpoint: config.hubEndpoint,
+    hub: config.hub,
     maxInputChars: config.embedding.maxInputChars,
     progress: createProgressRenderer(process.stderr),
   });

@@ -9,7 +9,7 @@ export type { ModelListEntry, PullModelResult };
 
 export function listRegisteredModels(config: ResolvedConfig): { cacheDir: string; models: ModelListEntry[] } {
   const cacheDir = modelCacheDirOf(config);
-  return { cacheDir, models: listModels(cacheDir) };
+  return { cacheDir, models: listModels(cacheDir, config.hub.hubCacheDir) };
 }
 
 /** Download a registered model into the cache (the one command that always may use the network). */
@@ -19,6 +19,7 @@ export function pullRegisteredModel(config: ResolvedConfig, id: string): Promise
     cacheDir: modelCacheDirOf(config),
     offline: config.offline,
     hubEndpoint: config.hubEndpoint,
+    hub: config.hub,
     progress: createProgressRenderer(process.stderr),
   });
 }

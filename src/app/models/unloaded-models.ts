@@ -11,6 +11,7 @@ import type { IndexIdentity } from './model-identity.js';
 const LOAD_FAILURES: ReadonlySet<ErrorCode> = new Set([
   'MODEL_UNAVAILABLE',
   'MODEL_CORRUPT',
+  'MODEL_CHECKSUM',
   'ENDPOINT_FAILED',
   'EMBEDDING_FAILED',
 ]);
