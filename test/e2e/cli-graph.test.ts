@@ -5,10 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/index.js';
-import type { CliIo } from '../../src/cli/cli-io.js';
-import { runCli } from '../../src/cli/main.js';
 import { resolveConfig } from '../../src/config/resolve-config.js';
 import { connectInMemory, textOf } from '../support/mcp-fixture.js';
+import { type CliRun, runGroove } from '../support/run-cli.js';
 import { ensureTinyModel } from '../support/test-models.js';
 
 const sampleKb = path.resolve(import.meta.dirname, '../../examples/sample-kb');
@@ -16,17 +15,8 @@ let workDir: string;
 let kbPath: string;
 let lexicalDb: string;
 
-async function groove(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: { GROOVE_OFFLINE: '1', GROOVE_MODEL_DIR: path.join(workDir, 'cache') },
-    cwd: workDir,
-  };
-  const code = await runCli(args, io);
-  return { code, stdout, stderr };
+function groove(args: string[]): Promise<CliRun> {
+  return runGroove(args, { cwd: workDir });
 }
 
 /** The graph JSON without its timing, which differs from run to run. */

@@ -4,8 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/cli-io.js';
-import { runCli } from '../../src/cli/main.js';
+import { type CliRun, runGroove } from '../support/run-cli.js';
 import { ensureTinyModel } from '../support/test-models.js';
 
 const sampleKb = path.resolve(import.meta.dirname, '../../examples/sample-kb');
@@ -13,17 +12,8 @@ let workDir: string;
 let kbPath: string;
 let modelDir: string;
 
-async function groove(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: { GROOVE_OFFLINE: '1', GROOVE_MODEL_DIR: path.join(workDir, 'cache') },
-    cwd: workDir,
-  };
-  const code = await runCli(args, io);
-  return { code, stdout, stderr };
+function groove(args: string[]): Promise<CliRun> {
+  return runGroove(args, { cwd: workDir });
 }
 
 beforeAll(() => {

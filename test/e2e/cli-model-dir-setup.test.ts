@@ -6,9 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/cli-io.js';
-import { runCli } from '../../src/cli/main.js';
 import { findEmbeddingModel } from '../../src/models/model-registry.js';
+import { type CliRun, runGroove } from '../support/run-cli.js';
 import { copyModelFolder, ensureTinyModel, writeRegisteredModelFolder } from '../support/test-models.js';
 
 const sampleKb = path.resolve(import.meta.dirname, '../../examples/sample-kb');
@@ -17,17 +16,8 @@ let workDir: string;
 let hubDir: string;
 let bareDir: string;
 
-async function groove(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: { GROOVE_OFFLINE: '1', GROOVE_MODEL_DIR: path.join(workDir, 'cache') },
-    cwd: workDir,
-  };
-  const code = await runCli(args, io);
-  return { code, stdout, stderr };
+function groove(args: string[]): Promise<CliRun> {
+  return runGroove(args, { cwd: workDir });
 }
 
 /** A copy of the sample KB in its own folder, so each has its own `.groove.db`. */

@@ -5,23 +5,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/cli-io.js';
-import { runCli } from '../../src/cli/main.js';
 import { renderLaunchdPlist, renderSystemdUnit } from '../../src/core/service-units.js';
+import { type CliRun, runGroove } from '../support/run-cli.js';
 
 let home: string;
 let kbPath: string;
 
-async function groove(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') },
-    cwd: home,
-  };
-  return { code: await runCli(args, io), stdout, stderr };
+function groove(args: string[]): Promise<CliRun> {
+  return runGroove(args, { cwd: home, env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') } });
 }
 
 beforeAll(() => {

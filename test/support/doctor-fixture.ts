@@ -7,17 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'vitest';
-import type { CliIo } from '../../src/cli/cli-io.js';
-import { runCli } from '../../src/cli/main.js';
+import { type CliRun, runGroove } from './run-cli.js';
 import { copyModelFolder, ensureTinyModel } from './test-models.js';
 
 const sampleKb = path.resolve(import.meta.dirname, '../../examples/sample-kb');
 
-export interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type { CliRun } from './run-cli.js';
 
 export interface DoctorJson {
   kb_path: string;
@@ -61,18 +56,7 @@ export async function createDoctorFixture(): Promise<DoctorFixture> {
   fs.cpSync(sampleKb, kbPath, { recursive: true });
   const modelDir = copyModelFolder(ensureTinyModel('embed'), path.join(workDir, 'model'));
   let copies = 0;
-  const groove = async (args: string[]): Promise<CliRun> => {
-    let stdout = '';
-    let stderr = '';
-    const io: CliIo = {
-      stdout: { write: (text: string) => (stdout += text) },
-      stderr: { write: (text: string) => (stderr += text) },
-      env: { GROOVE_OFFLINE: '1', GROOVE_MODEL_DIR: path.join(workDir, 'cache') },
-      cwd: workDir,
-    };
-    const code = await runCli(args, io);
-    return { code, stdout, stderr };
-  };
+  const groove = (args: string[]): Promise<CliRun> => runGroove(args, { cwd: workDir });
   const pristine: Record<IndexKind, string> = {
     lexical: path.join(workDir, 'pristine-lexical.db'),
     model: path.join(workDir, 'pristine-model.db'),
