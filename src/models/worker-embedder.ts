@@ -3,7 +3,7 @@
 // pending and later call with the reason instead of hanging.
 import { Worker } from 'node:worker_threads';
 import { GrooveError } from '../errors.js';
-import type { Embedder } from '../types.js';
+import type { Embedder, InputFitTally } from '../types.js';
 import {
   type EmbedderWorkerData,
   type EmbedRequest,
@@ -14,8 +14,10 @@ import type { OpenTransformersEmbedderOptions } from './transformers-embedder.js
 
 const CLOSE_TIMEOUT_MS = 5000;
 
+type Answer = Extract<WorkerReply, { type: 'vectors' | 'measured' }>;
+
 interface Pending {
-  resolve(vectors: Float32Array[]): void;
+  resolve(reply: Answer): void;
   reject(error: Error): void;
 }
 
@@ -96,12 +98,25 @@ class WorkerEmbedder implements Embedder {
   }
 
   async embedQuery(text: string): Promise<Float32Array> {
-    const [vector] = await this.request('query', [text]);
-    return vector as Float32Array;
+    const reply = await this.request('query', [text]);
+    return reply.type === 'vectors' ? (reply.vectors[0] as Float32Array) : new Float32Array();
   }
 
-  embedDocuments(texts: string[]): Promise<Float32Array[]> {
-    return texts.length === 0 ? Promise.resolve([]) : this.request('documents', texts);
+  async embedDocuments(texts: string[], fit?: InputFitTally): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    const reply = await this.request('documents', texts);
+    if (reply.type !== 'vectors') return [];
+    if (fit) {
+      fit.overLimit += reply.fit.overLimit;
+      fit.truncated += reply.fit.truncated;
+    }
+    return reply.vectors;
+  }
+
+  async passagesOverLimit(texts: string[]): Promise<boolean[]> {
+    if (texts.length === 0) return [];
+    const reply = await this.request('measure', texts);
+    return reply.type === 'measured' ? reply.overLimit : [];
   }
 
   async close(): Promise<void> {
@@ -110,7 +125,7 @@ class WorkerEmbedder implements Embedder {
     await stopThread(this.worker);
   }
 
-  private request(kind: 'query' | 'documents', texts: string[]): Promise<Float32Array[]> {
+  private request(kind: 'query' | 'documents' | 'measure', texts: string[]): Promise<Answer> {
     if (this.stopped) return Promise.reject(this.stopped);
     const seq = this.nextSeq++;
     return new Promise((resolve, reject) => {
@@ -125,13 +140,13 @@ class WorkerEmbedder implements Embedder {
   }
 
   private settle(reply: WorkerReply): void {
-    if (reply.type !== 'vectors' && reply.type !== 'failed') return;
+    if (reply.type !== 'vectors' && reply.type !== 'measured' && reply.type !== 'failed') return;
     const waiting = this.pending.get(reply.seq);
     if (!waiting) return;
     this.pending.delete(reply.seq);
     if (this.pending.size === 0) this.worker.unref();
-    if (reply.type === 'vectors') waiting.resolve(reply.vectors);
-    else waiting.reject(reviveError(reply.error, 'EMBEDDING_FAILED'));
+    if (reply.type === 'failed') waiting.reject(reviveError(reply.error, 'EMBEDDING_FAILED'));
+    else waiting.resolve(reply);
   }
 
   private stop(reason: string): void {
