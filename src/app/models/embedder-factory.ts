@@ -86,6 +86,7 @@ export async function createRerankerFor(config: ResolvedConfig): Promise<Reranke
     offline: config.offline,
     hubEndpoint: config.hubEndpoint,
     maxInputChars: config.embedding.maxInputChars,
+    maxBatchTokens: config.rerankerMaxBatchTokens,
     progress: createProgressRenderer(process.stderr),
   });
 }
