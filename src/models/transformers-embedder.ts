@@ -4,7 +4,7 @@
 
 import { GrooveError } from '../errors.js';
 import type { Embedder, InputFitTally } from '../types.js';
-import { countCutAtChars, prepareInputs } from './input-text.js';
+import { prepareInputs } from './input-text.js';
 import { inspectModelFolder } from './model-folder.js';
 import type { ModelProgressListener } from './model-progress.js';
 import { ensureModelFolder } from './model-pull.js';
@@ -59,7 +59,7 @@ export class TransformersEmbedder implements Embedder {
       // An input cut at the character cap is over the limit whatever its token count; it counts once.
       const capped = texts.map((t) => t.length > maxInputChars);
       fit.overLimit += overTokens.filter((over, i) => over || capped[i]).length;
-      fit.truncated += countCutAtChars(texts, maxInputChars);
+      fit.truncated += capped.filter(Boolean).length;
     }
     return vectors;
   }

@@ -15,8 +15,11 @@ import type { OpenTransformersEmbedderOptions } from './transformers-embedder.js
 const CLOSE_TIMEOUT_MS = 5000;
 
 type Answer = Extract<WorkerReply, { type: 'vectors' | 'measured' }>;
+type AnswerOf<K extends Answer['type']> = Extract<Answer, { type: K }>;
 
 interface Pending {
+  /** The reply this request is answered with. */
+  expects: Answer['type'];
   resolve(reply: Answer): void;
   reject(error: Error): void;
 }
@@ -98,14 +101,13 @@ class WorkerEmbedder implements Embedder {
   }
 
   async embedQuery(text: string): Promise<Float32Array> {
-    const reply = await this.request('query', [text]);
-    return reply.type === 'vectors' ? (reply.vectors[0] as Float32Array) : new Float32Array();
+    const reply = await this.request('query', [text], 'vectors');
+    return reply.vectors[0] as Float32Array;
   }
 
   async embedDocuments(texts: string[], fit?: InputFitTally): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    const reply = await this.request('documents', texts);
-    if (reply.type !== 'vectors') return [];
+    const reply = await this.request('documents', texts, 'vectors');
     if (fit) {
       fit.overLimit += reply.fit.overLimit;
       fit.truncated += reply.fit.truncated;
@@ -115,8 +117,8 @@ class WorkerEmbedder implements Embedder {
 
   async passagesOverLimit(texts: string[]): Promise<boolean[]> {
     if (texts.length === 0) return [];
-    const reply = await this.request('measure', texts);
-    return reply.type === 'measured' ? reply.overLimit : [];
+    const reply = await this.request('measure', texts, 'measured');
+    return reply.overLimit;
   }
 
   async close(): Promise<void> {
@@ -125,11 +127,15 @@ class WorkerEmbedder implements Embedder {
     await stopThread(this.worker);
   }
 
-  private request(kind: 'query' | 'documents' | 'measure', texts: string[]): Promise<Answer> {
+  private request<K extends Answer['type']>(
+    kind: 'query' | 'documents' | 'measure',
+    texts: string[],
+    expects: K,
+  ): Promise<AnswerOf<K>> {
     if (this.stopped) return Promise.reject(this.stopped);
     const seq = this.nextSeq++;
     return new Promise((resolve, reject) => {
-      this.pending.set(seq, { resolve, reject });
+      this.pending.set(seq, { expects, resolve: (reply) => resolve(reply as AnswerOf<K>), reject });
       if (this.pending.size === 1) this.worker.ref();
       this.post({ type: 'embed', seq, kind, texts });
     });
@@ -146,7 +152,9 @@ class WorkerEmbedder implements Embedder {
     this.pending.delete(reply.seq);
     if (this.pending.size === 0) this.worker.unref();
     if (reply.type === 'failed') waiting.reject(reviveError(reply.error, 'EMBEDDING_FAILED'));
-    else waiting.resolve(reply);
+    else if (reply.type === waiting.expects) waiting.resolve(reply);
+    else
+      waiting.reject(new GrooveError('EMBEDDING_FAILED', `The inference thread answered "${reply.type}".`));
   }
 
   private stop(reason: string): void {
