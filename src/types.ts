@@ -62,6 +62,17 @@ export interface EmbeddingSetup {
   source: string;
 }
 
+/** How passages fit the model's input; an embedder adds its counts to the tally a caller hands it. */
+export interface InputFitTally {
+  /**
+   * Inputs longer than the model reads in one pass (its token limit, or the character cap): cut off at the
+   * limit, their tail would be missing from their vector.
+   */
+  overLimit: number;
+  /** Inputs whose vector still misses part of their text (cut at the character cap). */
+  truncated: number;
+}
+
 /** The embedding port: anything that turns text into unit vectors. */
 export interface Embedder {
   /** Identity recorded in the index, e.g. `transformers:multilingual-e5-small`. */
@@ -70,8 +81,13 @@ export interface Embedder {
   readonly dimension: number;
   /** Pooling and prefixes; an embedder without one records no pooling and no prefixes. */
   readonly setup?: EmbeddingSetup;
-  /** Embed passages for the index (applies the model's passage prefix). */
-  embedDocuments(texts: string[]): Promise<Float32Array[]>;
+  /** Embed passages for the index (applies the model's passage prefix), counting their fit into `fit`. */
+  embedDocuments(texts: string[], fit?: InputFitTally): Promise<Float32Array[]>;
+  /**
+   * Which passages are longer than the model reads in one pass, found without running the model (local models,
+   * whose tokenizer groove holds; an embedder that cannot tell has no such method).
+   */
+  passagesOverLimit?(texts: string[]): Promise<boolean[]>;
   /** Embed a search query (applies the model's query prefix). */
   embedQuery(text: string): Promise<Float32Array>;
   close(): Promise<void>;

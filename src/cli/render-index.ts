@@ -35,6 +35,13 @@ export function renderIndexSummary(summary: IndexSummary): string {
       `skipped ${summary.skipped}, unchanged ${summary.unchanged} in ${seconds}s`,
     `Index: ${summary.documents} documents, ${summary.chunks} chunks (${describeModel(summary.model)})`,
   ];
+  if (summary.embeddedChunks > 0) {
+    const whole = summary.overLimitInputs - summary.truncatedInputs;
+    lines.push(
+      `Embedding inputs over the model's limit: ${summary.overLimitInputs} of ${summary.embeddedChunks} ` +
+        `(read whole in windows: ${whole}, truncated: ${summary.truncatedInputs})`,
+    );
+  }
   if (summary.frontmatterErrors > 0) {
     lines.push(`Frontmatter not parsed in ${summary.frontmatterErrors} files (bodies indexed; see warnings)`);
   }

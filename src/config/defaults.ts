@@ -21,6 +21,11 @@ export const DEFAULTS = {
   reranker: 'none',
   /** Rerank every search when a reranker is configured (the call can still opt out). */
   rerankByDefault: true,
+  /**
+   * Padded tokens per reranker inference batch (pairs × longest pair): long pairs go in smaller batches, so
+   * attention memory stays bounded. 1 – 1048576; a single pair longer than this still runs alone.
+   */
+  rerankerMaxBatchTokens: 4096,
   /** Never touch the network (also `--offline` / `GROOVE_OFFLINE=1`). */
   offline: false,
   excludeDirs: [...DEFAULT_EXCLUDE_DIRS] as string[],

@@ -180,6 +180,8 @@ function applyFile(config: ResolvedConfig, file: ConfigFile, filePath: string): 
   if (file.model !== undefined || file.embedding?.provider !== undefined) config.modelExplicit = true;
   if (file.reranker !== undefined) config.reranker = file.reranker;
   if (file.rerank_by_default !== undefined) config.rerankByDefault = file.rerank_by_default;
+  if (file.reranker_max_batch_tokens !== undefined)
+    config.rerankerMaxBatchTokens = file.reranker_max_batch_tokens;
   if (file.offline !== undefined) config.offline = file.offline;
   if (file.exclude_dirs !== undefined) config.excludeDirs = file.exclude_dirs;
   if (file.exclude_headings !== undefined) config.excludeHeadings = file.exclude_headings;

@@ -22,6 +22,7 @@ export const configFileSchema = z.strictObject({
   model_dir: nonEmptyString().optional(),
   reranker: nonEmptyString().optional(),
   rerank_by_default: z.boolean().optional(),
+  reranker_max_batch_tokens: z.number().int().min(1).max(1_048_576).optional(),
   offline: z.boolean().optional(),
   exclude_dirs: z.array(nonEmptyString()).max(256).optional(),
   exclude_headings: z.array(nonEmptyString()).max(256).optional(),

@@ -1,6 +1,6 @@
 // Messages between the main thread and the inference thread, and how a GrooveError crosses between them.
 import { type ErrorCode, GrooveError } from '../errors.js';
-import type { EmbeddingSetup } from '../types.js';
+import type { EmbeddingSetup, InputFitTally } from '../types.js';
 import type { ModelProgressEvent } from './model-progress.js';
 import type { OpenTransformersEmbedderOptions } from './transformers-embedder.js';
 
@@ -12,7 +12,7 @@ export interface EmbedderWorkerData {
 
 export type EmbedRequest =
   | { type: 'open'; data: EmbedderWorkerData }
-  | { type: 'embed'; seq: number; kind: 'query' | 'documents'; texts: string[] }
+  | { type: 'embed'; seq: number; kind: 'query' | 'documents' | 'measure'; texts: string[] }
   | { type: 'close' };
 
 export interface SerializedError {
@@ -25,7 +25,8 @@ export type WorkerReply =
   | { type: 'ready'; id: string; provider: string; dimension: number; setup?: EmbeddingSetup }
   | { type: 'open-failed'; error: SerializedError }
   | { type: 'progress'; event: ModelProgressEvent }
-  | { type: 'vectors'; seq: number; vectors: Float32Array[] }
+  | { type: 'vectors'; seq: number; vectors: Float32Array[]; fit: InputFitTally }
+  | { type: 'measured'; seq: number; overLimit: boolean[] }
   | { type: 'failed'; seq: number; error: SerializedError };
 
 export function serializeError(error: unknown): SerializedError {

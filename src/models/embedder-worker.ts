@@ -47,14 +47,20 @@ async function open(data: EmbedderWorkerData): Promise<void> {
 async function embed(request: Extract<EmbedRequest, { type: 'embed' }>): Promise<void> {
   try {
     if (!embedder) throw new Error('the model did not load');
+    if (request.kind === 'measure') {
+      const overLimit = (await embedder.passagesOverLimit?.(request.texts)) ?? request.texts.map(() => false);
+      reply({ type: 'measured', seq: request.seq, overLimit });
+      return;
+    }
+    const fit = { overLimit: 0, truncated: 0 };
     const vectors =
       request.kind === 'query'
         ? [await embedder.embedQuery(request.texts[0] ?? '')]
-        : await embedder.embedDocuments(request.texts);
+        : await embedder.embedDocuments(request.texts, fit);
     // Copy into one buffer per vector so each can be transferred without dragging a shared backing store along.
     const owned = vectors.map((v) => new Float32Array(v));
     reply(
-      { type: 'vectors', seq: request.seq, vectors: owned },
+      { type: 'vectors', seq: request.seq, vectors: owned, fit },
       owned.map((v) => v.buffer as ArrayBuffer),
     );
   } catch (error) {

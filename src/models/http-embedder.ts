@@ -2,10 +2,10 @@
 // normalises it. A batch refused as too large (413) is split in halves; a single refused text is an error.
 
 import { GrooveError } from '../errors.js';
-import type { Embedder, EmbeddingSetup } from '../types.js';
+import type { Embedder, EmbeddingSetup, InputFitTally } from '../types.js';
 import { type HttpProvider, WIRE_FORMATS, type WireFormat } from './embedding-wire-formats.js';
 import { postJsonWithRetry, redactUrl } from './http-retry.js';
-import { prepareInputs } from './input-text.js';
+import { countCutAtChars, prepareInputs } from './input-text.js';
 import { validateVectors } from './validate-vectors.js';
 
 export interface HttpEmbedderOptions {
@@ -78,7 +78,13 @@ export class HttpEmbedder implements Embedder {
     };
   }
 
-  async embedDocuments(texts: string[]): Promise<Float32Array[]> {
+  /** The endpoint's own token limit is not known here: only the character cap is counted, as over and cut. */
+  async embedDocuments(texts: string[], fit?: InputFitTally): Promise<Float32Array[]> {
+    if (fit) {
+      const cut = countCutAtChars(texts, this.#settings.maxInputChars);
+      fit.overLimit += cut;
+      fit.truncated += cut;
+    }
     const inputs = prepareInputs(texts, this.#settings.passagePrefix ?? '', this.#settings.maxInputChars);
     const out: Float32Array[] = [];
     for (let start = 0; start < inputs.length; start += this.#settings.batchSize) {

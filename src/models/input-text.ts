@@ -10,6 +10,13 @@ export function truncateToChars(text: string, maxChars: number): string {
   return text.slice(0, end);
 }
 
+/** How many of `texts` truncateToChars cuts at `maxChars`. */
+export function countCutAtChars(texts: readonly string[], maxChars: number): number {
+  let cut = 0;
+  for (const text of texts) if (text.length > maxChars) cut++;
+  return cut;
+}
+
 export function prepareInputs(texts: string[], prefix: string, maxInputChars: number): string[] {
   return texts.map((t) => prefix + truncateToChars(t, maxInputChars));
 }

@@ -1,8 +1,9 @@
 // The `transformers` embedding provider: local ONNX inference through transformers.js + onnxruntime-node.
-// Texts are batched by similar length, tokenized, run, pooled, and returned as checked unit vectors.
+// Texts are tokenized, cut into windows when longer than the model's token limit, batched by similar length,
+// run, pooled, checked, and each text's windows averaged into its one unit vector.
 
 import { GrooveError } from '../errors.js';
-import type { Embedder, EmbeddingSetup, Pooling } from '../types.js';
+import type { Embedder, EmbeddingSetup, InputFitTally, Pooling } from '../types.js';
 import { NOTHING_GIVEN, resolveFolderSetup, type SetupRequest } from './folder-setup.js';
 import type { HubSettings } from './hub-settings.js';
 import { prepareInputs } from './input-text.js';
@@ -11,13 +12,8 @@ import type { ModelProgressListener } from './model-progress.js';
 import { ensureModelFolder } from './model-pull.js';
 import { findEmbeddingModel } from './model-registry.js';
 import { poolHiddenStates } from './pool-hidden-states.js';
-import {
-  type PaddedBatch,
-  padTokenBatch,
-  planTokenBatches,
-  type TokenizedText,
-  truncateTokens,
-} from './token-batches.js';
+import { type PaddedBatch, padTokenBatch, planTokenBatches, type TokenizedText } from './token-batches.js';
+import { averageUnitVectors, frameOf, windowTokens } from './token-windows.js';
 import {
   type LoadedModel,
   loadModelFolder,
@@ -45,6 +41,7 @@ export class TransformersEmbedder implements Embedder {
   readonly setup: EmbeddingSetup;
   private readonly settings: TransformersEmbedderSettings;
   private readonly loaded: LoadedModel;
+  private readonly prefixIds = new Map<string, number[]>();
 
   constructor(loaded: LoadedModel, settings: TransformersEmbedderSettings) {
     this.loaded = loaded;
@@ -54,37 +51,86 @@ export class TransformersEmbedder implements Embedder {
     this.setup = settings.setup;
   }
 
-  async embedDocuments(texts: string[]): Promise<Float32Array[]> {
-    return this.embedAll(
-      prepareInputs(texts, this.settings.setup.passagePrefix, this.settings.maxInputChars),
+  async embedDocuments(texts: string[], fit?: InputFitTally): Promise<Float32Array[]> {
+    const { maxInputChars } = this.settings;
+    const { passagePrefix } = this.settings.setup;
+    const { vectors, overTokens } = await this.embedAll(
+      prepareInputs(texts, passagePrefix, maxInputChars),
+      passagePrefix,
+    );
+    if (fit) {
+      // An input cut at the character cap is over the limit whatever its token count; it counts once.
+      const capped = texts.map((t) => t.length > maxInputChars);
+      fit.overLimit += overTokens.filter((over, i) => over || capped[i]).length;
+      fit.truncated += capped.filter(Boolean).length;
+    }
+    return vectors;
+  }
+
+  async passagesOverLimit(texts: string[]): Promise<boolean[]> {
+    const { maxInputChars, maxTokens } = this.settings;
+    const { passagePrefix } = this.settings.setup;
+    if (texts.length === 0) return [];
+    const inputs = prepareInputs(texts, passagePrefix, maxInputChars);
+    const tokenized = this.guard(inputs.length, () => this.loaded.encode(inputs));
+    return tokenized.map(
+      (t, i) => t.inputIds.length > maxTokens || (texts[i] as string).length > maxInputChars,
     );
   }
 
   async embedQuery(text: string): Promise<Float32Array> {
-    const [vector] = await this.embedAll(
-      prepareInputs([text], this.settings.setup.queryPrefix, this.settings.maxInputChars),
-    );
-    return vector as Float32Array;
+    const { maxInputChars } = this.settings;
+    const { queryPrefix } = this.settings.setup;
+    const { vectors } = await this.embedAll(prepareInputs([text], queryPrefix, maxInputChars), queryPrefix);
+    return vectors[0] as Float32Array;
   }
 
   async close(): Promise<void> {
     await this.loaded.dispose();
   }
 
-  /** Stages: tokenize all → truncate → plan batches by token length → per batch pad, run, pool, check. */
-  private async embedAll(inputs: string[]): Promise<Float32Array[]> {
-    if (inputs.length === 0) return [];
-    const tokenized = this.guard(inputs.length, () => this.loaded.encode(inputs)).map((t) =>
-      truncateTokens(t, this.settings.maxTokens),
-    );
+  /**
+   * Stages: tokenize all → cut inputs over maxTokens into windows → plan batches of windows by token length →
+   * per batch pad, run, pool, check → average each input's windows. `overTokens[i]`: input i had more tokens
+   * than the model reads in one pass.
+   */
+  private async embedAll(
+    inputs: string[],
+    prefix: string,
+  ): Promise<{ vectors: Float32Array[]; overTokens: boolean[] }> {
+    if (inputs.length === 0) return { vectors: [], overTokens: [] };
+    const { maxTokens } = this.settings;
+    const tokenized = this.guard(inputs.length, () => this.loaded.encode(inputs));
+    const prefixAlone = this.prefixTokens(prefix);
+    const windows: TokenizedText[] = [];
+    const owners: number[] = [];
+    for (const [owner, text] of tokenized.entries()) {
+      for (const window of windowTokens(text, frameOf(text.inputIds, prefixAlone), maxTokens)) {
+        windows.push(window);
+        owners.push(owner);
+      }
+    }
+    const windowVectors = await this.embedWindows(windows);
+    const grouped = inputs.map((): Float32Array[] => []);
+    windowVectors.forEach((vector, k) => {
+      grouped[owners[k] as number]?.push(vector);
+    });
+    return {
+      vectors: grouped.map((group) => averageUnitVectors(group)),
+      overTokens: tokenized.map((t) => t.inputIds.length > maxTokens),
+    };
+  }
+
+  /** One unit vector per window, in order; batches hold at most batchSize windows and maxBatchTokens tokens. */
+  private async embedWindows(windows: TokenizedText[]): Promise<Float32Array[]> {
     const plan = planTokenBatches(
-      tokenized.map((t) => t.inputIds.length),
+      windows.map((w) => w.inputIds.length),
       { maxItems: this.settings.batchSize, maxTokens: this.settings.maxBatchTokens },
     );
-    const result = new Array<Float32Array>(inputs.length);
+    const result = new Array<Float32Array>(windows.length);
     for (const batch of plan) {
       const padded = padTokenBatch(
-        batch.map((i) => tokenized[i] as TokenizedText),
+        batch.map((i) => windows[i] as TokenizedText),
         this.loaded.padTokenId,
       );
       const vectors = await this.embedBatch(padded);
@@ -93,6 +139,16 @@ export class TransformersEmbedder implements Embedder {
       });
     }
     return result;
+  }
+
+  /** The model's prefix alone as the tokenizer frames it (special tokens around it), once per prefix. */
+  private prefixTokens(prefix: string): number[] {
+    let ids = this.prefixIds.get(prefix);
+    if (!ids) {
+      ids = this.guard(1, () => this.loaded.encode([prefix]))[0]?.inputIds ?? [];
+      this.prefixIds.set(prefix, ids);
+    }
+    return ids;
   }
 
   private guard<T>(count: number, work: () => T): T {

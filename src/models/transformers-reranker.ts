@@ -9,7 +9,13 @@ import { inspectModelFolder } from './model-folder.js';
 import type { ModelProgressListener } from './model-progress.js';
 import { ensureModelFolder } from './model-pull.js';
 import { findRerankerModel } from './model-registry.js';
-import { type PaddedBatch, padTokenBatch, type TokenizedText, truncateTokens } from './token-batches.js';
+import {
+  type PaddedBatch,
+  padTokenBatch,
+  planTokenBatches,
+  type TokenizedText,
+  truncateTokens,
+} from './token-batches.js';
 import { type LoadedModel, loadModelFolder, summarizeError } from './transformers-runtime.js';
 
 export interface TransformersRerankerSettings {
@@ -17,6 +23,8 @@ export interface TransformersRerankerSettings {
   model: string;
   maxTokens: number;
   batchSize: number;
+  /** Padded tokens per inference batch (pairs × longest pair); bounds attention memory for long pairs. */
+  maxBatchTokens: number;
   maxInputChars: number;
 }
 
@@ -35,8 +43,9 @@ export class TransformersReranker implements Reranker {
     this.id = `transformers:${settings.model}`;
   }
 
+  /** Stages: tokenize the pairs → truncate each to maxTokens → batch by length under both budgets → score. */
   async score(query: string, passages: string[]): Promise<number[]> {
-    const { batchSize, maxInputChars, maxTokens } = this.settings;
+    const { batchSize, maxBatchTokens, maxInputChars, maxTokens } = this.settings;
     if (passages.length === 0) return [];
     const trimmedQuery = truncateToChars(query, maxInputChars);
     let pairs: TokenizedText[];
@@ -48,10 +57,21 @@ export class TransformersReranker implements Reranker {
     } catch (error) {
       throw this.failure(passages.length, error);
     }
-    const scores: number[] = [];
-    for (let start = 0; start < pairs.length; start += batchSize) {
-      const rows = pairs.slice(start, start + batchSize).map((pair) => truncateTokens(pair, maxTokens));
-      scores.push(...(await this.scoreBatch(padTokenBatch(rows, this.loaded.padTokenId))));
+    const rows = pairs.map((pair) => truncateTokens(pair, maxTokens));
+    const plan = planTokenBatches(
+      rows.map((row) => row.inputIds.length),
+      { maxItems: batchSize, maxTokens: maxBatchTokens },
+    );
+    const scores = new Array<number>(rows.length);
+    for (const batch of plan) {
+      const padded = padTokenBatch(
+        batch.map((i) => rows[i] as TokenizedText),
+        this.loaded.padTokenId,
+      );
+      const batchScores = await this.scoreBatch(padded);
+      batch.forEach((original, k) => {
+        scores[original] = batchScores[k] as number;
+      });
     }
     return scores;
   }
@@ -106,13 +126,19 @@ export interface OpenTransformersRerankerOptions {
   hubEndpoint?: string | null;
   hub?: HubSettings;
   batchSize: number;
+  /** Padded tokens per inference batch. */
+  maxBatchTokens: number;
   maxInputChars: number;
   threads: number;
   progress?: ModelProgressListener;
 }
 
 export async function openTransformersReranker(options: OpenTransformersRerankerOptions): Promise<Reranker> {
-  const common = { batchSize: options.batchSize, maxInputChars: options.maxInputChars };
+  const common = {
+    batchSize: options.batchSize,
+    maxBatchTokens: options.maxBatchTokens,
+    maxInputChars: options.maxInputChars,
+  };
   if (options.modelDir) {
     const info = inspectModelFolder(options.modelDir);
     const loaded = await loadModelFolder({

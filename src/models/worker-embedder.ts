@@ -3,7 +3,7 @@
 // pending and later call with the reason instead of hanging.
 import { Worker } from 'node:worker_threads';
 import { GrooveError } from '../errors.js';
-import type { Embedder, EmbeddingSetup } from '../types.js';
+import type { Embedder, EmbeddingSetup, InputFitTally } from '../types.js';
 import {
   type EmbedderWorkerData,
   type EmbedRequest,
@@ -14,8 +14,13 @@ import type { OpenTransformersEmbedderOptions } from './transformers-embedder.js
 
 const CLOSE_TIMEOUT_MS = 5000;
 
+type Answer = Extract<WorkerReply, { type: 'vectors' | 'measured' }>;
+type AnswerOf<K extends Answer['type']> = Extract<Answer, { type: K }>;
+
 interface Pending {
-  resolve(vectors: Float32Array[]): void;
+  /** The reply this request is answered with. */
+  expects: Answer['type'];
+  resolve(reply: Answer): void;
   reject(error: Error): void;
 }
 
@@ -101,12 +106,24 @@ class WorkerEmbedder implements Embedder {
   }
 
   async embedQuery(text: string): Promise<Float32Array> {
-    const [vector] = await this.request('query', [text]);
-    return vector as Float32Array;
+    const reply = await this.request('query', [text], 'vectors');
+    return reply.vectors[0] as Float32Array;
   }
 
-  embedDocuments(texts: string[]): Promise<Float32Array[]> {
-    return texts.length === 0 ? Promise.resolve([]) : this.request('documents', texts);
+  async embedDocuments(texts: string[], fit?: InputFitTally): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    const reply = await this.request('documents', texts, 'vectors');
+    if (fit) {
+      fit.overLimit += reply.fit.overLimit;
+      fit.truncated += reply.fit.truncated;
+    }
+    return reply.vectors;
+  }
+
+  async passagesOverLimit(texts: string[]): Promise<boolean[]> {
+    if (texts.length === 0) return [];
+    const reply = await this.request('measure', texts, 'measured');
+    return reply.overLimit;
   }
 
   async close(): Promise<void> {
@@ -115,11 +132,15 @@ class WorkerEmbedder implements Embedder {
     await stopThread(this.worker);
   }
 
-  private request(kind: 'query' | 'documents', texts: string[]): Promise<Float32Array[]> {
+  private request<K extends Answer['type']>(
+    kind: 'query' | 'documents' | 'measure',
+    texts: string[],
+    expects: K,
+  ): Promise<AnswerOf<K>> {
     if (this.stopped) return Promise.reject(this.stopped);
     const seq = this.nextSeq++;
     return new Promise((resolve, reject) => {
-      this.pending.set(seq, { resolve, reject });
+      this.pending.set(seq, { expects, resolve: (reply) => resolve(reply as AnswerOf<K>), reject });
       if (this.pending.size === 1) this.worker.ref();
       this.post({ type: 'embed', seq, kind, texts });
     });
@@ -130,13 +151,15 @@ class WorkerEmbedder implements Embedder {
   }
 
   private settle(reply: WorkerReply): void {
-    if (reply.type !== 'vectors' && reply.type !== 'failed') return;
+    if (reply.type !== 'vectors' && reply.type !== 'measured' && reply.type !== 'failed') return;
     const waiting = this.pending.get(reply.seq);
     if (!waiting) return;
     this.pending.delete(reply.seq);
     if (this.pending.size === 0) this.worker.unref();
-    if (reply.type === 'vectors') waiting.resolve(reply.vectors);
-    else waiting.reject(reviveError(reply.error, 'EMBEDDING_FAILED'));
+    if (reply.type === 'failed') waiting.reject(reviveError(reply.error, 'EMBEDDING_FAILED'));
+    else if (reply.type === waiting.expects) waiting.resolve(reply);
+    else
+      waiting.reject(new GrooveError('EMBEDDING_FAILED', `The inference thread answered "${reply.type}".`));
   }
 
   private stop(reason: string): void {

@@ -1,4 +1,5 @@
-// Key/value facts about the index: schema version, model identity, context mode, chunk policy, timestamps.
+// Key/value facts about the index: schema version, model identity, context mode, chunk policy, how long inputs
+// were embedded, timestamps.
 import Database from 'better-sqlite3';
 import type { SqliteDatabase } from './open-database.js';
 
@@ -14,6 +15,7 @@ export type MetaKey =
   | 'embedding_setup_source'
   | 'context_mode'
   | 'chunk_policy'
+  | 'long_inputs'
   | 'fts_query_version'
   | 'last_indexed_at'
   | 'vectors_generation'

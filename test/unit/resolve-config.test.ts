@@ -113,6 +113,7 @@ describe('resolveConfig precedence', () => {
         'kb_path = "../notes"',
         'model = "none"',
         'exclude_dirs = ["drafts"]',
+        'reranker_max_batch_tokens = 2048',
         '[chunking]',
         'max_heading_level = 2',
         '[search]',
@@ -129,6 +130,7 @@ describe('resolveConfig precedence', () => {
     expect(config.chunking.maxHeadingLevel).toBe(2);
     expect(config.chunking.maxChunkBytes).toBe(DEFAULTS.chunking.maxChunkBytes);
     expect(config.search.limit).toBe(7);
+    expect(config.rerankerMaxBatchTokens).toBe(2048);
     expect(config.modelExplicit).toBe(true);
   });
 

@@ -254,6 +254,15 @@ export class IndexDatabase {
     writeMeta(this.db, { skipped_files: encodeSkippedFiles(files) });
   }
 
+  /** `windows` once every vector of an input over the model's limit was made from all of its windows. */
+  longInputs(): string | undefined {
+    return this.meta().long_inputs;
+  }
+
+  recordLongInputsInWindows(): void {
+    writeMeta(this.db, { long_inputs: 'windows' });
+  }
+
   finishRun(chunkPolicy: string): void {
     writeMeta(this.db, { chunk_policy: chunkPolicy, last_indexed_at: new Date().toISOString() });
   }

@@ -22,6 +22,13 @@ export interface IndexSummary {
   chunks: number;
   /** Chunks embedded in this run (0 for a lexical-only index). */
   embeddedChunks: number;
+  /**
+   * Of those, inputs longer than the model reads in one pass (its token limit or the character cap): a plain
+   * cut-off at the limit would have dropped their tail from the vector.
+   */
+  overLimitInputs: number;
+  /** Of those, inputs whose vector still misses part of their text (cut at `[embedding] max_input_chars`). */
+  truncatedInputs: number;
   frontmatterErrors: number;
   durationMs: number;
   model: string;
@@ -42,6 +49,8 @@ export function indexSummaryToJson(summary: IndexSummary): Record<string, unknow
     documents: summary.documents,
     chunks: summary.chunks,
     embedded_chunks: summary.embeddedChunks,
+    over_limit_inputs: summary.overLimitInputs,
+    truncated_inputs: summary.truncatedInputs,
     frontmatter_errors: summary.frontmatterErrors,
     model: summary.model,
     lexical_only: summary.model === 'none',
@@ -63,6 +72,8 @@ export function emptyIndexSummary(model: string): IndexSummary {
     documents: 0,
     chunks: 0,
     embeddedChunks: 0,
+    overLimitInputs: 0,
+    truncatedInputs: 0,
     frontmatterErrors: 0,
     durationMs: 0,
     model,

@@ -15,14 +15,22 @@ export interface IndexRunInput {
   onEvent?: IndexEventSink;
 }
 
-/** Index the KB into `database`; a changed chunk policy re-parses every file. The run's refusals are recorded. */
+/**
+ * Index the KB into `database`; a changed chunk policy re-parses every file, and so does a first run with a
+ * model that reads long inputs in windows on an index whose vectors may have been cut off at the model's limit.
+ * The run's refusals are recorded.
+ */
 export async function runIndexOn(database: IndexDatabase, input: IndexRunInput): Promise<IndexSummary> {
   const { config } = input;
   const policy = database.chunkPolicyFor(config);
   const storedPolicy = database.storedChunkPolicy();
+  const fresh = database.documentCount() === 0;
   // Record the policy up front on a fresh index, so a first run killed midway is not re-parsed next time.
   if (storedPolicy === undefined) database.recordChunkPolicy(policy);
-  const reparseAll = storedPolicy !== undefined && storedPolicy !== policy && database.documentCount() > 0;
+  const windows = input.embedder?.passagesOverLimit !== undefined;
+  if (windows && fresh) database.recordLongInputsInWindows();
+  const recheckLongVectors = windows && !fresh && database.longInputs() !== 'windows';
+  const reparseAll = recheckLongVectors || (storedPolicy !== undefined && storedPolicy !== policy && !fresh);
   database.writeIdentity(input.identity);
   const skipped: { path: string; reason: string }[] = [];
   const forward = input.onEvent ?? (() => {});
@@ -31,6 +39,7 @@ export async function runIndexOn(database: IndexDatabase, input: IndexRunInput):
     ports: buildIndexerPorts(input.kbPath, config),
     embedder: input.embedder,
     reparseAll,
+    recheckLongVectors,
     contextual: config.contextual.enabled,
     maxInputChars: config.embedding.maxInputChars,
     batchSize: config.embedding.batchSize,
@@ -41,6 +50,7 @@ export async function runIndexOn(database: IndexDatabase, input: IndexRunInput):
     countRows: () => database.counts(),
   });
   database.recordSkippedFiles(skipped);
+  if (windows) database.recordLongInputsInWindows();
   database.finishRun(policy);
   return summary;
 }

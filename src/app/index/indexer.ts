@@ -4,6 +4,7 @@ import { displayPath } from '../../core/display-path.js';
 import { isUnchangedByStat, planRenames, type StoredFileState } from '../../core/plan-index-changes.js';
 import type { ChunkRowInput, DocumentStore } from '../../store/document-store.js';
 import type { Embedder, ParsedDocument } from '../../types.js';
+import { embedMissing, toEmbeddingInput } from './embed-rows.js';
 import {
   emptyIndexSummary,
   type IndexEvent,
@@ -41,6 +42,11 @@ export interface RunIndexOptions {
   embedder: Embedder | null;
   /** Re-read and re-parse every file (chunking policy changed); vectors are still reused where text matches. */
   reparseAll: boolean;
+  /**
+   * The index may hold vectors of inputs cut off at the model's token limit (made before long inputs were read in
+   * windows): reused vectors of inputs the embedder finds over its limit are embedded again.
+   */
+  recheckLongVectors?: boolean;
   /** Prefix breadcrumbs to the embedding input (`[contextual] enabled`). */
   contextual: boolean;
   maxInputChars: number;
@@ -173,7 +179,7 @@ async function processInGroups(pending: PendingFile[], options: RunIndexOptions,
       if (prepared.length % YIELD_EVERY_PARSED === 0) await yieldToEventLoop();
     }
     const previous = inFlight;
-    inFlight = embedMissing(prepared, options);
+    inFlight = embedMissing(prepared, options, summary).then(() => prepared);
     // It is awaited only after the previous group is written (which yields to the event loop): mark it handled
     // now so an embedding failure meanwhile is not an unhandled rejection that kills the process.
     inFlight.catch(() => {});
@@ -216,26 +222,6 @@ function prepareFile(file: PendingFile, options: RunIndexOptions): PreparedFile 
     });
   }
   return { ...file, parsed, rows, missing };
-}
-
-async function embedMissing(files: PreparedFile[], options: RunIndexOptions): Promise<PreparedFile[]> {
-  const embedder = options.embedder;
-  if (!embedder) return files;
-  const targets: { row: ChunkRowInput; text: string }[] = [];
-  for (const file of files) {
-    for (const i of file.missing) {
-      const row = file.rows[i]!;
-      targets.push({ row, text: toEmbeddingInput(row.context, row.content, options) });
-    }
-  }
-  for (let start = 0; start < targets.length; start += options.batchSize) {
-    const batch = targets.slice(start, start + options.batchSize);
-    const vectors = await embedder.embedDocuments(batch.map((t) => t.text));
-    batch.forEach((target, i) => {
-      target.row.vector = vectors[i]!;
-    });
-  }
-  return files;
 }
 
 /**
@@ -313,11 +299,6 @@ function writeFile(
   const action = file.renamedFrom ? 'renamed' : file.stored ? 'updated' : 'indexed';
   summary[action]++;
   events.push({ kind: 'file', path: parsed.path, action, chunks: file.rows.length, from: file.renamedFrom });
-}
-
-function toEmbeddingInput(context: string, content: string, options: RunIndexOptions): string {
-  const text = options.contextual && context ? `${context}\n\n${content}` : content;
-  return text.length > options.maxInputChars ? text.slice(0, options.maxInputChars) : text;
 }
 
 function hashText(text: string): string {

@@ -92,6 +92,7 @@ export async function createRerankerFor(config: ResolvedConfig): Promise<Reranke
     hubEndpoint: config.hubEndpoint,
     hub: config.hub,
     maxInputChars: config.embedding.maxInputChars,
+    maxBatchTokens: config.rerankerMaxBatchTokens,
     progress: createProgressRenderer(process.stderr),
   });
 }
