@@ -20,6 +20,16 @@ export interface ParseOptions {
 
 export type DocumentFormat = 'md' | 'txt';
 
+/** The parser a file goes to, by its extension: `.txt` is plain text, everything else enabled is Markdown. */
+export function formatOfPath(relPath: string): DocumentFormat {
+  return relPath.toLowerCase().endsWith('.txt') ? 'txt' : 'md';
+}
+
+/** Only Markdown carries frontmatter; plain text is read as it is. */
+export function formatCarriesFrontmatter(format: DocumentFormat): boolean {
+  return format === 'md';
+}
+
 export interface ParseDocumentInput {
   /** KB-relative path with `/` separators. */
   path: string;

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
-import { parseDocument } from '../../core/parse-document.js';
+import { formatOfPath, parseDocument } from '../../core/parse-document.js';
 import { segmentForIndex } from '../../core/segment-words.js';
 import { decodeUtf8Text, describeSkipReason, readCheckedFile } from '../../fs/checked-read.js';
 import { walkKnowledgeBase } from '../../fs/walk-kb.js';
@@ -71,7 +71,7 @@ export function buildIndexerPorts(kbPath: string, config: ResolvedConfig): Index
       };
     },
     parse(relPath, text) {
-      const format = relPath.toLowerCase().endsWith('.txt') ? 'txt' : 'md';
+      const format = formatOfPath(relPath);
       return parseDocument({
         path: relPath,
         text,

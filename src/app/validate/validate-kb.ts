@@ -3,6 +3,7 @@
 // is opened or needed.
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
+import { formatCarriesFrontmatter, formatOfPath } from '../../core/parse-document.js';
 import { type Violation, validateFrontmatter } from '../../core/validate-frontmatter.js';
 import { GrooveError } from '../../errors.js';
 import { buildIndexerPorts } from '../index/index.js';
@@ -38,9 +39,9 @@ export interface ValidationReport {
   warnings: string[];
 }
 
-/** The txt parser reads no frontmatter, so only the other enabled formats (Markdown) have any to check. */
+/** Only files the indexer parses with frontmatter have any to check. */
 function carriesFrontmatter(relPath: string): boolean {
-  return !relPath.toLowerCase().endsWith('.txt');
+  return formatCarriesFrontmatter(formatOfPath(relPath));
 }
 
 export function validateKnowledgeBase(config: ResolvedConfig, request: ValidateRequest): ValidationReport {
