@@ -16,6 +16,7 @@ export {
   connectionGraphToJson,
   type GraphNode,
   type GraphRequest,
+  isServedExtension,
   topicListingToJson,
 } from './browse/index.js';
 export {

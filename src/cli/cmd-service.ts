@@ -58,6 +58,7 @@ function planFor(flags: ServiceFlags, io: CliIo, forInstall: boolean): ServicePl
     configPath: flags.config === undefined ? null : expandPath(flags.config, io.cwd),
     bind: flags.bind ?? '127.0.0.1',
     port: flags.port ?? 3100,
+    allowRemote: flags.bind !== undefined && !isLoopbackBind(flags.bind),
     platform: process.platform,
     homeDir: io.env.HOME || os.homedir(),
     env: io.env,

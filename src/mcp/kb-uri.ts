@@ -22,12 +22,6 @@ export function decodeComponent(text: string): string | null {
   }
 }
 
-/** Whether `[parsers] enabled` still serves files with this path's extension (otherwise no `uri` is offered). */
-export function isServable(path: string, enabledExtensions: readonly string[]): boolean {
-  const dot = path.lastIndexOf('.');
-  return dot > path.lastIndexOf('/') && enabledExtensions.includes(path.slice(dot + 1).toLowerCase());
-}
-
 export function mimeTypeOf(path: string): string {
   return path.toLowerCase().endsWith('.md') ? 'text/markdown' : 'text/plain';
 }

@@ -7,11 +7,12 @@ import type { IndexRunner, KnowledgeBase } from '../app/index.js';
 import {
   connectionGraphToJson,
   indexSummaryToJson,
+  isServedExtension,
   searchResponseToJson,
   topicListingToJson,
 } from '../app/index.js';
 import { describeError, isGrooveError } from '../errors.js';
-import { docUri, isServable } from './kb-uri.js';
+import { docUri } from './kb-uri.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { registerBestPracticeTool } from './tool-best-practice.js';
@@ -180,7 +181,7 @@ function withDocumentUris(
   enabled: readonly string[],
 ): Record<string, unknown> {
   const results = (json.results as { path: string }[]).map((hit) =>
-    isServable(hit.path, enabled) ? { ...hit, uri: docUri(hit.path) } : hit,
+    isServedExtension(hit.path, enabled) ? { ...hit, uri: docUri(hit.path) } : hit,
   );
   return { ...json, results };
 }

@@ -37,6 +37,15 @@ export interface GetDocumentOptions {
   browser: BrowseReader;
 }
 
+function extensionOf(relPath: string): string {
+  return path.posix.extname(relPath).slice(1).toLowerCase();
+}
+
+/** Whether `[parsers] enabled` still serves files with this path's extension. */
+export function isServedExtension(relPath: string, enabledExtensions: readonly string[]): boolean {
+  return enabledExtensions.map((e) => e.toLowerCase()).includes(extensionOf(relPath));
+}
+
 const EXAMPLE = 'pass the path exactly as a search result spells it, e.g. "guides/setup.md"';
 
 /** Read one indexed document, or say why not (misses are data; nothing here throws for a bad path). */
@@ -53,8 +62,8 @@ export function getDocument(requestedPath: string, options: GetDocumentOptions):
         'base folder); copy the "path" of a search result',
     );
   }
-  const extension = path.posix.extname(requestedPath).slice(1).toLowerCase();
-  if (!options.enabledExtensions.map((e) => e.toLowerCase()).includes(extension)) {
+  if (!isServedExtension(requestedPath, options.enabledExtensions)) {
+    const extension = extensionOf(requestedPath);
     return miss(
       'refused',
       `"${shown}" has extension ".${extension}", which is not in [parsers] enabled; it is not served`,

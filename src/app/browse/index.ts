@@ -15,5 +15,5 @@ export {
   type GraphResult,
 } from './connection-graph.js';
 export { type DocumentGroup, type GroupMember, listDocumentGroups, membersOf } from './document-groups.js';
-export { type GetDocumentResult, getDocument } from './get-document.js';
+export { type GetDocumentResult, getDocument, isServedExtension } from './get-document.js';
 export { listTopics, type TopicListing } from './list-topics.js';

@@ -25,6 +25,8 @@ export interface ServiceRequest {
   configPath: string | null;
   bind: string;
   port: number;
+  /** Pass --allow-remote to serve (the caller checked that a non-loopback bind was asked for on purpose). */
+  allowRemote: boolean;
   platform: NodeJS.Platform;
   homeDir: string;
   env: Record<string, string | undefined>;
@@ -84,7 +86,7 @@ export function planService(request: ServiceRequest): ServicePlan {
     request.bind,
     '--port',
     String(request.port),
-    ...(isLoopbackAddress(request.bind) ? [] : ['--allow-remote']),
+    ...(request.allowRemote ? ['--allow-remote'] : []),
   ];
   if (/[\n\r]/.test(request.kbPath)) {
     throw new GrooveError(
@@ -113,10 +115,6 @@ export function planService(request: ServiceRequest): ServicePlan {
     content: renderLaunchdPlist(spec, log),
     managerId: label,
   };
-}
-
-function isLoopbackAddress(bind: string): boolean {
-  return /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/i.test(bind);
 }
 
 /** Run the service manager; a failure is SERVICE_FAILED with the manager's own first line. */
