@@ -146,7 +146,8 @@ export interface DocumentFacts {
 
 /**
  * `ok`: answered with candidates; `empty`: answered with none; `partial`: one of its stages broke and the others
- * answered (the lexical leg's words, trigrams, short-term scan); `failed`: broke and contributed nothing;
+ * answered (the lexical leg's words, trigrams, short-term scan), or the vector leg answered from the chunks
+ * embedded so far while a first index is still embedding the rest; `failed`: broke and contributed nothing;
  * `disabled`: not configured or not asked for.
  */
 export type LegState = 'ok' | 'empty' | 'partial' | 'failed' | 'disabled';
@@ -157,6 +158,8 @@ export interface LegHealth {
   /** Candidates the leg contributed before fusion (for the reranker: the candidates it rescored). */
   candidates: number;
   error?: string;
+  /** The vector leg while a first index is still embedding: chunks with a vector, of all chunks. */
+  coverage?: { embedded: number; chunks: number };
 }
 
 /** Each retrieval leg's health in one search. */

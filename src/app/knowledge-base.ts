@@ -84,6 +84,11 @@ export interface KnowledgeBaseDeps {
 export interface IndexOptions {
   force?: boolean;
   onEvent?: IndexEventSink;
+  /**
+   * Asked between embedding batches: true ends the run early with the rest of the embedding queue left for the
+   * next run (the server's live sync, so an edit is not held up behind a long first embedding).
+   */
+  shouldPauseEmbedding?: () => boolean;
 }
 
 export class KnowledgeBase {
@@ -166,6 +171,7 @@ export class KnowledgeBase {
       embedder,
       identity,
       onEvent: options.onEvent,
+      shouldPauseEmbedding: options.shouldPauseEmbedding,
     };
     return runIndexOn(database, input);
   }

@@ -5,7 +5,8 @@ import { GrooveError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
-import { renderIndexEvent, renderIndexSummary, renderProgress } from './render-index.js';
+import { createIndexProgress, finishProgress } from './index-progress.js';
+import { renderEmbeddedLine, renderIndexEvent, renderIndexSummary } from './render-index.js';
 
 interface IndexFlags extends CommonFlags {
   force?: boolean;
@@ -21,7 +22,9 @@ export async function run({ flags, io }: RunContext<IndexFlags>): Promise<number
   }
   const kb = openKnowledgeBase(loadConfig(flags, io));
   try {
-    const summary = await kb.index({ force: flags.force, onEvent: eventPrinter(io, flags) });
+    const summary = await kb.index({ force: flags.force, onEvent: eventPrinter(io, flags) }).finally(() => {
+      if (flags.progress) finishProgress((text) => io.stderr.write(text), Boolean(io.stderr.isTTY));
+    });
     if (flags.format === 'json') io.stdout.write(`${JSON.stringify(indexSummaryToJson(summary))}\n`);
     else io.stdout.write(renderIndexSummary(summary));
     const failOnFrontmatter = kb.config.index.failOnFrontmatterError && summary.frontmatterErrors > 0;
@@ -31,26 +34,21 @@ export async function run({ flags, io }: RunContext<IndexFlags>): Promise<number
   }
 }
 
-/** Per-file lines (default), warnings only (--quiet), or progress (--progress); always on stderr. */
+/** Per-file lines (default), warnings only (--quiet), or progress bars (--progress); always on stderr. */
 function eventPrinter(io: CliIo, flags: IndexFlags): (event: IndexEvent) => void {
-  let total = 0;
-  let done = 0;
-  let lastStep = -1;
-  const onTty = Boolean(io.stderr.isTTY);
+  const write = (text: string) => io.stderr.write(text);
+  if (flags.progress) return createIndexProgress(write, { tty: Boolean(io.stderr.isTTY) });
+  let lastTenth = -1;
   return (event) => {
-    if (event.kind === 'start') total = event.totalFiles;
-    if (event.kind === 'file' || event.kind === 'unchanged' || event.kind === 'skipped') done++;
-    const isWarning = event.kind === 'warning' || event.kind === 'skipped';
-    if (flags.progress) {
-      if (isWarning) io.stderr.write(`${onTty ? '\n' : ''}${renderIndexEvent(event)}\n`);
-      const step = total === 0 ? 20 : Math.floor((done / total) * 20);
-      if (onTty) io.stderr.write(`\r${renderProgress(done, total)}`);
-      else if (step !== lastStep) io.stderr.write(`${renderProgress(done, total)}\n`);
-      lastStep = step;
+    if (event.kind === 'embedded') {
+      const tenth = event.total === 0 ? 10 : Math.floor((event.done / event.total) * 10);
+      if (!flags.quiet && tenth !== lastTenth) write(`${renderEmbeddedLine(event)}\n`);
+      lastTenth = tenth;
       return;
     }
+    const isWarning = event.kind === 'warning' || event.kind === 'skipped';
     if (flags.quiet && !isWarning) return;
     const line = renderIndexEvent(event);
-    if (line !== null) io.stderr.write(`${line}\n`);
+    if (line !== null) write(`${line}\n`);
   };
 }

@@ -19,9 +19,19 @@ export function renderIndexEvent(event: IndexEvent): string | null {
       return `  warning: ${displayLine(event.message)}`;
     case 'warning':
       return `  warning: ${displayLine(event.message)}`;
+    case 'embed-start':
+      return `groove: embedding ${event.total} chunks (searchable by keyword already; vectors fill in as they are stored)`;
     case 'unchanged':
+    case 'embedded':
       return null;
   }
+}
+
+/** The default mode's embedding line, printed at each 10% step: `  embedded 1200/10000 chunks (12%), 8.4 chunks/s`. */
+export function renderEmbeddedLine(event: Extract<IndexEvent, { kind: 'embedded' }>): string {
+  const percent = event.total === 0 ? 100 : Math.floor((event.done / event.total) * 100);
+  const rate = event.elapsedMs > 0 ? `, ${((event.done * 1000) / event.elapsedMs).toFixed(1)} chunks/s` : '';
+  return `  embedded ${event.done}/${event.total} chunks (${percent}%)${rate}`;
 }
 
 export function describeModel(model: string): string {
@@ -35,6 +45,9 @@ export function renderIndexSummary(summary: IndexSummary): string {
       `skipped ${summary.skipped}, unchanged ${summary.unchanged} in ${seconds}s`,
     `Index: ${summary.documents} documents, ${summary.chunks} chunks (${describeModel(summary.model)})`,
   ];
+  if (summary.pendingEmbeddings > 0) {
+    lines.push(`Embeddings pending: ${summary.pendingEmbeddings} chunks (the next run embeds them first)`);
+  }
   if (summary.embeddedChunks > 0) {
     const whole = summary.overLimitInputs - summary.truncatedInputs;
     lines.push(
@@ -54,6 +67,11 @@ export function renderStatus(report: StatusReport): string {
     `Index:         ${displayPath(report.dbPath)} (${formatBytes(report.dbSizeBytes)})`,
     `Documents:     ${report.documents}`,
     `Chunks:        ${report.chunks}`,
+    ...(report.pendingEmbeddings > 0
+      ? [
+          `Embeddings:    ${report.vectors} of ${report.chunks} chunks (${report.pendingEmbeddings} waiting; \`groove index\` finishes them)`,
+        ]
+      : []),
     `Model:         ${report.model === 'none' ? 'none (lexical-only)' : report.model}`,
     ...setupLines(report),
     `Dimension:     ${report.dimension}`,
@@ -89,6 +107,7 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     documents: report.documents,
     chunks: report.chunks,
     vectors: report.vectors,
+    pending_embeddings: report.pendingEmbeddings,
     model: report.model,
     provider: report.provider,
     dimension: report.dimension,
@@ -107,10 +126,4 @@ function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
-
-/** A one-line progress text: `Progress: 120/7425 (1%)`. */
-export function renderProgress(done: number, total: number): string {
-  const percent = total === 0 ? 100 : Math.floor((done / total) * 100);
-  return `Progress: ${done}/${total} (${percent}%)`;
 }

@@ -1,4 +1,5 @@
-// Document and chunk rows, with their FTS rows and vectors, written one document per transaction.
+// Document and chunk rows, with their FTS rows and reused vectors (or a place in the embedding queue), written
+// one document per transaction.
 import type { SqliteDatabase } from './open-database.js';
 import { encodeTags } from './tags-column.js';
 import { WordCountWriter } from './word-counts.js';
@@ -29,6 +30,9 @@ export interface ChunkRowInput {
   qualityScore: number;
   /** Hash of the exact embedding input; lets an edit reuse the vectors of unchanged chunks. */
   embedKey: string | null;
+  /** Length of that input: the embedding queue is worked through shortest first (0 without a model). */
+  embedChars: number;
+  /** A reused vector; a chunk with an embedKey and no vector is queued for embedding (embedding-queue.ts). */
   vector: Float32Array | null;
   /** The same three columns pre-segmented into words for the word-level FTS table. */
   words: { heading: string; context: string; content: string };
@@ -68,6 +72,7 @@ export class DocumentStore {
       deleteTrigram: db.prepare('DELETE FROM fts_chunks WHERE rowid = ?'),
       deleteWords: db.prepare('DELETE FROM fts_words WHERE rowid = ?'),
       insertVector: db.prepare('INSERT INTO chunk_vectors(chunk_id, embedding) VALUES (?, ?)'),
+      enqueueEmbedding: db.prepare('INSERT INTO embedding_queue(chunk_id, input_chars) VALUES (?, ?)'),
       touchDocument: db.prepare('UPDATE documents SET size_bytes = ?, mtime_ms = ? WHERE path = ?'),
       allStates: db.prepare('SELECT id, path, content_hash, size_bytes, mtime_ms FROM documents'),
       vectorsByEmbedKey: db.prepare(`SELECT c.embed_key AS embedKey, v.embedding AS embedding
@@ -230,6 +235,8 @@ export class DocumentStore {
     s.insertTrigram.run(chunkId, chunk.heading ?? '', chunk.context, chunk.content);
     s.insertWords.run(chunkId, chunk.words.heading, chunk.words.context, chunk.words.content);
     if (chunk.vector) s.insertVector.run(chunkId, vectorToBuffer(chunk.vector));
+    else if (chunk.embedKey !== null)
+      s.enqueueEmbedding.run(chunkId, chunk.context.length + chunk.content.length);
     return Number(chunkId);
   }
 

@@ -75,9 +75,22 @@ export class IntegrityReader {
     return this.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
   }
 
-  chunksWithoutVectors(): RuleBreaks {
+  /** Chunks with no vector that are not waiting for one either (`queued`: the embedding_queue table exists). */
+  chunksWithoutVectors(queued: boolean): RuleBreaks {
+    const notQueued = queued
+      ? ' AND NOT EXISTS (SELECT 1 FROM embedding_queue q WHERE q.chunk_id = c.id)'
+      : '';
     return this.breaks(
-      `${CHUNKS_WITH_DOCUMENT} WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id)`,
+      `${CHUNKS_WITH_DOCUMENT} WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id)${notQueued}`,
+      chunkLabel('c.id'),
+      'c.id',
+    );
+  }
+
+  /** Chunks waiting in the embedding queue (written before their vector; the next run embeds them). */
+  queuedChunks(): RuleBreaks {
+    return this.breaks(
+      'embedding_queue q JOIN chunks c ON c.id = q.chunk_id LEFT JOIN documents d ON d.id = c.document_id',
       chunkLabel('c.id'),
       'c.id',
     );

@@ -7,7 +7,7 @@ import { GrooveError, storageFailure } from '../errors.js';
 export type SqliteDatabase = Database.Database;
 
 /** Bump when the schema changes; every migration below is idempotent. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -78,6 +78,14 @@ const MIGRATIONS: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS chunk_word_counts (
      chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
      counts BLOB NOT NULL
+   )`,
+  // Version 4: chunks written before their vector (a first index is searchable lexically at once; embeddings
+  // fill in behind). A chunk leaves the queue in the transaction that stores its vector, so a killed run loses
+  // at most the batch in flight and the next run continues with what is left. An index from version 3 wrote
+  // every chunk with its vector, so it starts with an empty queue.
+  `CREATE TABLE IF NOT EXISTS embedding_queue (
+     chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+     input_chars INTEGER NOT NULL
    )`,
 ];
 

@@ -40,6 +40,14 @@ const CASES: DamageCase[] = [
     sample: 'guides/password-reset.md (chunk 0)',
   },
   {
+    name: "a chunk's vector not stored yet, its chunk still queued (a run stopped while embedding)",
+    kind: 'model',
+    sql: `DELETE FROM chunk_vectors WHERE chunk_id = ${FIRST_CHUNK};
+      INSERT INTO embedding_queue(chunk_id, input_chars) VALUES (${FIRST_CHUNK}, 100)`,
+    expected: [['embedding-pending', 1]],
+    sample: 'guides/password-reset.md (chunk 0)',
+  },
+  {
     name: 'a vector of no chunk inserted',
     kind: 'model',
     sql: 'INSERT INTO chunk_vectors(chunk_id, embedding) VALUES (424242, zeroblob(128))',

@@ -245,6 +245,7 @@ async function runWithPorts(wrap: (ports: IndexerPorts) => IndexerPorts) {
     const summary = await runIndex({
       store: database.documents,
       ports: wrap(buildIndexerPorts(kb.kbPath, config)),
+      queue: database.embeddingQueue,
       embedder: null,
       reparseAll: false,
       contextual: false,

@@ -38,6 +38,7 @@ export function chunkRow(
     tokenCount: Math.ceil(parts.content.length / 4),
     qualityScore,
     embedKey: null,
+    embedChars: 0,
     vector: null,
     words: {
       heading: segmentForIndex(heading),

@@ -139,9 +139,22 @@ export const INTEGRITY_CHECKS: readonly DoctorCheck[] = [
       if (!hasModel(context) || !hasTables(context, 'chunk_vectors', 'chunks', 'documents'))
         return NOT_APPLICABLE;
       return detectBreaks(
-        context.reader.chunksWithoutVectors(),
+        context.reader.chunksWithoutVectors(context.tables.has('embedding_queue')),
         (n) =>
-          `${plural(n, 'chunk')} of ${context.counts.chunks} with no vector from ${context.identity?.model}: the vector leg cannot find them`,
+          `${plural(n, 'chunk')} of ${context.counts.chunks} with no vector from ${context.identity?.model}, and not queued for one: the vector leg cannot find them`,
+      );
+    },
+  },
+  {
+    check: 'embedding-pending',
+    severity: 'warning',
+    remedy: 'groove index (it embeds the queued chunks first; `groove serve` does it in the background)',
+    inspect(context) {
+      if (!hasModel(context) || !hasTables(context, 'embedding_queue', 'chunks')) return NOT_APPLICABLE;
+      return detectBreaks(
+        context.reader.queuedChunks(),
+        (n) =>
+          `${plural(n, 'chunk')} of ${context.counts.chunks} still waiting for a vector (an index run stopped before it finished embedding): searches find them by keyword only`,
       );
     },
   },

@@ -1,10 +1,9 @@
-// Embedding the chunk rows of a group of files: the rows without a vector, in batches, counting how their inputs fit
-// the model; on an index made before long inputs were read in windows, also the reused vectors of long inputs.
+// The embedding input of a chunk row, its key, and (on an index made before long inputs were read in windows)
+// which reused vectors were cut off at the model's limit and must be embedded again.
 import type { ChunkRowInput } from '../../store/document-store.js';
 import type { Embedder } from '../../types.js';
-import type { IndexSummary } from './index-events.js';
 
-/** A file's rows and the indices of those that still need a vector. */
+/** A file's rows and the indices of those that still need a vector (they are queued when written). */
 export interface EmbeddableFile {
   rows: ChunkRowInput[];
   missing: number[];
@@ -15,45 +14,14 @@ export interface EmbedRowsOptions {
   /** Prefix breadcrumbs to the embedding input (`[contextual] enabled`). */
   contextual: boolean;
   maxInputChars: number;
-  /** Chunks per embedding call. */
-  batchSize: number;
-  /** Reused vectors of inputs over the embedder's limit were cut off there: embed those again. */
-  recheckLongVectors?: boolean;
-}
-
-/** Embed the rows without a vector, counting into the summary how their inputs fit the model. */
-export async function embedMissing(
-  files: EmbeddableFile[],
-  options: EmbedRowsOptions,
-  summary: IndexSummary,
-): Promise<void> {
-  const embedder = options.embedder;
-  if (!embedder) return;
-  if (options.recheckLongVectors) await dropCutOffVectors(files, embedder, options);
-  const targets: { row: ChunkRowInput; text: string }[] = [];
-  for (const file of files) {
-    for (const i of file.missing) {
-      const row = file.rows[i]!;
-      targets.push({ row, text: embeddingText(row.context, row.content, options) });
-    }
-  }
-  const fit = { overLimit: 0, truncated: 0 };
-  for (let start = 0; start < targets.length; start += options.batchSize) {
-    const batch = targets.slice(start, start + options.batchSize);
-    const vectors = await embedder.embedDocuments(
-      batch.map((t) => t.text),
-      fit,
-    );
-    batch.forEach((target, i) => {
-      target.row.vector = vectors[i]!;
-    });
-  }
-  summary.overLimitInputs += fit.overLimit;
-  summary.truncatedInputs += fit.truncated;
 }
 
 /** Forget the reused vectors of inputs over the embedder's limit, so they are embedded again (in windows). */
-async function dropCutOffVectors(files: EmbeddableFile[], embedder: Embedder, options: EmbedRowsOptions) {
+export async function dropCutOffVectors(
+  files: EmbeddableFile[],
+  embedder: Embedder,
+  options: Pick<EmbedRowsOptions, 'contextual'>,
+): Promise<void> {
   if (!embedder.passagesOverLimit) return;
   const reused: { file: EmbeddableFile; index: number; text: string }[] = [];
   for (const file of files) {
@@ -76,7 +44,11 @@ async function dropCutOffVectors(files: EmbeddableFile[], embedder: Embedder, op
  * The text the embedder is given for a chunk: its content, after its breadcrumb when contextual. The embedder
  * cuts it at the same maxInputChars itself, and so can count the inputs it cut.
  */
-function embeddingText(context: string, content: string, options: Pick<EmbedRowsOptions, 'contextual'>) {
+export function embeddingText(
+  context: string,
+  content: string,
+  options: Pick<EmbedRowsOptions, 'contextual'>,
+) {
   return options.contextual && context ? `${context}\n\n${content}` : content;
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { GrooveError, storageFailure } from '../../errors.js';
 import { DocumentStore } from '../../store/document-store.js';
+import { EmbeddingQueue } from '../../store/embedding-queue.js';
 import { type MetaKey, readMeta, writeMeta } from '../../store/index-meta.js';
 import {
   inspectIndexFile,
@@ -21,6 +22,8 @@ export interface RowCounts {
   documents: number;
   chunks: number;
   vectors: number;
+  /** Chunks written and still waiting for their vector. */
+  pendingEmbeddings: number;
   frontmatterErrors: number;
 }
 
@@ -122,6 +125,7 @@ function fileIdOf(filePath: string): string | null {
 export class IndexDatabase {
   readonly db: SqliteDatabase;
   readonly documents: DocumentStore;
+  readonly embeddingQueue: EmbeddingQueue;
   readonly path: string;
   /** Device and inode of the file this connection opened. */
   private readonly fileId: string;
@@ -130,6 +134,7 @@ export class IndexDatabase {
     this.path = dbPath;
     this.db = db;
     this.documents = new DocumentStore(db);
+    this.embeddingQueue = new EmbeddingQueue(db);
     this.fileId = fileIdOf(dbPath) ?? '';
   }
 
@@ -217,6 +222,7 @@ export class IndexDatabase {
     const row = this.db
       .prepare(`SELECT (SELECT count(*) FROM documents) AS documents, (SELECT count(*) FROM chunks) AS chunks,
         (SELECT count(*) FROM chunk_vectors) AS vectors,
+        (SELECT count(*) FROM embedding_queue) AS pendingEmbeddings,
         (SELECT count(*) FROM documents WHERE frontmatter_error IS NOT NULL) AS frontmatterErrors`)
       .get() as RowCounts;
     return row;

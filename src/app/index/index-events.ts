@@ -8,7 +8,11 @@ export type IndexEvent =
   | { kind: 'unchanged'; path: string }
   | { kind: 'deleted'; path: string }
   | { kind: 'skipped'; path: string; message: string }
-  | { kind: 'warning'; message: string };
+  | { kind: 'warning'; message: string }
+  /** Every file's text is written; `total` queued chunks are embedded next. */
+  | { kind: 'embed-start'; total: number }
+  /** A batch of vectors is stored: `done` of `total`, `elapsedMs` since embed-start. */
+  | { kind: 'embedded'; done: number; total: number; elapsedMs: number };
 
 export interface IndexSummary {
   indexed: number;
@@ -22,6 +26,11 @@ export interface IndexSummary {
   chunks: number;
   /** Chunks embedded in this run (0 for a lexical-only index). */
   embeddedChunks: number;
+  /**
+   * Chunks still waiting for a vector when the run ended: 0 unless the run was paused for live sync's edits
+   * (the next run embeds them first).
+   */
+  pendingEmbeddings: number;
   /**
    * Of those, inputs longer than the model reads in one pass (its token limit or the character cap): a plain
    * cut-off at the limit would have dropped their tail from the vector.
@@ -49,6 +58,7 @@ export function indexSummaryToJson(summary: IndexSummary): Record<string, unknow
     documents: summary.documents,
     chunks: summary.chunks,
     embedded_chunks: summary.embeddedChunks,
+    pending_embeddings: summary.pendingEmbeddings,
     over_limit_inputs: summary.overLimitInputs,
     truncated_inputs: summary.truncatedInputs,
     frontmatter_errors: summary.frontmatterErrors,
@@ -72,6 +82,7 @@ export function emptyIndexSummary(model: string): IndexSummary {
     documents: 0,
     chunks: 0,
     embeddedChunks: 0,
+    pendingEmbeddings: 0,
     overLimitInputs: 0,
     truncatedInputs: 0,
     frontmatterErrors: 0,

@@ -13,6 +13,8 @@ export interface IndexRunInput {
   embedder: Embedder | null;
   identity: IndexIdentity;
   onEvent?: IndexEventSink;
+  /** Asked between embedding batches: true ends the run with the rest of the queue left for the next one. */
+  shouldPauseEmbedding?: () => boolean;
 }
 
 /**
@@ -43,6 +45,8 @@ export async function runIndexOn(database: IndexDatabase, input: IndexRunInput):
     contextual: config.contextual.enabled,
     maxInputChars: config.embedding.maxInputChars,
     batchSize: config.embedding.batchSize,
+    queue: database.embeddingQueue,
+    shouldPauseEmbedding: input.shouldPauseEmbedding,
     onEvent: (event) => {
       if (event.kind === 'skipped') skipped.push({ path: event.path, reason: event.message });
       forward(event);

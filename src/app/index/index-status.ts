@@ -14,6 +14,8 @@ export interface StatusReport {
   documents: number;
   chunks: number;
   vectors: number;
+  /** Chunks still waiting for their vector (a first index embedding behind its lexical rows). */
+  pendingEmbeddings: number;
   model: string;
   provider: string;
   dimension: number;
@@ -57,6 +59,7 @@ export function readIndexStatus(kbPath: string, dbPath: string): StatusReport {
       documents: counts.documents,
       chunks: counts.chunks,
       vectors: counts.vectors,
+      pendingEmbeddings: counts.pendingEmbeddings,
       model: identity?.model ?? 'none',
       provider: identity?.provider ?? 'none',
       dimension: identity?.dimension ?? 0,

@@ -1,10 +1,12 @@
-// The index use case: walk → stat/hash decisions → parse → embed (outside any transaction) → one write per file.
+// The index use case: walk → stat/hash decisions → parse → write each file's lexical rows (chunks without a
+// reusable vector are queued) → embed the queue behind, batch by batch.
 import { createHash } from 'node:crypto';
 import { displayPath } from '../../core/display-path.js';
 import { isUnchangedByStat, planRenames, type StoredFileState } from '../../core/plan-index-changes.js';
 import type { ChunkRowInput, DocumentStore } from '../../store/document-store.js';
 import type { Embedder, ParsedDocument } from '../../types.js';
-import { embedMissing, toEmbeddingInput } from './embed-rows.js';
+import { type EmbeddingQueuePort, fillEmbeddingQueue } from './embed-queue-fill.js';
+import { dropCutOffVectors, toEmbeddingInput } from './embed-rows.js';
 import {
   emptyIndexSummary,
   type IndexEvent,
@@ -52,6 +54,10 @@ export interface RunIndexOptions {
   maxInputChars: number;
   /** Chunks per embedding call. */
   batchSize: number;
+  /** The chunks written without a vector; embedded after every file's lexical rows are in. */
+  queue: EmbeddingQueuePort;
+  /** Asked between embedding batches: true leaves the rest of the queue for the next run (live sync's edits). */
+  shouldPauseEmbedding?: () => boolean;
   onEvent: IndexEventSink;
   countRows(): { documents: number; chunks: number };
 }
@@ -72,7 +78,7 @@ interface PreparedFile extends PendingFile {
   missing: number[];
 }
 
-/** Files parsed ahead while the previous group is being embedded. */
+/** Files parsed, then written, together. */
 const FILES_PER_GROUP = 64;
 /** Files read and hashed, or parsed, between two yields to the event loop. */
 const YIELD_EVERY_FILES = 64;
@@ -94,8 +100,10 @@ function yieldToEventLoop(): Promise<void> {
 
 /**
  * Stages: walk → classify by stat (no read) → read + hash the rest → pair renames → parse + segment →
- * reuse vectors by embedding-input hash → embed the remainder in batches → write each file in its own
- * transaction → sweep vanished files. A crash at any point leaves every file either fully old or fully new.
+ * reuse vectors by embedding-input hash → write each file (its chunks without a vector join the embedding
+ * queue) → sweep vanished files → embed the queue, shortest inputs first, one transaction per batch. A crash
+ * leaves every file's text either fully old or fully new, and loses at most one batch of vectors: the queue
+ * keeps the rest for the next run, which embeds it even when no file changed.
  */
 export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> {
   const startedAt = performance.now();
@@ -157,6 +165,19 @@ export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> 
   for (const path of plan.deletions) onEvent({ kind: 'deleted', path });
   // An index written before schema 3 has chunks without token counts; fill them in from the stored chunks.
   store.backfillWordCounts(ports.segment);
+  if (options.embedder) {
+    await fillEmbeddingQueue(
+      {
+        embedder: options.embedder,
+        queue: options.queue,
+        contextual: options.contextual,
+        batchSize: options.batchSize,
+        onEvent,
+        shouldPause: options.shouldPauseEmbedding,
+      },
+      summary,
+    );
+  }
   const counts = options.countRows();
   summary.documents = counts.documents;
   summary.chunks = counts.chunks;
@@ -169,24 +190,23 @@ export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> 
   }
 }
 
-/** Parse group n+1 while group n is embedding; write each group once its vectors are in. */
+/**
+ * Parse and write the files in groups. On an index whose reused vectors may be cut off at the model's limit,
+ * those are dropped first (tokenizing, off the main thread), so they are queued and embedded again in windows.
+ */
 async function processInGroups(pending: PendingFile[], options: RunIndexOptions, summary: IndexSummary) {
-  let inFlight: Promise<PreparedFile[]> | null = null;
   for (let start = 0; start < pending.length; start += FILES_PER_GROUP) {
     const prepared: PreparedFile[] = [];
     for (const file of pending.slice(start, start + FILES_PER_GROUP)) {
       prepared.push(prepareFile(file, options));
       if (prepared.length % YIELD_EVERY_PARSED === 0) await yieldToEventLoop();
     }
-    const previous = inFlight;
-    inFlight = embedMissing(prepared, options, summary).then(() => prepared);
-    // It is awaited only after the previous group is written (which yields to the event loop): mark it handled
-    // now so an embedding failure meanwhile is not an unhandled rejection that kills the process.
-    inFlight.catch(() => {});
-    if (previous) await writeGroup(await previous, options, summary);
+    if (options.recheckLongVectors && options.embedder) {
+      await dropCutOffVectors(prepared, options.embedder, options);
+    }
+    await writeGroup(prepared, options, summary);
     await yieldToEventLoop();
   }
-  if (inFlight) await writeGroup(await inFlight, options, summary);
 }
 
 function prepareFile(file: PendingFile, options: RunIndexOptions): PreparedFile {
@@ -213,6 +233,7 @@ function prepareFile(file: PendingFile, options: RunIndexOptions): PreparedFile 
       tokenCount: chunk.tokenCount,
       qualityScore: chunk.qualityScore,
       embedKey,
+      embedChars: embedInput?.length ?? 0,
       vector,
       words: {
         heading: ports.segment(chunk.heading ?? ''),
@@ -288,7 +309,6 @@ function writeFile(
     file.rows,
     file.renamedFrom,
   );
-  summary.embeddedChunks += file.missing.length;
   if (parsed.frontmatterError) {
     summary.frontmatterErrors++;
     events.push({

@@ -137,17 +137,36 @@ function rankWordLeg(
   return reader.searchFts('fts_words', { ...common, expression });
 }
 
-/** The vector leg: embed the positive text, exact KNN over the current snapshot, exclusions removed. */
+/** What the vector leg searches: the model, the current vector snapshot and the chunks still waiting for one. */
+export interface VectorLegSource {
+  embedder: Embedder | null;
+  vectors: () => VectorIndex | null;
+  /** Chunks written but not embedded yet (a first index filling in); absent means none. */
+  pendingEmbeddings?: () => number;
+}
+
+/**
+ * The vector leg: embed the positive text, exact KNN over the current snapshot, exclusions removed. While
+ * chunks still wait for their vectors the leg is `partial`, with how many are embedded: it answers only from
+ * those.
+ */
 export async function runVectorLeg(
-  legs: { embedder: Embedder | null; vectors: () => VectorIndex | null },
+  legs: VectorLegSource,
   text: string,
   options: VectorLegOptions,
 ): Promise<{ ids: number[]; health: LegHealth }> {
   if (!legs.embedder) return { ids: [], health: disabledLeg() };
-  if (text.trim() === '') return { ids: [], health: answeredLeg(0) };
   try {
     const index = legs.vectors();
-    if (!index) return { ids: [], health: failedLeg('the index has no vectors') };
+    const pending = legs.pendingEmbeddings?.() ?? 0;
+    const embedded = index?.size ?? 0;
+    const health = (candidates: number): LegHealth =>
+      pending > 0 ? stillEmbedding(candidates, embedded, pending) : answeredLeg(candidates);
+    if (text.trim() === '') return { ids: [], health: health(0) };
+    if (!index) {
+      if (pending > 0) return { ids: [], health: health(0) };
+      return { ids: [], health: failedLeg('the index has no vectors') };
+    }
     const query = await legs.embedder.embedQuery(text);
     const hits = index.search(query, {
       k: options.pool,
@@ -155,8 +174,18 @@ export async function runVectorLeg(
       documentIds: options.documentIds ? new Set(options.documentIds) : null,
       excluded: options.excluded,
     });
-    return { ids: hits.map((h) => h.id), health: answeredLeg(hits.length) };
+    return { ids: hits.map((h) => h.id), health: health(hits.length) };
   } catch (error) {
     return { ids: [], health: failedLeg((error as Error).message) };
   }
+}
+
+function stillEmbedding(candidates: number, embedded: number, pending: number): LegHealth {
+  const chunks = embedded + pending;
+  return {
+    status: 'partial',
+    candidates,
+    error: `embeddings are still being computed: ${embedded} of ${chunks} chunks embedded; results come from those`,
+    coverage: { embedded, chunks },
+  };
 }

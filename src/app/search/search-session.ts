@@ -41,6 +41,8 @@ export interface SessionView {
   config: ResolvedConfig;
   /** The current vector snapshot, or null for a lexical-only index (or one without vectors yet). */
   vectors(): VectorIndex | null;
+  /** Chunks still waiting for their vector. */
+  pendingEmbeddings(): number;
   lexicalOnly: boolean;
   /** The models this session searches with (a stand-in failing every call when one could not load). */
   embedder: Embedder | null;
@@ -64,6 +66,7 @@ export class SearchSession {
   private browser: BrowseReader | null = null;
   private vectorCache: { version: number; index: VectorIndex | null } | null = null;
   private factsCache: { version: number; facts: DocumentFacts[] } | null = null;
+  private pendingCache: { version: number; pending: number } | null = null;
   private wordCache: { version: number; index: WordIndex | null } | null = null;
   /** Searches run against the current data_version; the word snapshot is built from the second one on. */
   private searchesSeen = { version: -1, count: 0 };
@@ -131,6 +134,7 @@ export class SearchSession {
         embedder: this.embedder,
         reranker: this.reranker,
         vectors: () => this.currentVectors(),
+        pendingEmbeddings: () => this.pendingEmbeddings(),
       },
       request,
     );
@@ -144,6 +148,7 @@ export class SearchSession {
       browser: this.browser,
       config: this.config,
       vectors: () => this.currentVectors(),
+      pendingEmbeddings: () => this.pendingEmbeddings(),
       lexicalOnly: this.embedder === null,
       embedder: this.embedder,
       reranker: this.reranker,
@@ -209,6 +214,15 @@ export class SearchSession {
     return this.database.db.pragma('data_version', { simple: true }) as number;
   }
 
+  /** Chunks waiting in the embedding queue, re-counted only after another connection committed. */
+  private pendingEmbeddings(): number {
+    if (!this.embedder) return 0;
+    const version = this.dataVersion();
+    if (this.pendingCache?.version !== version)
+      this.pendingCache = { version, pending: this.database.embeddingQueue.size() };
+    return this.pendingCache.pending;
+  }
+
   /** Reload the vector snapshot only when another connection committed since it was taken. */
   private currentVectors(): VectorIndex | null {
     if (!this.embedder) return null;
@@ -249,6 +263,7 @@ export class SearchSession {
     this.vectorCache = null;
     this.wordCache = null;
     this.factsCache = null;
+    this.pendingCache = null;
   }
 
   /** Whether the index file was replaced on disk since this session opened it. */

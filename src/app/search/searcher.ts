@@ -30,6 +30,8 @@ export interface SearchContext {
   reranker: Reranker | null;
   /** The current vector snapshot (loaded lazily by the caller), or null for a lexical-only index. */
   vectors: () => VectorIndex | null;
+  /** Chunks still waiting for their vector (a first index filling in behind its lexical rows). */
+  pendingEmbeddings?: () => number;
 }
 
 /** Check a request without an index: its arguments, and that its query has something to search for. */

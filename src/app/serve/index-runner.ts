@@ -12,8 +12,13 @@ export interface IndexTarget {
 export type IndexRunKind = 'rebuild' | 'sync';
 
 export interface IndexRunnerStatus {
-  /** The run in progress, if any. */
-  active: { kind: IndexRunKind; force: boolean; runningMs: number } | null;
+  /** The run in progress, if any; `embedding` once it is embedding its queue: chunks done of the queue. */
+  active: {
+    kind: IndexRunKind;
+    force: boolean;
+    runningMs: number;
+    embedding: { done: number; total: number } | null;
+  } | null;
   /** Runs started since the runner was created. */
   completedRuns: number;
 }
@@ -23,8 +28,15 @@ export class IndexRunner {
   private readonly now: () => number;
   private tail: Promise<unknown> = Promise.resolve();
   private rebuildRequestedAt: number | null = null;
-  private active: { kind: IndexRunKind; force: boolean; startedAt: number } | null = null;
+  private active: {
+    kind: IndexRunKind;
+    force: boolean;
+    startedAt: number;
+    embedding: { done: number; total: number } | null;
+  } | null = null;
   private completed = 0;
+  /** Runs queued behind the active one: the active run stops embedding between batches to let them in. */
+  private waiting = 0;
 
   constructor(target: IndexTarget, options: { now?: () => number } = {}) {
     this.target = target;
@@ -47,15 +59,23 @@ export class IndexRunner {
     }
   }
 
-  /** An incremental run for the watcher; waits behind whatever is running. */
-  sync(onEvent?: IndexEventSink): Promise<IndexSummary> {
-    return this.enqueue('sync', false, onEvent);
+  /**
+   * An incremental run for the watcher; waits behind whatever is running. `hasNewChanges` is asked between
+   * embedding batches: true ends the run with the rest of its queue left for the run that follows.
+   */
+  sync(onEvent?: IndexEventSink, hasNewChanges?: () => boolean): Promise<IndexSummary> {
+    return this.enqueue('sync', false, onEvent, hasNewChanges);
   }
 
   status(): IndexRunnerStatus {
     const active = this.active;
     return {
-      active: active && { kind: active.kind, force: active.force, runningMs: this.now() - active.startedAt },
+      active: active && {
+        kind: active.kind,
+        force: active.force,
+        runningMs: this.now() - active.startedAt,
+        embedding: active.embedding && { ...active.embedding },
+      },
       completedRuns: this.completed,
     };
   }
@@ -69,11 +89,33 @@ export class IndexRunner {
     }
   }
 
-  private enqueue(kind: IndexRunKind, force: boolean, onEvent?: IndexEventSink): Promise<IndexSummary> {
+  private enqueue(
+    kind: IndexRunKind,
+    force: boolean,
+    onEvent?: IndexEventSink,
+    hasNewChanges?: () => boolean,
+  ): Promise<IndexSummary> {
+    this.waiting++;
     const run = this.tail.then(async () => {
-      this.active = { kind, force, startedAt: this.now() };
+      this.waiting--;
+      const active: NonNullable<IndexRunner['active']> = {
+        kind,
+        force,
+        startedAt: this.now(),
+        embedding: null,
+      };
+      this.active = active;
+      const track: IndexEventSink = (event) => {
+        if (event.kind === 'embed-start') active.embedding = { done: 0, total: event.total };
+        if (event.kind === 'embedded') active.embedding = { done: event.done, total: event.total };
+        onEvent?.(event);
+      };
       try {
-        return await this.target.index({ force, onEvent });
+        return await this.target.index({
+          force,
+          onEvent: track,
+          shouldPauseEmbedding: () => this.waiting > 0 || (hasNewChanges?.() ?? false),
+        });
       } finally {
         this.active = null;
         this.completed++;

@@ -90,6 +90,11 @@ export class LiveSync {
     this.flush();
   }
 
+  /** Whether changes are waiting for the next run (the running one stops embedding to let them in). */
+  hasPendingChanges(): boolean {
+    return this.pending.size > 0;
+  }
+
   stats(): LiveSyncStats {
     return { ...this.counters, pendingPaths: this.pending.size };
   }
@@ -176,8 +181,10 @@ export class LiveSync {
       this.busySince = null;
       this.options.log(
         `live sync: ${summary.indexed} added, ${summary.updated} updated, ${summary.renamed} renamed, ` +
-          `${summary.deleted} deleted, ${summary.skipped} skipped in ${summary.durationMs} ms${waited}`,
+          `${summary.deleted} deleted, ${summary.skipped} skipped${embeddedNote(summary)} in ${summary.durationMs} ms${waited}`,
       );
+      // A run that stopped embedding to let changes in leaves the rest of its queue to the next run.
+      if (summary.pendingEmbeddings > 0 && this.pending.size === 0) this.syncNow('embedding the rest');
     } catch (error) {
       const busy = isGrooveError(error) && error.code === 'INDEX_BUSY' ? error : null;
       if (busy) this.counters.refused++;
@@ -247,12 +254,18 @@ export interface LiveSyncHandle {
   close(): Promise<void>;
 }
 
+function embeddedNote(summary: IndexSummary): string {
+  if (summary.embeddedChunks === 0 && summary.pendingEmbeddings === 0) return '';
+  const pending = summary.pendingEmbeddings > 0 ? ` (${summary.pendingEmbeddings} still to embed)` : '';
+  return `, ${summary.embeddedChunks} chunks embedded${pending}`;
+}
+
 /** Watch the KB, catch the index up once at start, and keep it following the folder. */
 export function startLiveSync(options: StartLiveSyncOptions): LiveSyncHandle {
   const { kb, runner, log } = options;
-  const sync = new LiveSync({
+  const sync: LiveSync = new LiveSync({
     debounceMs: options.debounceMs,
-    run: () => runner.sync(logWarnings(log)),
+    run: (): Promise<IndexSummary> => runner.sync(logEvents(log), () => sync.hasPendingChanges()),
     log,
   });
   const watcher = watchKnowledgeBase({
@@ -274,10 +287,23 @@ export function startLiveSync(options: StartLiveSyncOptions): LiveSyncHandle {
   };
 }
 
-/** Index events worth a log line while serving: warnings and skips, at most 20 per run. */
-function logWarnings(log: (line: string) => void): (event: IndexEvent) => void {
+/** Index events worth a log line while serving: warnings and skips (at most 20 per run), embedding per 10%. */
+function logEvents(log: (line: string) => void): (event: IndexEvent) => void {
   let logged = 0;
+  let lastTenth = -1;
   return (event) => {
+    if (event.kind === 'embed-start') {
+      log(`live sync: embedding ${event.total} chunks; searches use the vectors stored so far`);
+      lastTenth = 0;
+    }
+    if (event.kind === 'embedded') {
+      const tenth = Math.floor((event.done / Math.max(1, event.total)) * 10);
+      if (tenth === lastTenth) return;
+      lastTenth = tenth;
+      const rate =
+        event.elapsedMs > 0 ? `, ${((event.done * 1000) / event.elapsedMs).toFixed(1)} chunks/s` : '';
+      log(`live sync: embedded ${event.done}/${event.total} chunks${rate}`);
+    }
     if (event.kind !== 'warning' && event.kind !== 'skipped') return;
     if (logged++ < 20) log(`live sync: ${event.message}`);
   };
