@@ -5,9 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { emptyIndexSummary } from '../../src/app/index/index-events.js';
-import type { KnowledgeBase } from '../../src/app/knowledge-base.js';
+import { type KnowledgeBase, openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { IndexRunner } from '../../src/app/serve/index-runner.js';
 import { LiveSync, type LiveSyncHandle, startLiveSync } from '../../src/app/serve/live-sync.js';
+import { CountingEmbedder } from '../support/counting-embedder.js';
 import { holdLock } from '../support/lock-holder.js';
 import { createServeKb, note, openTestKb, type ServeKb, waitFor } from '../support/mcp-fixture.js';
 
@@ -235,4 +236,56 @@ describe('live sync with the real watcher and indexer', () => {
     expect(await pathsFor(kb, 'backupalpha')).toContain('ops/backup.md');
     expect(kb.status().documents).toBe(6);
   });
+});
+
+describe('live sync while a first index is still embedding', () => {
+  const logs: string[] = [];
+  let serveKb: ServeKb | null = null;
+  let kb: KnowledgeBase | null = null;
+  let handle: LiveSyncHandle | null = null;
+
+  afterEach(async () => {
+    await handle?.close();
+    await kb?.close();
+    serveKb?.cleanup();
+    logs.length = 0;
+  });
+
+  /** A counting embedder that takes a while per call, like a real model on two cores. */
+  class SlowEmbedder extends CountingEmbedder {
+    override async embedDocuments(texts: string[]): Promise<Float32Array[]> {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      return super.embedDocuments(texts);
+    }
+  }
+
+  it('lets an edit in between two batches, then embeds the rest', async () => {
+    const files: Record<string, string> = {};
+    for (let n = 0; n < 30; n++) files[`notes/n${n}.md`] = note(`bulk${n}`);
+    serveKb = createServeKb({ files });
+    const config = { ...serveKb.config, embedding: { ...serveKb.config.embedding, batchSize: 1 } };
+    kb = openKnowledgeBase(config, { createEmbedder: async () => new SlowEmbedder() });
+    const runner = new IndexRunner(kb);
+    handle = startLiveSync({ kb, runner, debounceMs: 20, log: (line) => logs.push(line) });
+    await waitFor(() => logs.some((l) => /embedding \d+ chunks/.test(l)), 10_000, 'the first embedding');
+
+    serveKb.write('notes/late.md', note('late'));
+    const theKb = kb;
+    await waitFor(
+      async () => (await pathsFor(theKb, 'latealpha')).includes('notes/late.md'),
+      10_000,
+      'the edit, searchable by keyword',
+    );
+    // The edit got in while most of the first index's chunks were still waiting for their vectors.
+    expect(theKb.status().pendingEmbeddings).toBeGreaterThan(10);
+    expect(logs.some((l) => /chunks embedded \(\d+ still to embed\)/.test(l))).toBe(true);
+
+    await waitFor(() => theKb.status().pendingEmbeddings === 0, 20_000, 'the rest of the queue');
+    const status = theKb.status();
+    expect(status.vectors).toBe(status.chunks);
+    expect((await theKb.search({ query: 'latealpha', limit: 3 })).legs.vector.status).toBe('ok');
+  }, 40_000);
+
+  const pathsFor = async (theKb: KnowledgeBase, query: string) =>
+    (await theKb.search({ query, limit: 20, includeLowQuality: true })).results.map((r) => r.path);
 });
