@@ -57,7 +57,8 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
         '{results:[{score,path,title,heading,topic,date,tags,content,match_spans}], low_confidence, ' +
         'filter_applied, legs}. `content` is the matching chunk; `match_spans` are UTF-8 byte offsets of the ' +
         'query terms in it. `legs` gives each leg {status: ok|empty|partial|failed|disabled, candidates, error?} ' +
-        '("disabled" vector = no embedding model; "partial"/"failed" = that leg broke, results are incomplete). ' +
+        '("disabled" vector = no embedding model; "partial"/"failed" = that leg broke, results are incomplete; ' +
+        'a vector leg "partial" with coverage {embedded, chunks} = the index is still embedding, keyword results are complete). ' +
         'Filters narrow the documents before ranking, so a filtered search still fills `limit` when it can.',
       inputSchema: searchInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
