@@ -58,6 +58,7 @@ import {
   assertSameIdentity,
   createEmbedderFor,
   createRerankerFor,
+  embedderIdOf,
   type IndexIdentity,
   identityOf,
   loadFailureOf,
@@ -134,8 +135,15 @@ export class KnowledgeBase {
   private async update(options: IndexOptions): Promise<IndexSummary> {
     const database = IndexDatabase.open(this.dbPath, { create: true });
     try {
-      const stored = database.documentCount() > 0 ? database.identity() : null;
+      const fresh = database.documentCount() === 0;
+      const stored = fresh ? null : database.identity();
       if (stored) this.settings = adoptIndexModel(this.settings, stored);
+      // A first index writes every file's text while the model loads (or downloads): nothing to check it against.
+      if (fresh && embedderIdOf(this.settings) !== 'none') {
+        const loading = this.embedder();
+        loading.catch(() => undefined); // awaited by the run once the text is written
+        return await this.runOn(database, loading, null, options);
+      }
       const embedder = await this.embedder();
       const wanted = identityOf(embedder, this.settings);
       if (stored) assertSameIdentity(stored, wanted, this.dbPath);
@@ -159,10 +167,11 @@ export class KnowledgeBase {
     }, options.onEvent);
   }
 
+  /** `identity` null: the model is still loading; the run records its identity once it is loaded. */
   private runOn(
     database: IndexDatabase,
-    embedder: Embedder | null,
-    identity: IndexIdentity,
+    embedder: Embedder | null | Promise<Embedder | null>,
+    identity: IndexIdentity | null,
     options: IndexOptions,
   ): Promise<IndexSummary> {
     const input = {
@@ -170,6 +179,7 @@ export class KnowledgeBase {
       config: this.settings,
       embedder,
       identity,
+      modelLabel: embedderIdOf(this.settings) ?? this.settings.model,
       onEvent: options.onEvent,
       shouldPauseEmbedding: options.shouldPauseEmbedding,
     };

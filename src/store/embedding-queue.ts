@@ -61,6 +61,14 @@ export class EmbeddingQueue {
     return chunkIds.flatMap((id) => found.get(id) ?? []);
   }
 
+  /** Empty the queue and forget every chunk's embedding key: the index has no model after all. */
+  discardAll(): void {
+    this.db.transaction(() => {
+      this.db.exec('DELETE FROM embedding_queue');
+      this.db.exec('UPDATE chunks SET embed_key = NULL WHERE embed_key IS NOT NULL');
+    })();
+  }
+
   /** Store a batch of vectors and take their chunks off the queue, in one transaction. */
   storeVectors(entries: readonly { chunkId: number; vector: Float32Array }[]): void {
     const s = this.statements;

@@ -172,3 +172,88 @@ describe('a first index: lexical rows first, embeddings behind', () => {
     }
   });
 });
+
+describe('a first index while its model is still loading', () => {
+  it('writes every file and answers by keyword before the model is there, then embeds', async () => {
+    const temp = makeKb();
+    let release: () => void = () => {};
+    const loaded = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const embedder = new CountingEmbedder();
+    const writer = openKnowledgeBase(temp.config({ toml: TOML }), {
+      createEmbedder: async () => {
+        await loaded;
+        return embedder;
+      },
+    });
+    const reader = openWith(temp, new CountingEmbedder());
+    const events: IndexEvent[] = [];
+    try {
+      const running = writer.index({ onEvent: (event) => events.push(event) });
+      while (events.filter((e) => e.kind === 'file').length < NOTES)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(embedder.calls).toBe(0);
+      const during = await reader.search({ query: 'n3gamma', limit: 3 });
+      expect(during.results.map((hit) => hit.path)).toContain('notes/n3.md');
+      expect(during.legs.vector).toMatchObject({ status: 'partial', coverage: { embedded: 0 } });
+      release();
+      const summary = await running;
+      expect(summary).toMatchObject({ indexed: NOTES, pendingEmbeddings: 0, model: embedder.id });
+      expect(summary.embeddedChunks).toBe(summary.chunks);
+      expect(writer.status()).toMatchObject({ model: embedder.id, dimension: embedder.dimension });
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
+  });
+
+  it('a model that fails to load keeps the text, says so, and a later run embeds it all', async () => {
+    const temp = makeKb();
+    const events: IndexEvent[] = [];
+    const failing = openKnowledgeBase(temp.config({ toml: TOML }), {
+      createEmbedder: async () => {
+        throw new Error('no such model here');
+      },
+    });
+    try {
+      await expect(failing.index({ onEvent: (event) => events.push(event) })).rejects.toThrow(
+        /no such model/,
+      );
+    } finally {
+      await failing.close();
+    }
+    expect(events.some((e) => e.kind === 'warning' && /searchable by keyword/.test(e.message))).toBe(true);
+    expect(temp.documents().size).toBe(NOTES);
+
+    const embedder = new CountingEmbedder();
+    const kb = openWith(temp, embedder);
+    try {
+      const summary = await kb.index();
+      expect(summary).toMatchObject({ unchanged: NOTES, pendingEmbeddings: 0 });
+      expect(summary.embeddedChunks).toBe(summary.chunks);
+      expect(kb.status().model).toBe(embedder.id);
+    } finally {
+      await kb.close();
+    }
+  });
+
+  it('switching to lexical-only after a failed first load drops what was queued for the model', async () => {
+    const temp = makeKb();
+    const failing = openKnowledgeBase(temp.config({ toml: TOML }), {
+      createEmbedder: async () => {
+        throw new Error('no such model here');
+      },
+    });
+    await expect(failing.index()).rejects.toThrow();
+    await failing.close();
+    const lexical = openKnowledgeBase(temp.config({ toml: TOML, overrides: { model: 'none' } }));
+    try {
+      await lexical.index();
+      expect(lexical.status()).toMatchObject({ model: 'none', pendingEmbeddings: 0, vectors: 0 });
+      expect(queuedAndStored(temp).queued.every((chunk) => chunk.embedKey === null)).toBe(true);
+    } finally {
+      await lexical.close();
+    }
+  });
+});

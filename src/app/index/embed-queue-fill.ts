@@ -11,6 +11,9 @@ export interface EmbeddingQueuePort {
   readAll(): QueuedChunk[];
   readTexts(chunkIds: readonly number[]): QueuedChunkText[];
   storeVectors(entries: readonly { chunkId: number; vector: Float32Array }[]): void;
+  size(): number;
+  /** Empty the queue and forget the embedding keys (the index turned out lexical-only). */
+  discardAll(): void;
 }
 
 export interface FillOptions {

@@ -1,7 +1,7 @@
 // One indexing run on an open index file: the chunk policy, the model identity, then the incremental indexer.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import type { Embedder } from '../../types.js';
-import type { IndexIdentity } from '../models/index.js';
+import { type IndexIdentity, identityOf } from '../models/index.js';
 import type { IndexDatabase } from './index-database.js';
 import type { IndexEventSink, IndexSummary } from './index-events.js';
 import { runIndex } from './indexer.js';
@@ -10,8 +10,12 @@ import { buildIndexerPorts } from './indexer-ports.js';
 export interface IndexRunInput {
   kbPath: string;
   config: ResolvedConfig;
-  embedder: Embedder | null;
-  identity: IndexIdentity;
+  /** The model, or its load still under way (a first index writes every file's text meanwhile). */
+  embedder: Embedder | null | Promise<Embedder | null>;
+  /** The index's identity; null while the model loads (recorded from the model once it is loaded). */
+  identity: IndexIdentity | null;
+  /** What the run reports as its model while the model loads. */
+  modelLabel: string;
   onEvent?: IndexEventSink;
   /** Asked between embedding batches: true ends the run with the rest of the queue left for the next one. */
   shouldPauseEmbedding?: () => boolean;
@@ -29,17 +33,24 @@ export async function runIndexOn(database: IndexDatabase, input: IndexRunInput):
   const fresh = database.documentCount() === 0;
   // Record the policy up front on a fresh index, so a first run killed midway is not re-parsed next time.
   if (storedPolicy === undefined) database.recordChunkPolicy(policy);
-  const windows = input.embedder?.passagesOverLimit !== undefined;
-  if (windows && fresh) database.recordLongInputsInWindows();
+  const ready = (embedder: Embedder | null) => {
+    database.writeIdentity(input.identity ?? identityOf(embedder, config));
+    if (fresh && embedder?.passagesOverLimit !== undefined) database.recordLongInputsInWindows();
+  };
+  const loaded = input.embedder instanceof Promise ? undefined : input.embedder;
+  // A model still loading means a fresh index, whose vectors cannot have been cut off by an older groove.
+  const windows = loaded?.passagesOverLimit !== undefined;
   const recheckLongVectors = windows && !fresh && database.longInputs() !== 'windows';
   const reparseAll = recheckLongVectors || (storedPolicy !== undefined && storedPolicy !== policy && !fresh);
-  database.writeIdentity(input.identity);
+  if (loaded !== undefined) ready(loaded);
   const skipped: { path: string; reason: string }[] = [];
   const forward = input.onEvent ?? (() => {});
   const summary = await runIndex({
     store: database.documents,
     ports: buildIndexerPorts(input.kbPath, config),
     embedder: input.embedder,
+    modelLabel: input.modelLabel,
+    onEmbedderReady: loaded === undefined ? ready : undefined,
     reparseAll,
     recheckLongVectors,
     contextual: config.contextual.enabled,

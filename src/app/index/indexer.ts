@@ -41,7 +41,15 @@ export interface IndexerPorts {
 export interface RunIndexOptions {
   store: DocumentStore;
   ports: IndexerPorts;
-  embedder: Embedder | null;
+  /**
+   * The model; or, on a first index, its load still under way: every file's text is written meanwhile and the
+   * run waits for the model only when it has vectors to make.
+   */
+  embedder: Embedder | null | Promise<Embedder | null>;
+  /** What the run reports as its model while the model loads. */
+  modelLabel?: string;
+  /** Called once a model that was loading is loaded (or turned out to be none), before any vector is stored. */
+  onEmbedderReady?: (embedder: Embedder | null) => void;
   /** Re-read and re-parse every file (chunking policy changed); vectors are still reused where text matches. */
   reparseAll: boolean;
   /**
@@ -108,7 +116,11 @@ function yieldToEventLoop(): Promise<void> {
 export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> {
   const startedAt = performance.now();
   const { store, ports, onEvent } = options;
-  const summary = emptyIndexSummary(options.embedder?.id ?? 'none');
+  const summary = emptyIndexSummary(
+    options.embedder instanceof Promise
+      ? (options.modelLabel ?? 'loading')
+      : (options.embedder?.id ?? 'none'),
+  );
   const walk = ports.walk();
   // Every candidate, refused ones included, ends with exactly one file/unchanged/skipped event, so progress
   // counted over these events reaches exactly 100%.
@@ -165,10 +177,11 @@ export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> 
   for (const path of plan.deletions) onEvent({ kind: 'deleted', path });
   // An index written before schema 3 has chunks without token counts; fill them in from the stored chunks.
   store.backfillWordCounts(ports.segment);
-  if (options.embedder) {
+  const embedder = await modelForTheQueue(options, summary);
+  if (embedder) {
     await fillEmbeddingQueue(
       {
-        embedder: options.embedder,
+        embedder,
         queue: options.queue,
         contextual: options.contextual,
         batchSize: options.batchSize,
@@ -201,12 +214,41 @@ async function processInGroups(pending: PendingFile[], options: RunIndexOptions,
       prepared.push(prepareFile(file, options));
       if (prepared.length % YIELD_EVERY_PARSED === 0) await yieldToEventLoop();
     }
-    if (options.recheckLongVectors && options.embedder) {
+    if (options.recheckLongVectors && options.embedder && !(options.embedder instanceof Promise)) {
       await dropCutOffVectors(prepared, options.embedder, options);
     }
     await writeGroup(prepared, options, summary);
     await yieldToEventLoop();
   }
+}
+
+/**
+ * The model that embeds the queue: the one given, or the one that was loading while the text was written. A
+ * load that fails is reported with what the run did write; one that turns out to be no model leaves a
+ * lexical-only index, so what was queued for it is dropped.
+ */
+async function modelForTheQueue(options: RunIndexOptions, summary: IndexSummary): Promise<Embedder | null> {
+  if (!(options.embedder instanceof Promise)) {
+    // A lexical-only run on an index whose first run queued chunks for a model that never loaded.
+    if (!options.embedder && options.queue.size() > 0) options.queue.discardAll();
+    return options.embedder;
+  }
+  let embedder: Embedder | null;
+  try {
+    embedder = await options.embedder;
+  } catch (error) {
+    options.onEvent({
+      kind: 'warning',
+      message:
+        'the model could not be loaded; every file is indexed and searchable by keyword, and the next ' +
+        '`groove index` that can load the model embeds it',
+    });
+    throw error;
+  }
+  summary.model = embedder?.id ?? 'none';
+  if (!embedder && options.queue.size() > 0) options.queue.discardAll();
+  options.onEmbedderReady?.(embedder);
+  return embedder;
 }
 
 function prepareFile(file: PendingFile, options: RunIndexOptions): PreparedFile {

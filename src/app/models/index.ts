@@ -2,6 +2,7 @@
 export {
   createEmbedderFor,
   createRerankerFor,
+  embedderIdOf,
   prestartInference,
   searchOpensLocalModel,
   stopUnusedInference,
