@@ -33,7 +33,12 @@ export {
   type QuoteFinding,
 } from './eval/index.js';
 export type { FeedbackFilterName, GoldenBuildResult, GoldenStampResult } from './golden/index.js';
-export { type IndexEvent, type IndexSummary, indexSummaryToJson } from './index/index.js';
+export {
+  type IndexEvent,
+  type IndexSummary,
+  indexSummaryToJson,
+  statusReportToJson,
+} from './index/index.js';
 export {
   type IndexOptions,
   type KnowledgeBase,
