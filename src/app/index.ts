@@ -59,7 +59,14 @@ export {
   searchResponseToJson,
   searchWireSchema,
 } from './search/index.js';
-export { IndexRunner, type LiveSyncHandle, startLiveSync } from './serve/index.js';
+export {
+  IndexRunner,
+  type LiveSyncHandle,
+  type ServeStatus,
+  StatusBoard,
+  serveStatusToJson,
+  startLiveSync,
+} from './serve/index.js';
 export type {
   FusionCondition,
   QueryDiagnostics,

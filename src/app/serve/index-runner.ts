@@ -1,6 +1,7 @@
 // One index run at a time per knowledge base inside this process: the lock file keeps other processes out but
 // not a second run in this one. rebuild_index calls are refused while one is pending; watcher syncs queue.
-import { GrooveError } from '../../errors.js';
+// The runner remembers its last few runs (what ran, when, how it ended) for the status page.
+import { GrooveError, isGrooveError } from '../../errors.js';
 import type { IndexEventSink, IndexSummary } from '../index/index.js';
 import type { IndexOptions } from '../knowledge-base.js';
 
@@ -11,11 +12,27 @@ export interface IndexTarget {
 
 export type IndexRunKind = 'rebuild' | 'sync';
 
+/** How many finished runs the runner remembers. */
+export const RECENT_RUNS_KEPT = 10;
+
+/** One finished run: a summary when it completed, the error's code and message when it did not. */
+export interface IndexRunRecord {
+  kind: IndexRunKind;
+  force: boolean;
+  /** Epoch milliseconds. */
+  startedAt: number;
+  durationMs: number;
+  summary: IndexSummary | null;
+  error: { code: string; message: string } | null;
+}
+
 export interface IndexRunnerStatus {
   /** The run in progress, if any. */
   active: { kind: IndexRunKind; force: boolean; runningMs: number } | null;
-  /** Runs started since the runner was created. */
+  /** Runs finished (completed or failed) since the runner was created. */
   completedRuns: number;
+  /** The last RECENT_RUNS_KEPT finished runs, newest first. */
+  recentRuns: IndexRunRecord[];
 }
 
 export class IndexRunner {
@@ -25,6 +42,7 @@ export class IndexRunner {
   private rebuildRequestedAt: number | null = null;
   private active: { kind: IndexRunKind; force: boolean; startedAt: number } | null = null;
   private completed = 0;
+  private readonly recent: IndexRunRecord[] = [];
 
   constructor(target: IndexTarget, options: { now?: () => number } = {}) {
     this.target = target;
@@ -57,6 +75,7 @@ export class IndexRunner {
     return {
       active: active && { kind: active.kind, force: active.force, runningMs: this.now() - active.startedAt },
       completedRuns: this.completed,
+      recentRuns: this.recent.map((run) => ({ ...run })),
     };
   }
 
@@ -71,15 +90,31 @@ export class IndexRunner {
 
   private enqueue(kind: IndexRunKind, force: boolean, onEvent?: IndexEventSink): Promise<IndexSummary> {
     const run = this.tail.then(async () => {
-      this.active = { kind, force, startedAt: this.now() };
+      const startedAt = this.now();
+      this.active = { kind, force, startedAt };
+      let summary: IndexSummary | null = null;
+      let error: IndexRunRecord['error'] = null;
       try {
-        return await this.target.index({ force, onEvent });
+        summary = await this.target.index({ force, onEvent });
+        return summary;
+      } catch (thrown) {
+        error = {
+          code: isGrooveError(thrown) ? thrown.code : 'INTERNAL',
+          message: thrown instanceof Error ? thrown.message : String(thrown),
+        };
+        throw thrown;
       } finally {
         this.active = null;
         this.completed++;
+        this.remember({ kind, force, startedAt, durationMs: this.now() - startedAt, summary, error });
       }
     });
     this.tail = run.catch(() => undefined);
     return run;
+  }
+
+  private remember(record: IndexRunRecord): void {
+    this.recent.unshift(record);
+    this.recent.length = Math.min(this.recent.length, RECENT_RUNS_KEPT);
   }
 }
