@@ -31,7 +31,13 @@ export const PAGE_SCRIPT = String.raw`'use strict';
   function takeTokenFromAddress() {
     const match = /(?:^#|&)token=([^&]*)/.exec(location.hash);
     if (!match) return;
-    sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(match[1]));
+    let token = match[1];
+    try {
+      token = decodeURIComponent(token);
+    } catch {
+      // not percent-encoded after all: use it as written
+    }
+    sessionStorage.setItem(TOKEN_KEY, token);
     history.replaceState(null, '', location.pathname + location.search);
   }
 
