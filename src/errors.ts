@@ -73,6 +73,19 @@ export function isGrooveError(value: unknown): value is GrooveError {
   return value instanceof GrooveError;
 }
 
+/** Codes that mean the request itself asked for something impossible (CLI exit 2, HTTP 400), not a failure. */
+const USAGE_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'INVALID_ARGUMENT',
+  'QUERY_INVALID',
+  'MODEL_UNKNOWN',
+  'MODEL_POOLING_UNKNOWN',
+]);
+
+/** True for a GrooveError whose code is a usage error (see USAGE_ERROR_CODES). */
+export function isUsageError(value: unknown): value is GrooveError {
+  return value instanceof GrooveError && USAGE_ERROR_CODES.has(value.code);
+}
+
 /** Describe any thrown value in one line without a stack trace (controls in it escaped, like a path). */
 export function describeError(value: unknown): string {
   if (value instanceof GrooveError) return value.toLine();

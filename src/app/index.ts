@@ -33,7 +33,12 @@ export {
   type QuoteFinding,
 } from './eval/index.js';
 export type { FeedbackFilterName, GoldenBuildResult, GoldenStampResult } from './golden/index.js';
-export { type IndexEvent, type IndexSummary, indexSummaryToJson } from './index/index.js';
+export {
+  type IndexEvent,
+  type IndexSummary,
+  indexSummaryToJson,
+  statusReportToJson,
+} from './index/index.js';
 export {
   type IndexOptions,
   type KnowledgeBase,
@@ -54,7 +59,14 @@ export {
   searchResponseToJson,
   searchWireSchema,
 } from './search/index.js';
-export { IndexRunner, type LiveSyncHandle, startLiveSync } from './serve/index.js';
+export {
+  IndexRunner,
+  type LiveSyncHandle,
+  type ServeStatus,
+  StatusBoard,
+  serveStatusToJson,
+  startLiveSync,
+} from './serve/index.js';
 export type {
   FusionCondition,
   QueryDiagnostics,

@@ -7,6 +7,7 @@ import {
   type KnowledgeBase,
   type LiveSyncHandle,
   openKnowledgeBase,
+  StatusBoard,
   startLiveSync,
 } from '../app/index.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
@@ -96,6 +97,8 @@ async function runHttp(context: ServeContext & { bind: string; port: number }): 
   }
   const { createGrooveServer } = await import('../mcp/server.js');
   const { serveHttp } = await import('../mcp/transport-http.js');
+  const { createUiRoutes } = await import('../mcp/ui/ui-routes.js');
+  const board = new StatusBoard({ kb: context.kb, runner, sync, version: context.version });
   const serving = await serveHttp({
     createServer: () => createGrooveServer(context),
     bind: context.bind,
@@ -106,9 +109,11 @@ async function runHttp(context: ServeContext & { bind: string; port: number }): 
     maxSessions: httpConfig.maxSessions,
     healthzPublic: httpConfig.healthzPublic,
     health: () => ({ indexing: runner.status().active, watcher: sync ? sync.stats() : null }),
+    extraRoutes: createUiRoutes({ kb: context.kb, board }),
     log,
   });
   log(`serving ${context.kb.kbPath} at ${serving.url} (${describeWatch(context)}; Ctrl-C stops)`);
+  log(`status page: ${serving.url.replace(/\/mcp$/, '/ui')}`);
   try {
     await untilStopped(new Promise<void>(() => {}), log);
   } finally {

@@ -1,12 +1,14 @@
 // `groove status`: what the index holds and how it was built.
-import { openKnowledgeBase } from '../app/index.js';
+import { openKnowledgeBase, statusReportToJson } from '../app/index.js';
 import { EXIT } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
-import { renderStatus, statusJson } from './render-index.js';
+import { renderStatus } from './render-index.js';
 
 export async function run({ flags, io }: RunContext<CommonFlags>): Promise<number> {
   const report = openKnowledgeBase(loadConfig(flags, io)).status();
-  io.stdout.write(flags.format === 'json' ? `${JSON.stringify(statusJson(report))}\n` : renderStatus(report));
+  io.stdout.write(
+    flags.format === 'json' ? `${JSON.stringify(statusReportToJson(report))}\n` : renderStatus(report),
+  );
   return EXIT.ok;
 }

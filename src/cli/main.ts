@@ -1,20 +1,12 @@
 // The CLI entry: builds the command tree from the command specs (commands.ts), runs one command, and turns
 // errors into exit codes and one-line messages. Only the module of the command that runs is imported.
 import { Command, CommanderError } from 'commander';
-import { describeError, type ErrorCode, isGrooveError } from '../errors.js';
+import { describeError, isGrooveError, isUsageError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import { buildCommand } from './command-spec.js';
 import { COMMANDS } from './commands.js';
 
 export const VERSION = '0.1.0';
-
-/** Codes that mean the command line itself asked for something impossible: exit 2, like a bad flag. */
-const USAGE_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  'INVALID_ARGUMENT',
-  'QUERY_INVALID',
-  'MODEL_UNKNOWN',
-  'MODEL_POOLING_UNKNOWN',
-]);
 
 /** Run `groove <argv…>` in-process; returns the exit code. Never calls process.exit. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -49,7 +41,8 @@ function reportError(error: unknown, io: CliIo): number {
   io.stderr.write(`groove: error: ${describeError(error)}\n`);
   if (!isGrooveError(error) && io.env.GROOVE_DEBUG && error instanceof Error)
     io.stderr.write(`${error.stack}\n`);
-  if (isGrooveError(error) && USAGE_ERROR_CODES.has(error.code)) return EXIT.usage;
+  // The command line itself asked for something impossible: exit 2, like a bad flag.
+  if (isUsageError(error)) return EXIT.usage;
   // Refusals to measure: a leg is down, or the golden set is too old for the corpus.
   if (isGrooveError(error) && (error.code === 'COMPONENT_DOWN' || error.code === 'GOLDEN_STALE')) {
     return EXIT.componentDown;

@@ -99,29 +99,6 @@ function setupLines(report: StatusReport): string[] {
   return lines;
 }
 
-export function statusJson(report: StatusReport): Record<string, unknown> {
-  return {
-    kb_path: report.kbPath,
-    db_path: report.dbPath,
-    db_size_bytes: report.dbSizeBytes,
-    documents: report.documents,
-    chunks: report.chunks,
-    vectors: report.vectors,
-    pending_embeddings: report.pendingEmbeddings,
-    model: report.model,
-    provider: report.provider,
-    dimension: report.dimension,
-    context_mode: report.contextMode,
-    pooling: report.setup?.pooling ?? null,
-    query_prefix: report.setup?.queryPrefix ?? null,
-    passage_prefix: report.setup?.passagePrefix ?? null,
-    setup_source: report.setup?.source ?? null,
-    last_indexed_at: report.lastIndexedAt,
-    frontmatter_errors: report.frontmatterErrors,
-    schema_version: report.schemaVersion,
-  };
-}
-
 function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;

@@ -1,11 +1,11 @@
-// MCP over Streamable HTTP on node:http: `/mcp` (sessions), `/healthz`. One front gate in front of every route:
-// Host and Origin allow-lists (DNS rebinding) and the optional bearer token first, then the request target, then
-// (POST) the Content-Type, a 1 MiB body cap with strict UTF-8 and JSON, then the session cap.
+// MCP over Streamable HTTP on node:http: `/mcp` (sessions), `/healthz`, and any extra routes (the status page).
+// One front gate in front of every route: Host and Origin allow-lists (DNS rebinding) and the optional bearer
+// token first, then the request target, then (POST) the Content-Type, a 1 MiB body cap with strict UTF-8 and
+// JSON, then the session cap.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { displayLine } from '../app/index.js';
 import { describeError } from '../errors.js';
 import { readJsonBody } from './http-body.js';
 import {
@@ -17,6 +17,7 @@ import {
   isTokenAccepted,
   requestPathOf,
 } from './http-guard.js';
+import { headerValue, printable, rawPathOf, sendJson, sendJsonRpcError } from './http-respond.js';
 import { SessionTable } from './http-sessions.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -27,6 +28,16 @@ const CLIENT_GONE_CODES = new Set([
   'ERR_HTTP_REQUEST_TIMEOUT',
   'HPE_INVALID_EOF_STATE',
 ]);
+
+/** Routes served beside `/mcp` (the status page), behind the same front gate. */
+export interface HttpExtraRoutes {
+  /** Paths (as sent, before `?`) served without the token: pages that carry no knowledge-base data. */
+  isTokenFree(rawPath: string): boolean;
+  /** Answer the request and return true, or return false when `pathname` is not one of these routes. */
+  handle(req: http.IncomingMessage, res: http.ServerResponse, pathname: string): Promise<boolean>;
+  /** Named in the 404 for an unknown path, e.g. `the status page is /ui`. */
+  describe: string;
+}
 
 export interface HttpServeOptions {
   createServer: () => McpServer;
@@ -48,6 +59,7 @@ export interface HttpServeOptions {
   retryAfterSeconds?: number;
   /** Extra facts for `/healthz` (index and watcher state). */
   health?: () => Record<string, unknown>;
+  extraRoutes?: HttpExtraRoutes;
   log: (line: string) => void;
 }
 
@@ -69,20 +81,32 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   });
   let allowedHosts = [...options.allowedHosts];
   let allowedOrigins = [...options.allowedOrigins];
+  const extra = options.extraRoutes;
 
   // The front gate: every request passes here first, in this order — Host/Origin/token, then the request target,
   // then (POST) the Content-Type and the body — so nothing parses attacker-controlled input before the guards
   // have run. Requests sent with `Expect: 100-continue` come here too; the 100 goes out only before the body read.
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     if (options.healthzPublic && rawPathOf(req) === '/healthz') return sendHealth(res);
-    const refusal = checkGate(req, { allowedHosts, allowedOrigins, token: options.token });
+    // A page without knowledge-base data loads without the token (a browser cannot send one on navigation);
+    // Host and Origin are checked all the same, and everything the page fetches needs the token.
+    const tokenFree = extra?.isTokenFree(rawPathOf(req)) ?? false;
+    const token = tokenFree ? null : options.token;
+    const refusal = checkGate(req, { allowedHosts, allowedOrigins, token });
     if (refusal) return sendJsonRpcError(res, refusal.status, refusal.message, refusal.headers);
     const pathname = requestPathOf(req.url ?? '');
     if (pathname === null)
       return sendJsonRpcError(res, 400, 'Bad request: the request target is not a valid URL path');
     if (pathname === '/healthz') return sendHealth(res);
-    if (pathname !== '/mcp')
-      return sendJsonRpcError(res, 404, `no route "${printable(pathname)}"; the MCP endpoint is /mcp`);
+    if (pathname !== '/mcp') {
+      if (extra && (await extra.handle(req, res, pathname))) return;
+      const others = extra ? `; ${extra.describe}` : '';
+      return sendJsonRpcError(
+        res,
+        404,
+        `no route "${printable(pathname)}"; the MCP endpoint is /mcp${others}`,
+      );
+    }
     const sessionId = headerValue(req, 'mcp-session-id');
     if (req.method === 'POST') return handlePost(req, res, sessionId);
     if (req.method === 'GET' || req.method === 'DELETE') {
@@ -245,26 +269,8 @@ function checkGate(
   return null;
 }
 
-/** The request target's path as sent (before `?`), unparsed: enough to route the public /healthz. */
-function rawPathOf(req: http.IncomingMessage): string {
-  const target = req.url ?? '/';
-  const end = target.search(/[?#]/);
-  return end === -1 ? target : target.slice(0, end);
-}
-
 function expectsContinue(req: http.IncomingMessage): boolean {
   return headerValue(req, 'expect')?.toLowerCase() === '100-continue';
-}
-
-/** Client-sent text made safe for one log or message line: escaped like a path, length bounded. */
-function printable(text: string): string {
-  const escaped = displayLine(text);
-  return escaped.length > 200 ? `${escaped.slice(0, 200)}…` : escaped;
-}
-
-function headerValue(req: http.IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function sendUnknownSession(res: http.ServerResponse, sessionId: string | undefined): void {
@@ -274,31 +280,4 @@ function sendUnknownSession(res: http.ServerResponse, sessionId: string | undefi
   } else {
     sendJsonRpcError(res, 400, 'no mcp-session-id header: send an initialize request first, then its id');
   }
-}
-
-function sendJsonRpcError(
-  res: http.ServerResponse,
-  status: number,
-  message: string,
-  headers: Record<string, string> = {},
-  code = -32000,
-): void {
-  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
-}
-
-function sendJson(
-  res: http.ServerResponse,
-  status: number,
-  payload: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const body = JSON.stringify(payload);
-  res.writeHead(status, {
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(body),
-    'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
-    ...headers,
-  });
-  res.end(body);
 }

@@ -34,10 +34,11 @@ describe('LiveSync queue', () => {
         return emptyIndexSummary('none');
       },
     });
+    expect(sync.stats()).toMatchObject({ phase: 'idle', waitingForWriter: false, lastFailure: null });
     for (let i = 0; i < 10_000; i++) sync.notify({ kind: 'change', relPath: `notes/n${i}.md` });
-    expect(sync.stats().pendingPaths).toBe(500);
+    expect(sync.stats()).toMatchObject({ phase: 'debouncing', pendingPaths: 500 });
     await waitFor(() => runs === 1, 2_000, 'the first run');
-    expect(sync.stats().pendingPaths).toBe(0);
+    expect(sync.stats()).toMatchObject({ phase: 'running', pendingPaths: 0 });
     expect(logs[0]).toMatch(/10000 in all/);
     // A second burst while the first run is busy: it queues ONE more run, however many events arrive.
     for (let i = 0; i < 10_000; i++) sync.notify({ kind: 'add', relPath: `more/m${i % 700}.md` });
@@ -50,6 +51,7 @@ describe('LiveSync queue', () => {
     await waitFor(() => inFlight === 0, 2_000, 'the runs to finish');
     expect(maxInFlight).toBe(1);
     expect(sync.stats()).toMatchObject({ events: 20_000, runs: 2, failures: 0, pendingPaths: 0 });
+    await waitFor(() => sync.stats().phase === 'idle', 2_000, 'live sync to go idle');
     await sync.close();
   });
 
@@ -73,7 +75,7 @@ describe('LiveSync queue', () => {
     sync.notify({ kind: 'add', relPath: 'b.md' }); // arrives while the doomed run is in flight
     fail();
     await waitFor(() => sync.stats().failures >= 1, 2_000, 'the first failure');
-    expect(sync.stats().pendingPaths).toBe(2);
+    expect(sync.stats()).toMatchObject({ phase: 'retrying', pendingPaths: 2, lastFailure: 'disk on fire' });
     await waitFor(() => logs.some((l) => l.includes('0 added')), 2_000, 'the retries');
     expect(attempts).toBe(3);
     expect(logs.join('\n')).toMatch(
@@ -84,7 +86,7 @@ describe('LiveSync queue', () => {
     expect(logs.filter((l) => l.includes('updating the index')).at(-1)).toMatch(
       /2 changes \((a|b)\.md, (a|b)\.md\)/,
     );
-    expect(sync.stats()).toMatchObject({ failures: 2, pendingPaths: 0 });
+    expect(sync.stats()).toMatchObject({ failures: 2, pendingPaths: 0, phase: 'idle', lastFailure: null });
     await sync.close();
   });
 });
@@ -194,7 +196,7 @@ describe('live sync with the real watcher and indexer', () => {
   });
 
   it('retries a run refused while another process holds the writer lock, without another change', async () => {
-    const { kb, serveKb } = await serve();
+    const { kb, serveKb, runner } = await serve();
     const holder = await holdLock('index', serveKb.dbPath);
     try {
       serveKb.write('ops/backup.md', note('rewritten'));
@@ -207,6 +209,10 @@ describe('live sync with the real watcher and indexer', () => {
       );
       await new Promise((resolve) => setTimeout(resolve, 1_500)); // refused again and again meanwhile
       expect(await pathsFor(kb, 'createdalpha')).toEqual([]);
+      expect(handle?.stats().waitingForWriter).toBe(true);
+      expect(handle?.stats().lastFailure).toMatch(/writer|lock/i);
+      expect(runner.status().recentRuns[0]).toMatchObject({ kind: 'sync', summary: null });
+      expect(runner.status().recentRuns[0]?.error?.code).toBe('INDEX_BUSY');
     } finally {
       await holder.release();
     }
@@ -220,8 +226,10 @@ describe('live sync with the real watcher and indexer', () => {
       'the retried run after the lock was released',
     );
     expect(logs.filter((l) => /until that writer is done/.test(l))).toHaveLength(1);
-    expect(handle?.stats()).toMatchObject({ failures: 0, pendingPaths: 0 });
+    expect(handle?.stats()).toMatchObject({ failures: 0, pendingPaths: 0, waitingForWriter: false });
     expect(handle?.stats().refused).toBeGreaterThan(1);
+    expect(runner.status().recentRuns[0]).toMatchObject({ kind: 'sync', error: null });
+    expect(runner.status().recentRuns[0]?.summary).toMatchObject({ indexed: 1, updated: 1, deleted: 1 });
     expect(logs.some((l) => /1 added, 1 updated, 0 renamed, 1 deleted.*after waiting/.test(l))).toBe(true);
   });
 

@@ -10,5 +10,10 @@ export {
 export { type FileSession, IndexFile } from './index-file.js';
 export { inspectIndexLock, type LockOwner, type LockState } from './index-lock.js';
 export { runIndexOn } from './index-run.js';
-export { readIndexStatus, requireKbPaths, type StatusReport } from './index-status.js';
+export {
+  readIndexStatus,
+  requireKbPaths,
+  type StatusReport,
+  statusReportToJson,
+} from './index-status.js';
 export { buildIndexerPorts } from './indexer-ports.js';

@@ -1,6 +1,7 @@
 // One index run at a time per knowledge base inside this process: the lock file keeps other processes out but
 // not a second run in this one. rebuild_index calls are refused while one is pending; watcher syncs queue.
-import { GrooveError } from '../../errors.js';
+// The runner remembers its last few runs (what ran, when, how it ended) for the status page.
+import { GrooveError, isGrooveError } from '../../errors.js';
 import type { IndexEventSink, IndexSummary } from '../index/index.js';
 import type { IndexOptions } from '../knowledge-base.js';
 
@@ -11,6 +12,20 @@ export interface IndexTarget {
 
 export type IndexRunKind = 'rebuild' | 'sync';
 
+/** How many finished runs the runner remembers. */
+export const RECENT_RUNS_KEPT = 10;
+
+/** One finished run: a summary when it completed, the error's code and message when it did not. */
+export interface IndexRunRecord {
+  kind: IndexRunKind;
+  force: boolean;
+  /** Epoch milliseconds. */
+  startedAt: number;
+  durationMs: number;
+  summary: IndexSummary | null;
+  error: { code: string; message: string } | null;
+}
+
 export interface IndexRunnerStatus {
   /** The run in progress, if any; `embedding` once it is embedding its queue: chunks done of the queue. */
   active: {
@@ -19,8 +34,10 @@ export interface IndexRunnerStatus {
     runningMs: number;
     embedding: { done: number; total: number } | null;
   } | null;
-  /** Runs started since the runner was created. */
+  /** Runs finished (completed or failed) since the runner was created. */
   completedRuns: number;
+  /** The last RECENT_RUNS_KEPT finished runs, newest first. */
+  recentRuns: IndexRunRecord[];
 }
 
 export class IndexRunner {
@@ -37,6 +54,7 @@ export class IndexRunner {
   private completed = 0;
   /** Runs queued behind the active one: the active run stops embedding between batches to let them in. */
   private waiting = 0;
+  private readonly recent: IndexRunRecord[] = [];
 
   constructor(target: IndexTarget, options: { now?: () => number } = {}) {
     this.target = target;
@@ -77,6 +95,7 @@ export class IndexRunner {
         embedding: active.embedding && { ...active.embedding },
       },
       completedRuns: this.completed,
+      recentRuns: this.recent.map((run) => ({ ...run })),
     };
   }
 
@@ -98,30 +117,41 @@ export class IndexRunner {
     this.waiting++;
     const run = this.tail.then(async () => {
       this.waiting--;
-      const active: NonNullable<IndexRunner['active']> = {
-        kind,
-        force,
-        startedAt: this.now(),
-        embedding: null,
-      };
+      const startedAt = this.now();
+      const active: NonNullable<IndexRunner['active']> = { kind, force, startedAt, embedding: null };
       this.active = active;
       const track: IndexEventSink = (event) => {
         if (event.kind === 'embed-start') active.embedding = { done: 0, total: event.total };
         if (event.kind === 'embedded') active.embedding = { done: event.done, total: event.total };
         onEvent?.(event);
       };
+      let summary: IndexSummary | null = null;
+      let error: IndexRunRecord['error'] = null;
       try {
-        return await this.target.index({
+        summary = await this.target.index({
           force,
           onEvent: track,
           shouldPauseEmbedding: () => this.waiting > 0 || (hasNewChanges?.() ?? false),
         });
+        return summary;
+      } catch (thrown) {
+        error = {
+          code: isGrooveError(thrown) ? thrown.code : 'INTERNAL',
+          message: thrown instanceof Error ? thrown.message : String(thrown),
+        };
+        throw thrown;
       } finally {
         this.active = null;
         this.completed++;
+        this.remember({ kind, force, startedAt, durationMs: this.now() - startedAt, summary, error });
       }
     });
     this.tail = run.catch(() => undefined);
     return run;
+  }
+
+  private remember(record: IndexRunRecord): void {
+    this.recent.unshift(record);
+    this.recent.length = Math.min(this.recent.length, RECENT_RUNS_KEPT);
   }
 }

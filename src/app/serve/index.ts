@@ -1,3 +1,4 @@
 // The serve feature's public surface: other features and the facade import only this file.
-export { IndexRunner } from './index-runner.js';
-export { type LiveSyncHandle, startLiveSync } from './live-sync.js';
+export { IndexRunner, type IndexRunnerStatus, type IndexRunRecord } from './index-runner.js';
+export { type LiveSyncHandle, type LiveSyncStats, startLiveSync } from './live-sync.js';
+export { type ServeStatus, StatusBoard, serveStatusToJson } from './serve-status.js';

@@ -24,7 +24,15 @@ export interface LiveSyncOptions {
   log: (line: string) => void;
 }
 
+/** What live sync is doing: nothing to do, waiting for quiet, running, or waiting to retry a failed run. */
+export type LiveSyncPhase = 'idle' | 'debouncing' | 'running' | 'retrying';
+
 export interface LiveSyncStats {
+  phase: LiveSyncPhase;
+  /** Set while runs are refused because another process holds the writer lock. */
+  waitingForWriter: boolean;
+  /** Why the last run failed or was refused; null once a run succeeded. */
+  lastFailure: string | null;
   events: number;
   runs: number;
   failures: number;
@@ -50,6 +58,7 @@ export class LiveSync {
   private queued = false;
   private closed = false;
   private readonly counters = { events: 0, runs: 0, failures: 0, refused: 0 };
+  private lastFailure: string | null = null;
 
   constructor(options: LiveSyncOptions) {
     this.options = {
@@ -96,7 +105,19 @@ export class LiveSync {
   }
 
   stats(): LiveSyncStats {
-    return { ...this.counters, pendingPaths: this.pending.size };
+    return {
+      phase: this.phase(),
+      waitingForWriter: this.busySince !== null,
+      lastFailure: this.lastFailure,
+      ...this.counters,
+      pendingPaths: this.pending.size,
+    };
+  }
+
+  private phase(): LiveSyncPhase {
+    if (this.running) return 'running';
+    if (this.retryAt !== null) return 'retrying';
+    return this.pending.size > 0 ? 'debouncing' : 'idle';
   }
 
   /** Stop scheduling; resolves after a run in flight has finished (so no write is cut off). */
@@ -179,6 +200,7 @@ export class LiveSync {
       this.failedAttempts = 0;
       this.retryAt = null;
       this.busySince = null;
+      this.lastFailure = null;
       this.options.log(
         `live sync: ${summary.indexed} added, ${summary.updated} updated, ${summary.renamed} renamed, ` +
           `${summary.deleted} deleted, ${summary.skipped} skipped${embeddedNote(summary)} in ${summary.durationMs} ms${waited}`,
@@ -189,6 +211,7 @@ export class LiveSync {
       const busy = isGrooveError(error) && error.code === 'INDEX_BUSY' ? error : null;
       if (busy) this.counters.refused++;
       else this.counters.failures++;
+      this.lastFailure = describeError(error);
       this.putBack(batch, untracked);
       if (this.closed) return;
       // The backoff starts over when the kind of failure changes (busy → failing, or back).

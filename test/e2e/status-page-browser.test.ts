@@ -1,0 +1,171 @@
+// The status page in a real browser: Debian's Chromium driven by playwright-core against the real HTTP server
+// (token on, live sync on). The page takes the token from its address's fragment, shows the counts, the model,
+// the doctor's verdict and the runs, follows a new file, and its search box shows title, path, heading, score and
+// snippet — with hostile titles, headings and bodies shown as text: no element from them, no script run. A
+// screenshot goes to test-artifacts/status-page.png. Skipped, saying why, only when no Chromium is installed.
+import fs from 'node:fs';
+import path from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../support/mcp-fixture.js';
+import {
+  HOSTILE_HEADING,
+  HOSTILE_TITLE,
+  type StatusPageServer,
+  serveStatusPage,
+} from '../support/status-page-fixture.js';
+
+const TOKEN = 'browser-test-token';
+const ARTIFACTS = path.join(repoRoot, 'test-artifacts');
+const LAUNCH_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+];
+
+/** `GROOVE_CHROMIUM`, else `chromium` or `chromium-browser` on PATH; null when there is none. */
+function findChromium(): string | null {
+  const named = process.env.GROOVE_CHROMIUM;
+  const candidates = named
+    ? [named]
+    : (process.env.PATH ?? '')
+        .split(path.delimiter)
+        .filter(Boolean)
+        .flatMap((dir) => [path.join(dir, 'chromium'), path.join(dir, 'chromium-browser')]);
+  return (
+    candidates.find((file) => {
+      try {
+        fs.accessSync(file, fs.constants.X_OK);
+        return fs.statSync(file).isFile();
+      } catch {
+        return false;
+      }
+    }) ?? null
+  );
+}
+
+const executablePath = findChromium();
+const why = [
+  'no Chromium executable found',
+  process.env.GROOVE_CHROMIUM ? `(GROOVE_CHROMIUM=${process.env.GROOVE_CHROMIUM} is not an executable)` : '',
+  process.env.GROOVE_CHROMIUM_INSTALL ? `(.ci/run: ${process.env.GROOVE_CHROMIUM_INSTALL})` : '',
+  '— install it with `apt-get install chromium`',
+]
+  .filter(Boolean)
+  .join(' ');
+if (!executablePath) process.stderr.write(`status page browser test skipped: ${why}\n`);
+
+const title = executablePath
+  ? 'the status page in Chromium'
+  : `the status page in Chromium (skipped: ${why})`;
+
+describe.skipIf(!executablePath)(title, () => {
+  let browser: Browser | null = null;
+  let server: StatusPageServer | null = null;
+  let base = '';
+
+  beforeAll(async () => {
+    server = await serveStatusPage({ watch: true, http: { token: TOKEN } });
+    base = `http://127.0.0.1:${server.port}`;
+    browser = await chromium.launch({ executablePath: executablePath!, args: LAUNCH_FLAGS, timeout: 30_000 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** A fresh tab (its own session storage) that records script errors and console errors. */
+  async function openTab(): Promise<{ page: Page; problems: string[] }> {
+    const context = await browser!.newContext({ viewport: { width: 1200, height: 1000 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`script error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    });
+    return { page, problems };
+  }
+
+  const fact = (page: Page, key: string) => page.locator(`[data-fact="${key}"]`);
+
+  it('shows counts, model, health and runs, searches, keeps hostile text as text, and follows a new file', async () => {
+    const { page, problems } = await openTab();
+    await page.goto(`${base}/ui#token=${TOKEN}`);
+    await expect.poll(() => fact(page, 'documents').textContent(), { timeout: 10_000 }).toBe('7');
+    expect(page.url()).toBe(`${base}/ui`); // the token left the address bar
+    expect(await page.evaluate("sessionStorage.getItem('groove.token')")).toBe(TOKEN);
+    expect(await fact(page, 'chunks').textContent()).toBe('13');
+    expect(await fact(page, 'vectors').textContent()).toBe('13');
+    expect(await fact(page, 'model').textContent()).toBe('test-counting:counting-8');
+    expect(await page.locator('#kb-path').textContent()).toBe(server!.kb.kbPath);
+    expect(await page.locator('#health-summary').textContent()).toMatch(/^OK: \d+ checks found nothing/);
+    expect(await fact(page, 'phase').textContent()).toBe('idle');
+    // Newest first: live sync's catch-up at start (nothing new), then the run that indexed the notes.
+    expect(await page.locator('#runs tbody tr').allTextContents()).toEqual([
+      expect.stringMatching(/sync\s*ok\s*0 added/),
+      expect.stringMatching(/sync\s*ok\s*7 added/),
+    ]);
+
+    await page.fill('#search-input', 'zebrafish');
+    await page.press('#search-input', 'Enter');
+    const hit = page.locator('#results li.hit').first();
+    await hit.waitFor({ timeout: 10_000 });
+    expect(await hit.locator('.title').textContent()).toBe(HOSTILE_TITLE);
+    expect(await hit.locator('.heading').textContent()).toBe(HOSTILE_HEADING);
+    expect(await hit.locator('.path').textContent()).toBe('hostile/markup.md');
+    expect(await hit.locator('.score').textContent()).toMatch(/^0\.\d{4}$/);
+    expect(await hit.locator('.snippet').textContent()).toContain(
+      '<b onmouseover="window.__pwned=3">bold</b>',
+    );
+    expect(await hit.locator('.snippet mark').allTextContents()).toEqual(['zebrafish']);
+    expect(await page.locator('#search-status').textContent()).toMatch(
+      /^\d+ results? \(lexical ok, vector ok/,
+    );
+    // Nothing from the notes became an element, and none of their handlers ran.
+    expect(await page.locator('main img, main script, main iframe, main b').count()).toBe(0);
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
+    // The artifact shows the hostile note's title, heading and body as the characters they are.
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'status-page.png'), fullPage: true });
+
+    await page.fill('#search-input', 'Note about password');
+    await page.press('#search-input', 'Enter');
+    await expect
+      .poll(() => page.locator('#results li.hit .path').first().textContent(), { timeout: 10_000 })
+      .toBe('guides/password-reset.md');
+
+    // Live sync: a new note is indexed and the page's next poll (every 5 s) shows it with its run.
+    server!.serveKb.write('new/walrus.md', '# Walrus\n\nA freshly written note about walruses.\n');
+    await expect.poll(() => fact(page, 'documents').textContent(), { timeout: 20_000 }).toBe('8');
+    // The watcher may report the new file more than once: one of the runs since added it.
+    expect(await page.locator('#runs tbody tr').allTextContents()).toContainEqual(
+      expect.stringMatching(/sync\s*ok\s*1 added/),
+    );
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+
+  it('without a token asks for one, refuses a wrong one, and loads once the right one is typed in', async () => {
+    const { page, problems } = await openTab();
+    await page.goto(`${base}/ui`);
+    const panel = page.locator('#token-panel');
+    await panel.waitFor({ state: 'visible', timeout: 10_000 });
+    expect(await fact(page, 'documents').count()).toBe(0);
+    await page.fill('#token-input', 'wrong-token');
+    const refused = page.waitForResponse((r) => r.url().endsWith('/api/status') && r.status() === 401);
+    await page.press('#token-input', 'Enter');
+    await refused;
+    expect(await panel.isVisible()).toBe(true);
+    expect(await fact(page, 'documents').count()).toBe(0);
+    await page.fill('#token-input', TOKEN);
+    await page.press('#token-input', 'Enter');
+    await expect.poll(() => fact(page, 'documents').textContent(), { timeout: 10_000 }).toMatch(/^[78]$/);
+    expect(await panel.isVisible()).toBe(false);
+    // The browser logs each refused fetch (401) itself; nothing else may go wrong.
+    expect(problems.filter((line) => !/status of 401/.test(line))).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+});
