@@ -188,7 +188,12 @@ describe('live sync with the real watcher and indexer', () => {
     const { kb, serveKb, runner } = await serve();
     const runsBefore = runner.status().completedRuns;
     for (let i = 0; i < 300; i++) serveKb.write(`burst/b${i}.md`, note(`burst${i}x`));
-    await waitFor(async () => kb.status().documents === 306, 15_000, 'all 300 files');
+    // Files are searchable once written, before their run has embedded them and ended: wait for both.
+    await waitFor(
+      async () => kb.status().documents === 306 && runner.status().active === null,
+      15_000,
+      'all 300 files',
+    );
     const runs = runner.status().completedRuns - runsBefore;
     expect(runs).toBeGreaterThanOrEqual(1);
     expect(runs).toBeLessThan(20);

@@ -112,6 +112,7 @@ export function serveStatusToJson(status: ServeStatus): Record<string, unknown> 
         kind: status.indexing.active.kind,
         force: status.indexing.active.force,
         running_ms: status.indexing.active.runningMs,
+        embedding: status.indexing.active.embedding,
       },
       completed_runs: status.indexing.completedRuns,
       recent_runs: status.indexing.recentRuns.map(runRecordToJson),

@@ -111,6 +111,7 @@ export const PAGE_SCRIPT = String.raw`'use strict';
       ['documents', 'Documents', index.documents],
       ['chunks', 'Chunks', index.chunks],
       ['vectors', 'Embedded chunks', index.vectors],
+      ['pending_embeddings', 'Waiting for a vector', index.pending_embeddings],
       ['model', 'Model', model],
       ['dimension', 'Dimension', index.dimension],
       ['last_indexed_at', 'Last indexed', formatTime(index.last_indexed_at)],
@@ -160,7 +161,10 @@ export const PAGE_SCRIPT = String.raw`'use strict';
   function describeActive(active) {
     if (!active) return 'idle';
     const what = active.kind === 'rebuild' ? (active.force ? 'forced rebuild' : 'rebuild_index') : 'sync';
-    return 'running ' + what + ' for ' + (active.running_ms / 1000).toFixed(1) + ' s';
+    const embedding = active.embedding
+      ? ', embedded ' + active.embedding.done + ' of ' + active.embedding.total + ' chunks'
+      : '';
+    return 'running ' + what + ' for ' + (active.running_ms / 1000).toFixed(1) + ' s' + embedding;
   }
 
   function describeChanges(summary) {
