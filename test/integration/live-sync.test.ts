@@ -280,6 +280,7 @@ describe('live sync while a first index is still embedding', () => {
     kb = openKnowledgeBase(config, { createEmbedder: async () => new SlowEmbedder() });
     const runner = new IndexRunner(kb);
     handle = startLiveSync({ kb, runner, debounceMs: 20, log: (line) => logs.push(line) });
+    await handle.ready;
     await waitFor(() => logs.some((l) => /embedding \d+ chunks/.test(l)), 10_000, 'the first embedding');
 
     serveKb.write('notes/late.md', note('late'));
