@@ -54,6 +54,7 @@ export function renderStatus(report: StatusReport): string {
     `Index:         ${displayPath(report.dbPath)} (${formatBytes(report.dbSizeBytes)})`,
     `Documents:     ${report.documents}`,
     `Chunks:        ${report.chunks}`,
+    `Links:         ${report.links}${report.danglingLinks > 0 ? ` (${report.danglingLinks} to notes not indexed)` : ''}`,
     `Model:         ${report.model === 'none' ? 'none (lexical-only)' : report.model}`,
     ...setupLines(report),
     `Dimension:     ${report.dimension}`,
@@ -99,6 +100,8 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     setup_source: report.setup?.source ?? null,
     last_indexed_at: report.lastIndexedAt,
     frontmatter_errors: report.frontmatterErrors,
+    links: report.links,
+    dangling_links: report.danglingLinks,
     schema_version: report.schemaVersion,
   };
 }

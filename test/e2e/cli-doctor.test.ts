@@ -30,7 +30,7 @@ describe('a healthy index', () => {
     const { code, report } = await fixture.doctorJson(dbPath);
     expect(code).toBe(0);
     expect(report.findings).toEqual([]);
-    expect(report).toMatchObject({ documents: 7, chunks: 16, vectors: 0, model: 'none', schema_version: 3 });
+    expect(report).toMatchObject({ documents: 7, chunks: 16, vectors: 0, model: 'none', schema_version: 4 });
     expect(report.checked).toEqual(
       expect.arrayContaining([...INTEGRITY, 'missing-fts-row', 'skipped-files']),
     );
@@ -62,7 +62,7 @@ describe('a healthy index', () => {
     expect(run.stdout).toBe(
       [
         `groove doctor: ${dbPath}`,
-        '  7 documents, 16 chunks, 0 vectors; model none; schema 3',
+        '  7 documents, 16 chunks, 0 vectors; model none; schema 4',
         'no findings (16 checks passed)',
         '',
       ].join('\n'),

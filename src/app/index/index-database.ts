@@ -2,9 +2,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
+import { NOTE_LINK_RULES } from '../../core/note-links.js';
 import { GrooveError, storageFailure } from '../../errors.js';
 import { DocumentStore } from '../../store/document-store.js';
 import { type MetaKey, readMeta, writeMeta } from '../../store/index-meta.js';
+import { createLinkReader, type LinkTally } from '../../store/link-edges.js';
 import {
   inspectIndexFile,
   notAnIndexError,
@@ -222,6 +224,11 @@ export class IndexDatabase {
     return row;
   }
 
+  /** Every stored note link resolved now: how many, and how many name a note that is not indexed. */
+  linkTally(noteExtensions: readonly string[], sampleLimit = 0): LinkTally {
+    return createLinkReader(this.db).tallyLinks(noteExtensions, sampleLimit);
+  }
+
   sizeBytes(): number {
     let total = 0;
     for (const suffix of ['', '-wal'])
@@ -229,7 +236,11 @@ export class IndexDatabase {
     return total;
   }
 
-  /** Settings that change how files become chunks; a change re-parses every file on the next run. */
+  /**
+   * Settings and rules that change what a file becomes in the index (chunks, note links); a change re-parses every
+   * file on the next run. The link rules' version is in it, so an index from before links (schema 3), or from an
+   * older version of the rules, gets every note's links on its next run.
+   */
   chunkPolicyFor(config: ResolvedConfig): string {
     const { maxHeadingLevel, maxChunkBytes, minChunkBytes } = config.chunking;
     return JSON.stringify({
@@ -238,6 +249,7 @@ export class IndexDatabase {
       maxChunkBytes,
       minChunkBytes,
       exclude: config.excludeHeadings,
+      links: NOTE_LINK_RULES,
     });
   }
 

@@ -157,6 +157,8 @@ export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> 
   for (const path of plan.deletions) onEvent({ kind: 'deleted', path });
   // An index written before schema 3 has chunks without token counts; fill them in from the stored chunks.
   store.backfillWordCounts(ports.segment);
+  // An index written before schema 4 has documents without names, which links to them are looked up by.
+  store.backfillDocumentNames();
   const counts = options.countRows();
   summary.documents = counts.documents;
   summary.chunks = counts.chunks;
@@ -284,6 +286,7 @@ function writeFile(
       contentHash: read.contentHash,
       sizeBytes: read.sizeBytes,
       mtimeMs: read.mtimeMs,
+      links: parsed.links,
     },
     file.rows,
     file.renamedFrom,
