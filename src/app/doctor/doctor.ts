@@ -76,6 +76,7 @@ function gatherFacts(reader: IntegrityReader, input: DoctorInput, ports: DoctorP
     identity,
     schema: { recorded: Number.isFinite(recorded) ? recorded : 0, current: CURRENT_SCHEMA_VERSION },
     counts,
+    noteExtensions: input.config.parsers.enabled,
     lock: inspectIndexLock(input.dbPath),
     model: identity ? findModelFilesProblem(input.config, identity) : null,
     golden: goldenFacts(input, ports, counts),
@@ -103,7 +104,7 @@ function goldenFacts(
   }
 }
 
-const SEVERITY_ORDER = { error: 0, warning: 1 } as const;
+const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
 /** Run each check once; a check that cannot read the index becomes a finding of its own, not a crash. */
 function runChecks(
