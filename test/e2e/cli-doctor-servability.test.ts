@@ -204,7 +204,30 @@ describe('files the last index run refused', () => {
   });
 });
 
-describe('links to notes that are not indexed', () => {
+describe('note links', () => {
+  it('read with older link rules, or never, are a links-not-read warning until the next groove index', async () => {
+    const dbPath = fixture.freshIndex('lexical');
+    fixture.damage(
+      dbPath,
+      "UPDATE index_meta SET value = json_remove(value, '$.links') WHERE key = 'chunk_policy'",
+    );
+    const { code, report } = await fixture.doctorJson(dbPath);
+    expect(code).toBe(1);
+    expect(checksOf(report)).toEqual(['links-not-read']);
+    expect(report.findings[0]).toMatchObject({ severity: 'warning', count: 7 });
+    expect(report.findings[0]!.summary).toContain('last read never');
+    const index = await fixture.groove([
+      'index',
+      '--kb-path',
+      fixture.kbPath,
+      '--db-path',
+      dbPath,
+      '--quiet',
+    ]);
+    expect(index.code, index.stderr).toBe(0);
+    expect((await fixture.doctorJson(dbPath)).report.findings).toEqual([]);
+  });
+
   it('are an info finding (exit 0) naming the first five; attachments and resolved links are not counted', async () => {
     const kbPath = path.join(fixture.workDir, 'linking-kb');
     fs.cpSync(fixture.kbPath, kbPath, { recursive: true });

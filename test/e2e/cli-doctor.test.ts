@@ -63,7 +63,7 @@ describe('a healthy index', () => {
       [
         `groove doctor: ${dbPath}`,
         '  7 documents, 16 chunks, 0 vectors; model none; schema 4',
-        'no findings (17 checks passed)',
+        'no findings (18 checks passed)',
         '',
       ].join('\n'),
     );
@@ -168,7 +168,10 @@ describe('README', () => {
   it("lists every check with its severity in groove doctor's table", () => {
     const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('### `groove doctor`'), readme.indexOf('### `groove graph`'));
-    const rows = [...section.matchAll(/^\| `([a-z-]+)` \| (error|warning|info) \|/gm)].map((m) => [m[1], m[2]]);
+    const rows = [...section.matchAll(/^\| `([a-z-]+)` \| (error|warning|info) \|/gm)].map((m) => [
+      m[1],
+      m[2],
+    ]);
     const expected = [...DOCTOR_CHECKS.map((c) => [c.check, c.severity]), ['check-failed', 'error']];
     expect(rows).toEqual(expected);
   });

@@ -55,6 +55,11 @@ export interface DoctorContext {
   /** The schema version the index records (0 when none) and the one this groove writes. */
   schema: { recorded: number; current: number };
   counts: { documents: number; chunks: number };
+  /**
+   * The version of the link rules the last full parse of the notes used (the chunk policy's `links`; null when
+   * the index records none) and the one this groove applies.
+   */
+  linkRules: { recorded: number | null; current: number };
   /** `[parsers] enabled`: the extensions of the files groove indexes (which link targets name notes). */
   noteExtensions: readonly string[];
   lock: LockState;
