@@ -42,6 +42,37 @@ export interface ParsedDocument {
   /** Set when the frontmatter could not be parsed; the body is still chunked. */
   frontmatterError: string | null;
   chunks: ChunkDraft[];
+  /** Links to other notes written in the body (Markdown files only; see core/note-links.ts), each target once. */
+  links: NoteLink[];
+}
+
+/** How a link was written: `[text](target)` / `[text][ref]`, or `[[target]]` / `![[target]]`. */
+export type LinkKind = 'markdown' | 'wikilink';
+
+/** One link to another note as a parser found it in a note, before it is resolved to an indexed document. */
+export interface NoteLink {
+  kind: LinkKind;
+  /** The target exactly as written (a Markdown destination, or a wikilink's text before `|`). */
+  written: string;
+  /**
+   * Where it points: a KB-relative path when `anchored` (every Markdown link, resolved against the note's folder,
+   * percent-decoded; a wikilink written `./x`, `../x` or `/x`), else the wikilink's name (`Name`, `folder/Name`).
+   * Fragment and query removed; the extension may be missing.
+   */
+  target: string;
+  /** True when `target` is a path from the KB root; false for a wikilink name matched Obsidian-style. */
+  anchored: boolean;
+  /** The `#fragment` (a heading, or `^block`), decoded; null when none. */
+  heading: string | null;
+}
+
+/** A link between two indexed documents, as the index resolves it now (`readLinkEdges`). */
+export interface LinkEdge {
+  /** Path of the note the link is written in. */
+  source: string;
+  /** Path of the indexed document it resolves to (never `source`). */
+  target: string;
+  kind: LinkKind;
 }
 
 /** How a model's token vectors become one vector: their mean, or the first (`[CLS]` / `<s>`) token's. */

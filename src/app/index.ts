@@ -14,6 +14,8 @@ export type { LegHealth, LegReport, LegState } from '../types.js';
 export {
   type ConnectionGraph,
   connectionGraphToJson,
+  type GraphEdge,
+  type GraphEdgeKind,
   type GraphNode,
   type GraphRequest,
   isServedExtension,

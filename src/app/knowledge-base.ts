@@ -188,7 +188,7 @@ export class KnowledgeBase {
 
   /** Counts and identity of the index; never creates one. */
   status(): StatusReport {
-    return readIndexStatus(this.kbPath, this.dbPath);
+    return readIndexStatus(this.kbPath, this.dbPath, this.settings.parsers.enabled);
   }
 
   /** `groove doctor`: integrity and servability checks on a read-only connection; changes nothing. */

@@ -1,5 +1,5 @@
-// `groove doctor`: integrity and servability checks on the index. Exit 0 with no findings, 1 with any (warnings
-// included), 2 when doctor cannot run (no knowledge base, no index, a file that is not an index…).
+// `groove doctor`: integrity and servability checks on the index. Exit 0 with no findings (or info only), 1 with
+// any error or warning, 2 when doctor cannot run (no knowledge base, no index, a file that is not an index…).
 import { type DoctorReport, doctorReportToJson, openKnowledgeBase } from '../app/index.js';
 import { describeError } from '../errors.js';
 import { EXIT } from './cli-io.js';
@@ -23,5 +23,5 @@ export async function run({ flags, io }: RunContext<CommonFlags>): Promise<numbe
   io.stdout.write(
     flags.format === 'json' ? `${JSON.stringify(doctorReportToJson(report))}\n` : renderDoctorReport(report),
   );
-  return report.findings.length === 0 ? EXIT.ok : EXIT.failure;
+  return report.findings.every((finding) => finding.severity === 'info') ? EXIT.ok : EXIT.failure;
 }

@@ -96,7 +96,8 @@ const SERVE_COMMAND: CommandSpec = {
 
 const GRAPH_COMMAND: CommandSpec = {
   name: 'graph',
-  description: 'notes related to one document, by vector similarity (the MCP tool get_connection_graph)',
+  description:
+    'notes related to one document, by vector similarity and the links written in the notes (the MCP tool get_connection_graph)',
   argument: { syntax: '<start>', description: 'path of the document to start from, as search returns it' },
   options: [
     {
@@ -116,7 +117,8 @@ const GRAPH_COMMAND: CommandSpec = {
     },
     {
       flags: '--max-nodes <n>',
-      description: 'node budget for the whole graph (1-500, default 50)',
+      description:
+        'node budget for the whole graph, and most link edges from and to the start (1-500, default 50)',
       parse: parseBoundedInt('graph', '--max-nodes', 500),
     },
     { flags: '--no-dedup-by-path', description: 'allow several nodes of one document' },

@@ -24,11 +24,12 @@ export function renderDoctorReport(report: DoctorReport): string {
   if (report.findings.length === 0) return `${[...lines, `no findings (${checks} passed)`].join('\n')}\n`;
   lines.push('');
   for (const finding of report.findings) lines.push(...renderFinding(finding));
-  const errors = report.findings.filter((finding) => finding.severity === 'error').length;
-  const warnings = report.findings.length - errors;
+  const count = (severity: DoctorFinding['severity']) =>
+    report.findings.filter((finding) => finding.severity === severity).length;
+  const info = count('info');
   lines.push(
     '',
-    `${plural(report.findings.length, 'finding')}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')} (${checks} run)`,
+    `${plural(report.findings.length, 'finding')}: ${plural(count('error'), 'error')}, ${plural(count('warning'), 'warning')}${info > 0 ? `, ${info} info` : ''} (${checks} run)`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -72,6 +72,7 @@ export function renderStatus(report: StatusReport): string {
           `Embeddings:    ${report.vectors} of ${report.chunks} chunks (${report.pendingEmbeddings} waiting; \`groove index\` finishes them)`,
         ]
       : []),
+    `Links:         ${report.links}${report.danglingLinks > 0 ? ` (${report.danglingLinks} to notes not indexed)` : ''}`,
     `Model:         ${report.model === 'none' ? 'none (lexical-only)' : report.model}`,
     ...setupLines(report),
     `Dimension:     ${report.dimension}`,

@@ -1,10 +1,11 @@
-// One file's text → ParsedDocument: frontmatter, title, category/topic from the path, and chunks.
+// One file's text → ParsedDocument: frontmatter, title, category/topic from the path, chunks and note links.
 // Also the chunk signature the indexer compares to recognise a frontmatter-only edit.
 
 import type { ChunkDraft, ParsedDocument } from '../types.js';
 import { chunkMarkdown } from './chunk-markdown.js';
 import { chunkPlainText } from './chunk-plain-text.js';
 import { emptyMetadata, splitFrontmatter } from './frontmatter.js';
+import { extractNoteLinks } from './note-links.js';
 
 /** Chunking settings (the app passes `DEFAULTS.chunking` merged with config, plus `exclude_headings`). */
 export interface ParseOptions {
@@ -60,6 +61,7 @@ export function parseDocument(input: ParseDocumentInput): ParsedDocument {
       topic: pathTopic,
       frontmatterError: null,
       chunks,
+      links: [], // plain text is read as it is: brackets in it are not links
     };
   }
   const frontmatter = splitFrontmatter(text);
@@ -80,6 +82,8 @@ export function parseDocument(input: ParseDocumentInput): ParsedDocument {
     topic: frontmatter.metadata.topic ?? pathTopic,
     frontmatterError: frontmatter.error,
     chunks,
+    // Links come from the whole body, excluded headings included: they say what the note relates to.
+    links: extractNoteLinks(path, frontmatter.body),
   };
 }
 

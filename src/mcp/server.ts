@@ -136,9 +136,11 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
       description:
         'Notes related to one document, found by following vector similarity breadth-first: the start ' +
         'document’s chunks are seeds; each node’s nearest neighbours (similarity ≥ min_similarity, at most ' +
-        'fan_out) become its children, up to `depth` hops and `max_nodes` nodes. Returns {start_path, nodes:' +
-        '[{node_id,parent_id,depth,score,path,heading,title,snippet}], truncated, truncation:[{reason,limit,' +
-        'remedy}], stats}. Needs an index built with an embedding model.',
+        'fan_out) become its children, up to `depth` hops and `max_nodes` nodes. `edges` lists the links ' +
+        'written in the notes (Markdown links and [[wikilinks]]) from and to the start document and between ' +
+        'the graph’s documents, by path, each with its `kind`. Returns {start_path, nodes:[{node_id,parent_id,' +
+        'depth,score,path,heading,title,snippet}], edges:[{source,target,kind}], truncated, truncation:[{reason,' +
+        'limit,remedy}], stats}. On an index without vectors only the seeds and the links are returned.',
       inputSchema: connectionGraphInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

@@ -67,7 +67,10 @@ export const connectionGraphInput = z.strictObject({
     .min(1, 'max_nodes must be between 1 and 500')
     .max(500, 'max_nodes must be between 1 and 500')
     .optional()
-    .describe('Node budget for the whole graph (1-500, default 50); `truncation` says when it was reached.'),
+    .describe(
+      'Node budget for the whole graph (1-500, default 50), and the most link edges kept from and to the start; ' +
+        '`truncation` says when either was reached.',
+    ),
   dedup_by_path: z.boolean().optional().describe('Keep one node per document (default true).'),
   exclude_paths: z
     .array(z.string().min(1))

@@ -1,8 +1,10 @@
 // Read-side SQL for search: FTS MATCH legs with bm25 column weights, substring fallback, exclusion scans,
-// chunk records for results, neighbours for the parent retriever, and the document list for filters.
+// chunk records for results, neighbours for the parent retriever, the document list for filters, and the note
+// links around a set of documents (link-edges.ts).
 
-import type { Bm25Weights, ChunkRecord, DocumentFacts } from '../types.js';
+import type { Bm25Weights, ChunkRecord, DocumentFacts, LinkEdge } from '../types.js';
 import { createFtsPostingsReader, type FtsPostingsReader } from './fts-postings.js';
+import { createLinkReader } from './link-edges.js';
 import type { SqliteDatabase } from './open-database.js';
 import { decodeTags } from './tags-column.js';
 import type { WordRankOptions } from './word-index.js';
@@ -219,9 +221,15 @@ export interface SearchReader {
   rankWords?(terms: readonly string[], options: WordRankOptions & { weights: Bm25Weights }): number[] | null;
   /** Whether FTS5 itself agrees that chunk `id` matches `expression` (a spot check of an in-memory answer). */
   confirmMatch(table: FtsTable, expression: string, id: number): boolean;
+  /**
+   * The note links touching `paths` (as source or target), resolved to indexed documents now: both ends indexed,
+   * no self-links, one edge per (source, target, kind). Indexed lookups only (link-edges.ts), cheap per query.
+   */
+  readLinkEdges(paths: readonly string[]): LinkEdge[];
 }
 
 export function createSearchReader(db: SqliteDatabase): SearchReader {
+  const links = createLinkReader(db);
   return {
     searchFts: (table, options) => searchFts(db, table, options),
     searchSubstrings: (terms, options) => searchSubstrings(db, terms, options),
@@ -232,5 +240,6 @@ export function createSearchReader(db: SqliteDatabase): SearchReader {
     readDocumentChunks: (documentId, maxRows) => readDocumentChunks(db, documentId, maxRows),
     readDocumentFacts: () => readDocumentFacts(db),
     confirmMatch: (table, expression, id) => confirmMatch(db, table, expression, id),
+    readLinkEdges: (paths) => links.readLinkEdges(paths),
   };
 }

@@ -1,5 +1,7 @@
-// Document and chunk rows, with their FTS rows and reused vectors (or a place in the embedding queue), written
-// one document per transaction.
+// Document and chunk rows, with their FTS rows, link rows and reused vectors (or a place in the embedding queue),
+// written one document per transaction.
+import type { NoteLink } from '../types.js';
+import { LinkRowWriter } from './link-rows.js';
 import type { SqliteDatabase } from './open-database.js';
 import { encodeTags } from './tags-column.js';
 import { WordCountWriter } from './word-counts.js';
@@ -16,6 +18,8 @@ export interface DocumentRowInput {
   contentHash: string;
   sizeBytes: number;
   mtimeMs: number;
+  /** The note links the parser found (stored as written, resolved when read). */
+  links: readonly NoteLink[];
 }
 
 export interface ChunkRowInput {
@@ -52,6 +56,7 @@ export class DocumentStore {
   private readonly statements;
   /** Created on the first write: read-only users of the index (search sessions) never pay for it. */
   private wordCountWriter: WordCountWriter | null = null;
+  private linkRowWriter: LinkRowWriter | null = null;
 
   constructor(db: SqliteDatabase) {
     this.db = db;
@@ -91,6 +96,11 @@ export class DocumentStore {
     return this.wordCountWriter;
   }
 
+  private linkRows(): LinkRowWriter {
+    this.linkRowWriter ??= new LinkRowWriter(this.db);
+    return this.linkRowWriter;
+  }
+
   /** path → stored hash, size and mtime, for the incremental decision. */
   readDocumentStates(): Map<string, StoredDocumentState> {
     const rows = this.statements.allStates.all() as {
@@ -125,13 +135,15 @@ export class DocumentStore {
     this.atomically(() => {
       this.removeByPath(doc.path);
       if (replacesPath !== undefined) this.removeByPath(replacesPath);
+      const { links, ...row } = doc;
       const result = this.statements.insertDocument.run({
-        ...doc,
+        ...row,
         tags: encodeTags(doc.tags),
         metadata: JSON.stringify(doc.metadata),
         lastIndexed: new Date().toISOString(),
       });
       const documentId = Number(result.lastInsertRowid);
+      this.linkRows().write(documentId, doc.path, links);
       const written = chunks.map((chunk) => ({
         id: this.insertChunk(documentId, chunk),
         words: chunk.words,
@@ -205,6 +217,15 @@ export class DocumentStore {
       });
       filled += rows.length;
     }
+  }
+
+  /** Give every document without names its names (an index from before schema 4); returns how many. */
+  backfillDocumentNames(): number {
+    let filled = 0;
+    this.runInTransaction(() => {
+      filled = this.linkRows().backfillNames();
+    });
+    return filled;
   }
 
   /** Delete documents by path in one transaction; returns how many existed. */

@@ -4,6 +4,7 @@
 // which holds one row per indexed rowid with its per-column token counts.
 import { docsizeColumns } from './fts-postings.js';
 import { type MetaKey, readMeta } from './index-meta.js';
+import { createLinkReader } from './link-edges.js';
 import type { SqliteDatabase } from './open-database.js';
 import { decodeSkippedFiles, type SkippedFilesRecord } from './skipped-files.js';
 import { decodeTermCounts } from './word-counts.js';
@@ -69,6 +70,12 @@ export class IntegrityReader {
     // One row may hold several problems, one a line, under a `*** in database main ***` heading.
     const lines = rows.flatMap((row) => row.quick_check.split('\n'));
     return lines.filter((line) => line !== 'ok' && !/^\*\*\* in database \w+ \*\*\*$/.test(line));
+  }
+
+  /** Links naming a note that is not indexed (see link-edges.ts), the first few as `source → target`. */
+  danglingLinks(noteExtensions: readonly string[]): RuleBreaks {
+    const tally = createLinkReader(this.db).tallyLinks(noteExtensions, this.sampleLimit);
+    return { count: tally.dangling, samples: tally.danglingSamples };
   }
 
   count(table: 'documents' | 'chunks' | 'chunk_vectors'): number {

@@ -7,7 +7,7 @@ import { GrooveError, storageFailure } from '../errors.js';
 export type SqliteDatabase = Database.Database;
 
 /** Bump when the schema changes; every migration below is idempotent. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -87,6 +87,31 @@ const MIGRATIONS: readonly string[] = [
      chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
      input_chars INTEGER NOT NULL
    )`,
+  // Version 5: the links written in each note (core/note-links.ts), stored as written — `target` is a KB path
+  // when `anchored`, else a wikilink name — and resolved to documents when read (store/link-edges.ts): which
+  // document `[[Name]]` means depends on every file indexed, so a stored answer would go stale whenever any
+  // other file appears, moves or goes. `name_key` and `document_names` (each document's folded file name, and
+  // for Markdown also without its extension) make that resolution two indexed lookups.
+  // An index from version 4 or older has neither; the next `groove index` re-parses every file (the chunk policy
+  // records the link rules) and fills document_names in for any document it did not rewrite.
+  `CREATE TABLE IF NOT EXISTS links (
+     document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+     position INTEGER NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('markdown', 'wikilink')),
+     written TEXT NOT NULL,
+     target TEXT NOT NULL,
+     anchored INTEGER NOT NULL,
+     heading TEXT,
+     name_key TEXT NOT NULL,
+     PRIMARY KEY (document_id, position)
+   ) WITHOUT ROWID`,
+  `CREATE INDEX IF NOT EXISTS links_name_key ON links(name_key)`,
+  `CREATE TABLE IF NOT EXISTS document_names (
+     name TEXT NOT NULL,
+     document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+     PRIMARY KEY (name, document_id)
+   ) WITHOUT ROWID`,
+  `CREATE INDEX IF NOT EXISTS document_names_document ON document_names(document_id)`,
 ];
 
 export interface OpenDatabaseOptions {

@@ -203,3 +203,84 @@ describe('files the last index run refused', () => {
     expect(after.code, after.stdout).toBe(0);
   });
 });
+
+describe('note links', () => {
+  it('read with older link rules, or never, are a links-not-read warning until the next groove index', async () => {
+    const dbPath = fixture.freshIndex('lexical');
+    fixture.damage(
+      dbPath,
+      "UPDATE index_meta SET value = json_remove(value, '$.links') WHERE key = 'chunk_policy'",
+    );
+    const { code, report } = await fixture.doctorJson(dbPath);
+    expect(code).toBe(1);
+    expect(checksOf(report)).toEqual(['links-not-read']);
+    expect(report.findings[0]).toMatchObject({ severity: 'warning', count: 7 });
+    expect(report.findings[0]!.summary).toContain('last read never');
+    const index = await fixture.groove([
+      'index',
+      '--kb-path',
+      fixture.kbPath,
+      '--db-path',
+      dbPath,
+      '--quiet',
+    ]);
+    expect(index.code, index.stderr).toBe(0);
+    expect((await fixture.doctorJson(dbPath)).report.findings).toEqual([]);
+  });
+
+  it('are an info finding (exit 0) naming the first five; attachments and resolved links are not counted', async () => {
+    const kbPath = path.join(fixture.workDir, 'linking-kb');
+    fs.cpSync(fixture.kbPath, kbPath, { recursive: true });
+    const missing = Array.from({ length: 7 }, (_, i) => `[[Not written ${i}]]`).join(' ');
+    fs.writeFileSync(
+      path.join(kbPath, 'links.md'),
+      `# Links\n\n${missing} [ok](guides/password-reset.md) ![[diagram.png]] [pdf](spec.pdf) [gone](gone.md)\n`,
+    );
+    const dbPath = path.join(fixture.workDir, 'linking.db');
+    const index = await fixture.groove([
+      'index',
+      '--kb-path',
+      kbPath,
+      '--db-path',
+      dbPath,
+      '--model',
+      'none',
+      '--quiet',
+    ]);
+    expect(index.code, index.stderr).toBe(0);
+    const doctor = (format: string) =>
+      fixture.groove(['doctor', '--kb-path', kbPath, '--db-path', dbPath, '--format', format]);
+
+    const json = await doctor('json');
+    expect(json.code).toBe(0);
+    const findings = JSON.parse(json.stdout).findings;
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ check: 'links-dangling', severity: 'info', count: 8 });
+    expect(findings[0].samples).toEqual([
+      'links.md → Not written 0',
+      'links.md → Not written 1',
+      'links.md → Not written 2',
+      'links.md → Not written 3',
+      'links.md → Not written 4',
+    ]);
+    const text = await doctor('text');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(
+      'info     links-dangling (8): 8 links in the notes to a note that is not indexed',
+    );
+    expect(text.stdout).toContain('           … and 3 more');
+    expect(text.stdout).toMatch(/1 finding: 0 errors, 0 warnings, 1 info \(\d+ checks run\)/);
+  });
+
+  it('do not apply to an index from before links (schema 3), which doctor reports as outdated', async () => {
+    const dbPath = fixture.freshIndex('lexical');
+    fixture.damage(
+      dbPath,
+      "DROP TABLE links; DROP TABLE document_names; UPDATE index_meta SET value = '3' WHERE key = 'schema_version'",
+    );
+    const { code, report } = await fixture.doctorJson(dbPath);
+    expect(code).toBe(1);
+    expect(checksOf(report)).toEqual(['schema-outdated']);
+    expect(report.checked).not.toContain('links-dangling');
+  });
+});

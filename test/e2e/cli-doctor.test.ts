@@ -30,7 +30,7 @@ describe('a healthy index', () => {
     const { code, report } = await fixture.doctorJson(dbPath);
     expect(code).toBe(0);
     expect(report.findings).toEqual([]);
-    expect(report).toMatchObject({ documents: 7, chunks: 16, vectors: 0, model: 'none', schema_version: 4 });
+    expect(report).toMatchObject({ documents: 7, chunks: 16, vectors: 0, model: 'none', schema_version: 5 });
     expect(report.checked).toEqual(
       expect.arrayContaining([...INTEGRITY, 'missing-fts-row', 'skipped-files']),
     );
@@ -62,8 +62,8 @@ describe('a healthy index', () => {
     expect(run.stdout).toBe(
       [
         `groove doctor: ${dbPath}`,
-        '  7 documents, 16 chunks, 0 vectors; model none; schema 4',
-        'no findings (16 checks passed)',
+        '  7 documents, 16 chunks, 0 vectors; model none; schema 5',
+        'no findings (18 checks passed)',
         '',
       ].join('\n'),
     );
@@ -168,7 +168,10 @@ describe('README', () => {
   it("lists every check with its severity in groove doctor's table", () => {
     const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('### `groove doctor`'), readme.indexOf('### `groove graph`'));
-    const rows = [...section.matchAll(/^\| `([a-z-]+)` \| (error|warning) \|/gm)].map((m) => [m[1], m[2]]);
+    const rows = [...section.matchAll(/^\| `([a-z-]+)` \| (error|warning|info) \|/gm)].map((m) => [
+      m[1],
+      m[2],
+    ]);
     const expected = [...DOCTOR_CHECKS.map((c) => [c.check, c.severity]), ['check-failed', 'error']];
     expect(rows).toEqual(expected);
   });

@@ -92,16 +92,27 @@ describe('groove graph', () => {
     expect(text.stdout).toContain(`${json.stats.total_nodes} nodes`);
   });
 
-  it('refuses an unknown start, a lexical-only index and an out-of-range flag, each with its own exit', async () => {
+  it('refuses an unknown start and an out-of-range flag, each with its own exit', async () => {
     const unknown = await groove(['graph', 'nope.md', '--kb-path', kbPath]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('"nope.md" is not an indexed document');
-    const lexical = await groove(['graph', START, '--kb-path', kbPath, '--db-path', lexicalDb]);
-    expect(lexical.code).toBe(1);
-    expect(lexical.stderr).toContain('the index has no vectors');
     const deep = await groove(['graph', START, '--kb-path', kbPath, '--depth', '4']);
     expect(deep.code).toBe(2);
     expect(deep.stderr).toContain('--depth "4" must be a whole number from 1 to 3');
-    expect(`${unknown.stderr}${lexical.stderr}${deep.stderr}`).not.toMatch(/\n\s+at /);
+    expect(`${unknown.stderr}${deep.stderr}`).not.toMatch(/\n\s+at /);
+  });
+
+  it('on a lexical-only index answers with the seeds alone and says why there are no neighbours', async () => {
+    const lexical = await groove(['graph', START, '--kb-path', kbPath, '--db-path', lexicalDb]);
+    expect(lexical.code, lexical.stderr).toBe(0);
+    const json = JSON.parse(lexical.stdout);
+    expect(json.nodes.length).toBeGreaterThan(0);
+    expect(json.nodes.every((node: { parent_id: number | null }) => node.parent_id === null)).toBe(true);
+    expect(json.truncated).toBe(true);
+    expect(json.truncation).toContainEqual(
+      expect.objectContaining({ reason: 'no_vectors', limit: 0, remedy: expect.stringContaining('--model') }),
+    );
+    expect(json.stats).toMatchObject({ knn_queries: 0, total_edges: 0 });
+    expect(json.edges).toEqual([]);
   });
 });

@@ -244,12 +244,15 @@ describe('groove status', () => {
       model: 'none',
       context_mode: 'off',
       frontmatter_errors: 0,
+      links: 0,
+      dangling_links: 0,
     });
     expect(report.db_size_bytes).toBeGreaterThan(0);
     expect(typeof report.last_indexed_at).toBe('string');
 
     const text = await groove(['status', ...kbArgs()]);
     expect(text.stdout).toMatch(/Documents:\s+2\n/);
+    expect(text.stdout).toMatch(/Links:\s+0\n/);
     expect(text.stdout).toContain('none (lexical-only)');
   });
 });

@@ -347,7 +347,7 @@ describe('rebuild_index while serving', () => {
     }
   });
 
-  it('get_connection_graph on a lexical-only index says it needs vectors', async () => {
+  it('get_connection_graph on a lexical-only index returns the seeds and says vectors would add neighbours', async () => {
     const serveKb = createServeKb({ model: 'none' });
     const kb = openTestKb(serveKb);
     await kb.index();
@@ -357,8 +357,17 @@ describe('rebuild_index while serving', () => {
         name: 'get_connection_graph',
         arguments: { start: 'ops/backup.md' },
       });
-      expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/no vectors.*lexical-only.*--model/);
+      expect(result.isError).toBeFalsy();
+      const graph = result.structuredContent as {
+        nodes: { parent_id: number | null; path: string }[];
+        truncation: { reason: string; remedy: string }[];
+      };
+      expect(graph.nodes.length).toBeGreaterThan(0);
+      expect(graph.nodes.every((node) => node.parent_id === null && node.path === 'ops/backup.md')).toBe(
+        true,
+      );
+      const noVectors = graph.truncation.find((cut) => cut.reason === 'no_vectors');
+      expect(noVectors?.remedy).toMatch(/no vectors.*lexical-only.*--model/);
     } finally {
       await connected.close();
       await kb.close();

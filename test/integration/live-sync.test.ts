@@ -165,6 +165,37 @@ describe('live sync with the real watcher and indexer', () => {
     expect(kb.status().documents).toBe(6);
   });
 
+  it('an edited note’s links change its edges in get_connection_graph', async () => {
+    const { kb, serveKb } = await serve();
+    const edgesOf = async (start: string) => {
+      const result = await kb.connectionGraph({ start });
+      if (!result.ok) throw new Error(result.message);
+      return result.graph.edges.map((edge) => `${edge.source} -${edge.kind}-> ${edge.target}`).join(', ');
+    };
+    expect(await edgesOf('ops/backup.md')).toBe('');
+    serveKb.write('ops/backup.md', `${note('backup')}\nThen [restore](restore.md).\n`);
+    await waitFor(
+      async () => (await edgesOf('ops/backup.md')) === 'ops/backup.md -markdown-> ops/restore.md',
+      5_000,
+      'the new link',
+    );
+    serveKb.write('ops/backup.md', `${note('backup')}\nNow see [[readme]] instead.\n`);
+    await waitFor(
+      async () => (await edgesOf('ops/backup.md')) === 'ops/backup.md -wikilink-> readme.md',
+      5_000,
+      'the replaced link',
+    );
+    expect(await edgesOf('ops/restore.md')).toBe('');
+    // The target moves: a wikilink finds it by name in its new folder.
+    fs.mkdirSync(path.join(serveKb.kbPath, 'archive'));
+    fs.renameSync(path.join(serveKb.kbPath, 'readme.md'), path.join(serveKb.kbPath, 'archive/readme.md'));
+    await waitFor(
+      async () => (await edgesOf('ops/backup.md')) === 'ops/backup.md -wikilink-> archive/readme.md',
+      5_000,
+      'the moved target',
+    );
+  });
+
   it('honours .grooveignore, including a change to it, and ignores files it cannot index', async () => {
     const { kb, serveKb } = await serve();
     serveKb.write('.grooveignore', 'drafts/\n');

@@ -16,6 +16,7 @@ export function documentRow(path: string, hash: string): DocumentRowInput {
     contentHash: hash,
     sizeBytes: 1,
     mtimeMs: 1,
+    links: [],
   };
 }
 

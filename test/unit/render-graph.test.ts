@@ -24,7 +24,20 @@ const hostile: ConnectionGraph = {
   truncated: false,
   truncation: [],
   nodes: [node(1, null, 'a "b".md', 'x\ny'), node(2, 1, 'c\\d].md', '[z] | #w <q>')],
-  stats: { totalNodes: 2, maxDepthReached: 1, knnQueries: 1, durationMs: 1, seedsUsed: 1 },
+  edges: [],
+  stats: { totalNodes: 2, totalEdges: 0, maxDepthReached: 1, knnQueries: 1, durationMs: 1, seedsUsed: 1 },
+};
+
+/** The same tree with note links: to a node of the tree, to a document outside it, and into the start. */
+const linked: ConnectionGraph = {
+  ...hostile,
+  edges: [
+    { source: 'a "b".md', target: 'c\\d].md', kind: 'markdown' },
+    { source: 'a "b".md', target: 'out"side\n.md', kind: 'wikilink' },
+    { source: 'in[1].md', target: 'a "b".md', kind: 'wikilink' },
+    { source: 'c\\d].md', target: 'out"side\n.md', kind: 'markdown' },
+  ],
+  stats: { ...hostile.stats, totalEdges: 4 },
 };
 
 describe('graph drawings', () => {
@@ -48,6 +61,41 @@ describe('graph drawings', () => {
     expect(lines[0]).toMatch(/^a "b"\.md › x.*y {2}\(seed\)$/);
     expect(lines[0]).not.toContain('\n');
     expect(lines[1]?.startsWith('  c\\d].md')).toBe(true);
-    expect(lines[2]).toBe('2 nodes, depth 1, 1 neighbour queries, 1 ms');
+    expect(lines[2]).toBe('2 nodes, 0 link edges, depth 1, 1 neighbour queries, 1 ms');
+  });
+});
+
+describe('graph drawings with note links', () => {
+  it('DOT: dashed edges between each document’s first node, a note-shaped node for a document outside the tree', () => {
+    const dot = renderGraphDot(linked);
+    expect(dot).toContain('d0 [label="out\\"side\\n.md", shape=note];');
+    expect(dot).toContain('d1 [label="in[1].md", shape=note];');
+    expect(dot).toContain('n1 -> n2 [label="markdown", style=dashed];');
+    expect(dot).toContain('n1 -> d0 [label="wikilink", style=dashed];');
+    expect(dot).toContain('d1 -> n1 [label="wikilink", style=dashed];');
+    expect(dot).toContain('n2 -> d0 [label="markdown", style=dashed];');
+    expect(dot).toContain('n1 -> n2 [label="0.500"];');
+  });
+
+  it('Mermaid: dotted arrows labelled with the kind, escaped labels for the extra documents', () => {
+    const mermaid = renderGraphMermaid(linked);
+    expect(mermaid).toContain('d0["out#34;side .md"]');
+    expect(mermaid).toContain('d1["in#91;1#93;.md"]');
+    expect(mermaid).toContain('n1 -.->|wikilink| d0');
+    expect(mermaid).toContain('d1 -.->|wikilink| n1');
+    expect(mermaid).toContain('n1 -->|0.500| n2');
+  });
+
+  it('text: links out of and into the start, then the others, each with its kind', () => {
+    const lines = renderGraphText(linked).split('\n');
+    expect(lines.slice(2, 7)).toEqual([
+      'links:',
+      '  → c\\d].md  (markdown)',
+      expect.stringMatching(/^ {2}→ out"side.+\.md {2}\(wikilink\)$/),
+      '  ← in[1].md  (wikilink)',
+      expect.stringMatching(/^ {2}c\\d\]\.md → out"side.+\.md {2}\(markdown\)$/),
+    ]);
+    expect(lines.join('\n')).not.toContain('side\n.md');
+    expect(lines[7]).toBe('2 nodes, 4 link edges, depth 1, 1 neighbour queries, 1 ms');
   });
 });

@@ -32,8 +32,10 @@ export function connectionGraphToJson(graph: ConnectionGraph): Json {
     truncated: graph.truncated,
     truncation: graph.truncation.map((t) => ({ reason: t.reason, limit: t.limit, remedy: t.remedy })),
     nodes: graph.nodes.map(graphNodeToJson),
+    edges: graph.edges.map((edge) => ({ source: edge.source, target: edge.target, kind: edge.kind })),
     stats: {
       total_nodes: stats.totalNodes,
+      total_edges: stats.totalEdges,
       max_depth_reached: stats.maxDepthReached,
       knn_queries: stats.knnQueries,
       duration_ms: stats.durationMs,

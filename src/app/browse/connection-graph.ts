@@ -1,10 +1,12 @@
 // get_connection_graph: a breadth-first walk over vector neighbours from one document's chunks, bounded by depth,
-// fan-out and a node budget, reporting every place where something was cut off and how to see more.
+// fan-out and a node budget, plus the note links from, to and among its documents (graph-links.ts), reporting
+// every place where something was cut off and how to see more.
 import { z } from 'zod';
 import { GrooveError } from '../../errors.js';
 import type { VectorIndex } from '../../store/vector-index.js';
 import type { ChunkRecord, DocumentFacts } from '../../types.js';
 import type { SessionView } from '../search/index.js';
+import { collectGraphLinks, type GraphEdge } from './graph-links.js';
 
 const MAX_LIST_ENTRIES = 64;
 const MAX_ENTRY_BYTES = 1024;
@@ -47,7 +49,12 @@ export interface GraphNode {
 }
 
 export interface GraphTruncation {
-  reason: 'seed_chunks' | 'node_budget';
+  /**
+   * `seed_chunks`: the start has more chunks than seeds; `node_budget`: `max_nodes` reached; `link_budget`: the
+   * start has more link edges than `max_nodes`; `no_vectors`: the index has no vectors, so no similarity
+   * neighbours were looked for (`limit` 0).
+   */
+  reason: 'seed_chunks' | 'node_budget' | 'link_budget' | 'no_vectors';
   limit: number;
   remedy: string;
 }
@@ -57,8 +64,11 @@ export interface ConnectionGraph {
   truncated: boolean;
   truncation: GraphTruncation[];
   nodes: GraphNode[];
+  /** Document-level edges written in the notes, each with its kind (see graph-links.ts). */
+  edges: GraphEdge[];
   stats: {
     totalNodes: number;
+    totalEdges: number;
     maxDepthReached: number;
     knnQueries: number;
     durationMs: number;
@@ -70,6 +80,13 @@ export type GraphResult =
   | { ok: true; graph: ConnectionGraph }
   | { ok: false; reason: 'not-found' | 'no-vectors'; message: string };
 
+const NO_VECTORS_REMEDY =
+  'the index has no vectors (lexical-only, built with model "none"), so only the note links are shown; ' +
+  're-index with an embedding model (`groove index --force --model <id>`) to follow vector similarity too';
+const NOT_EMBEDDED_REMEDY =
+  'the index has no vectors yet, so only the note links are shown; run rebuild_index (or let the running ' +
+  'index finish) and ask again';
+
 interface Frontier {
   node: GraphNode;
   vector: Float32Array;
@@ -78,22 +95,13 @@ interface Frontier {
 /**
  * Stages: validate → resolve the start document and the allowed neighbours (filters, exclusions, never the start)
  * → seeds (its first `max_seed_chunks` chunks, or their centroid) → BFS: one exact KNN per expanded node, keep
- * neighbours at or above `min_similarity`, at most `fan_out` each, until `depth` or `max_nodes`.
+ * neighbours at or above `min_similarity`, at most `fan_out` each, until `depth` or `max_nodes` → the note links
+ * from and to the start (at most `max_nodes`) and among the graph's documents. An index without vectors gets the
+ * seeds and the links, and a `no_vectors` truncation saying why there are no neighbours.
  */
 export function buildConnectionGraph(view: SessionView, input: GraphRequest): GraphResult {
   const startedAt = performance.now();
   const request = validateGraphRequest(input);
-  const index = view.vectors();
-  if (view.lexicalOnly || !index) {
-    return {
-      ok: false,
-      reason: 'no-vectors',
-      message:
-        'the index has no vectors (it was built with model "none", lexical-only), and the connection graph ' +
-        'follows vector similarity; re-index with an embedding model (`groove index --force --model <id>`), ' +
-        'or use search to explore instead',
-    };
-  }
   const facts = view.reader.readDocumentFacts();
   const start = facts.find((doc) => doc.path === request.start);
   if (!start) {
@@ -103,7 +111,8 @@ export function buildConnectionGraph(view: SessionView, input: GraphRequest): Gr
       message: `start "${request.start}" is not an indexed document; pass the exact "path" of a search result`,
     };
   }
-  const allowed = new Set(facts.filter((doc) => isAllowedNeighbour(doc, start, request)).map((d) => d.id));
+  const allowedDocs = facts.filter((doc) => isAllowedNeighbour(doc, start, request));
+  const allowed = new Set(allowedDocs.map((d) => d.id));
   const truncation: GraphTruncation[] = [];
   const probe = view.reader.readDocumentChunks(start.id, request.maxSeedChunks + 1);
   if (probe.length > request.maxSeedChunks) {
@@ -113,17 +122,77 @@ export function buildConnectionGraph(view: SessionView, input: GraphRequest): Gr
       remedy: 'raise max_seed_chunks (up to 64), or use seed_strategy "centroid" to summarise them',
     });
   }
-  const seedChunks = probe.slice(0, request.maxSeedChunks).flatMap((chunk) => {
-    const vector = index.vectorOf(chunk.id);
-    return vector ? [{ chunk, vector }] : [];
-  });
-  if (seedChunks.length === 0) {
+  const seedChunks = probe.slice(0, request.maxSeedChunks);
+  const index = view.lexicalOnly ? null : view.vectors();
+  const similarity = index
+    ? walkSimilarity(view, { index, request, allowed, seedChunks, truncation })
+    : seedsOnly(view, { request, seedChunks, truncation });
+  if (!similarity) {
     return {
       ok: false,
       reason: 'no-vectors',
       message: `"${request.start}" has no embedded chunks yet; run rebuild_index and try again`,
     };
   }
+  const { nodes } = similarity;
+  const allowedPaths = new Set(allowedDocs.map((d) => d.path));
+  const links = collectGraphLinks(view, {
+    startPath: start.path,
+    nodePaths: new Set(nodes.map((node) => node.path)),
+    isAllowed: (path) => allowedPaths.has(path),
+    maxStartEdges: request.maxNodes,
+  });
+  if (links.startEdgesCut) {
+    truncation.push({
+      reason: 'link_budget',
+      limit: request.maxNodes,
+      remedy:
+        'raise max_nodes (up to 500) to see more of the start document’s links, or narrow them with exclude_paths, category or topic',
+    });
+  }
+  return {
+    ok: true,
+    graph: {
+      startPath: start.path,
+      truncated: truncation.length > 0,
+      truncation,
+      nodes,
+      edges: links.edges,
+      stats: {
+        totalNodes: nodes.length,
+        totalEdges: links.edges.length,
+        maxDepthReached: nodes.reduce((max, node) => Math.max(max, node.depth), 0),
+        knnQueries: similarity.knnQueries,
+        durationMs: Math.round(performance.now() - startedAt),
+        seedsUsed: similarity.seedsUsed,
+      },
+    },
+  };
+}
+
+interface SimilarityWalk {
+  nodes: GraphNode[];
+  knnQueries: number;
+  seedsUsed: number;
+}
+
+/** Seeds and their vector neighbours; null when none of the seed chunks has a vector yet. */
+function walkSimilarity(
+  view: SessionView,
+  input: {
+    index: VectorIndex;
+    request: ValidGraphRequest;
+    allowed: Set<number>;
+    seedChunks: ChunkRecord[];
+    truncation: GraphTruncation[];
+  },
+): SimilarityWalk | null {
+  const { index, request, allowed, truncation } = input;
+  const seedChunks = input.seedChunks.flatMap((chunk) => {
+    const vector = index.vectorOf(chunk.id);
+    return vector ? [{ chunk, vector }] : [];
+  });
+  if (seedChunks.length === 0) return null;
   const nodes: GraphNode[] = [];
   const frontier = buildSeeds(seedChunks, request, nodes);
   const walk = walkNeighbours(view, { index, request, allowed, nodes, frontier });
@@ -135,22 +204,29 @@ export function buildConnectionGraph(view: SessionView, input: GraphRequest): Gr
       remedy: 'raise max_nodes (up to 500), or lower depth or fan_out for a narrower graph',
     });
   }
-  return {
-    ok: true,
-    graph: {
-      startPath: start.path,
-      truncated: truncation.length > 0,
-      truncation,
-      nodes,
-      stats: {
-        totalNodes: nodes.length,
-        maxDepthReached: nodes.reduce((max, node) => Math.max(max, node.depth), 0),
-        knnQueries: walk.knnQueries,
-        durationMs: Math.round(performance.now() - startedAt),
-        seedsUsed: seedsCut ? request.maxNodes : seedChunks.length,
-      },
-    },
-  };
+  return { nodes, knnQueries: walk.knnQueries, seedsUsed: seedsCut ? request.maxNodes : seedChunks.length };
+}
+
+/** Without vectors: the seed nodes alone (the same ones a hybrid index would start from), and why. */
+function seedsOnly(
+  view: SessionView,
+  input: { request: ValidGraphRequest; seedChunks: ChunkRecord[]; truncation: GraphTruncation[] },
+): SimilarityWalk {
+  const { request, truncation } = input;
+  input.truncation.push({
+    reason: 'no_vectors',
+    limit: 0,
+    remedy: view.lexicalOnly ? NO_VECTORS_REMEDY : NOT_EMBEDDED_REMEDY,
+  });
+  const nodes = input.seedChunks.length === 0 ? [] : seedNodes(input.seedChunks, request);
+  if (request.seedStrategy !== 'centroid' && input.seedChunks.length > request.maxNodes) {
+    truncation.push({
+      reason: 'node_budget',
+      limit: request.maxNodes,
+      remedy: 'raise max_nodes (up to 500), or use seed_strategy "centroid" for one seed',
+    });
+  }
+  return { nodes, knnQueries: 0, seedsUsed: Math.min(nodes.length, request.maxNodes) };
 }
 
 /** Validate a graph request or throw INVALID_ARGUMENT naming the field and its range. */
@@ -179,19 +255,25 @@ function buildSeeds(
   request: ValidGraphRequest,
   nodes: GraphNode[],
 ): Frontier[] {
-  if (request.seedStrategy === 'centroid') {
-    const first = seeds[0]!.chunk;
-    const node = toNode(first, { nodeId: 0, parentId: null, depth: 0, score: 1 });
-    node.chunkId = null;
-    node.heading = null;
-    nodes.push(node);
-    return [{ node, vector: averageUnit(seeds.map((s) => s.vector)) }];
-  }
-  return seeds.slice(0, request.maxNodes).map(({ chunk, vector }) => {
-    const node = toNode(chunk, { nodeId: nodes.length, parentId: null, depth: 0, score: 1 });
-    nodes.push(node);
-    return { node, vector };
-  });
+  const seedList = seedNodes(
+    seeds.map((seed) => seed.chunk),
+    request,
+  );
+  nodes.push(...seedList);
+  if (request.seedStrategy === 'centroid')
+    return [{ node: seedList[0]!, vector: averageUnit(seeds.map((s) => s.vector)) }];
+  return seedList.map((node, i) => ({ node, vector: seeds[i]!.vector }));
+}
+
+/** The seed nodes: one per chunk (at most `max_nodes`), or one for the centroid (no chunk, no heading). */
+function seedNodes(chunks: readonly ChunkRecord[], request: ValidGraphRequest): GraphNode[] {
+  const seed = (chunk: ChunkRecord, nodeId: number) =>
+    toNode(chunk, { nodeId, parentId: null, depth: 0, score: 1 });
+  if (request.seedStrategy !== 'centroid') return chunks.slice(0, request.maxNodes).map(seed);
+  const node = seed(chunks[0]!, 0);
+  node.chunkId = null;
+  node.heading = null;
+  return [node];
 }
 
 function walkNeighbours(

@@ -16,4 +16,5 @@ export {
 } from './connection-graph.js';
 export { type DocumentGroup, type GroupMember, listDocumentGroups, membersOf } from './document-groups.js';
 export { type GetDocumentResult, getDocument, isServedExtension } from './get-document.js';
+export type { GraphEdge, GraphEdgeKind } from './graph-links.js';
 export { listTopics, type TopicListing } from './list-topics.js';

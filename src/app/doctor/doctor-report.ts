@@ -7,8 +7,11 @@ import type { IndexIdentity, ModelFilesProblem } from '../models/index.js';
 /** A finding names at most this many of the rows or files it counts. */
 export const SAMPLE_LIMIT = 5;
 
-/** `error`: the index holds wrong or missing data, or cannot be served as built; `warning`: it works, worse. */
-export type Severity = 'error' | 'warning';
+/**
+ * `error`: the index holds wrong or missing data, or cannot be served as built; `warning`: it works, worse;
+ * `info`: the index is fine, and this is worth knowing about the notes (it does not fail doctor).
+ */
+export type Severity = 'error' | 'warning' | 'info';
 
 export interface DoctorFinding {
   check: string;
@@ -33,7 +36,7 @@ export interface DoctorReport {
   schemaVersion: number;
   /** The checks that applied to this index, in the order they ran; a check that found nothing is listed too. */
   checked: string[];
-  /** Errors first, then warnings. */
+  /** Errors first, then warnings, then info. */
   findings: DoctorFinding[];
 }
 
@@ -52,6 +55,13 @@ export interface DoctorContext {
   /** The schema version the index records (0 when none) and the one this groove writes. */
   schema: { recorded: number; current: number };
   counts: { documents: number; chunks: number };
+  /**
+   * The version of the link rules the last full parse of the notes used (the chunk policy's `links`; null when
+   * the index records none) and the one this groove applies.
+   */
+  linkRules: { recorded: number | null; current: number };
+  /** `[parsers] enabled`: the extensions of the files groove indexes (which link targets name notes). */
+  noteExtensions: readonly string[];
   lock: LockState;
   model: ModelFilesProblem | null;
   golden: GoldenFacts;

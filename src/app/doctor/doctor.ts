@@ -3,6 +3,7 @@
 // nothing: the index is opened read-only, so an old schema is reported rather than migrated.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { assessGoldenAge, measureCorpusDrift } from '../../core/golden-freshness.js';
+import { NOTE_LINK_RULES } from '../../core/note-links.js';
 import { describeError, isGrooveError } from '../../errors.js';
 import type { IntegrityReader } from '../../store/index-integrity.js';
 import { loadGoldenMeta, type ReadCheckedFile, resolveGoldenPath } from '../golden/index.js';
@@ -76,10 +77,23 @@ function gatherFacts(reader: IntegrityReader, input: DoctorInput, ports: DoctorP
     identity,
     schema: { recorded: Number.isFinite(recorded) ? recorded : 0, current: CURRENT_SCHEMA_VERSION },
     counts,
+    linkRules: { recorded: recordedLinkRules(meta.chunk_policy), current: NOTE_LINK_RULES },
+    noteExtensions: input.config.parsers.enabled,
     lock: inspectIndexLock(input.dbPath),
     model: identity ? findModelFilesProblem(input.config, identity) : null,
     golden: goldenFacts(input, ports, counts),
   };
+}
+
+/** The link rules' version in a recorded chunk policy (index-database.ts writes it), or null. */
+function recordedLinkRules(chunkPolicy: string | undefined): number | null {
+  if (chunkPolicy === undefined) return null;
+  try {
+    const links = (JSON.parse(chunkPolicy) as { links?: unknown }).links;
+    return typeof links === 'number' ? links : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The golden sidecar eval would read, judged as eval judges it: its age now and the corpus drift since. */
@@ -103,7 +117,7 @@ function goldenFacts(
   }
 }
 
-const SEVERITY_ORDER = { error: 0, warning: 1 } as const;
+const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
 /** Run each check once; a check that cannot read the index becomes a finding of its own, not a crash. */
 function runChecks(

@@ -247,4 +247,19 @@ export const INTEGRITY_CHECKS: readonly DoctorCheck[] = [
       );
     },
   },
+  {
+    check: 'links-not-read',
+    severity: 'warning',
+    remedy: 'groove index (reads every note once; no vector is embedded again)',
+    inspect(context) {
+      // An index from before links is reported by schema-outdated; its next run reads them.
+      if (!hasTables(context, 'links', 'document_names', 'documents')) return NOT_APPLICABLE;
+      const { recorded, current } = context.linkRules;
+      if (context.counts.documents === 0 || recorded === current) return null;
+      return {
+        count: context.counts.documents,
+        summary: `the notes' links were last read ${recorded === null ? 'never' : `with link rules ${recorded}`} (this groove applies ${current}): the graph misses links, and dangling links are not counted right`,
+      };
+    },
+  },
 ];

@@ -1,7 +1,8 @@
 // The servability checks: whether what surrounds the index lets it be served and measured — the model it was
-// built with, the writer lock, the golden set's sidecar — and which files the last run refused.
+// built with, the writer lock, the golden set's sidecar — which files the last run refused, and which links in the
+// notes name a note that is not indexed.
 import { formatDrift } from '../../core/golden-freshness.js';
-import { type DoctorCheck, NOT_APPLICABLE, plural, SAMPLE_LIMIT } from './doctor-report.js';
+import { type DoctorCheck, hasTables, NOT_APPLICABLE, plural, SAMPLE_LIMIT } from './doctor-report.js';
 
 const GOLDEN_REMEDY =
   'rebuild it (groove eval golden build --from-feedback), or re-check its answers and run groove eval golden stamp';
@@ -109,6 +110,22 @@ export const SERVABILITY_CHECKS: readonly DoctorCheck[] = [
         count: record.total,
         summary: `the last index run refused ${plural(record.total, 'file')}: searches do not find their current text`,
         samples,
+      };
+    },
+  },
+  {
+    check: 'links-dangling',
+    severity: 'info',
+    remedy:
+      'write the missing note, fix the link, or leave it (a link to a note not yet written is common); a link to an attachment (an image, a PDF) is not counted',
+    inspect(context) {
+      if (!hasTables(context, 'links', 'document_names', 'documents')) return NOT_APPLICABLE;
+      const breaks = context.reader.danglingLinks(context.noteExtensions);
+      if (breaks.count === 0) return null;
+      return {
+        count: breaks.count,
+        summary: `${plural(breaks.count, 'link')} in the notes to a note that is not indexed (the graph cannot follow them)`,
+        samples: breaks.samples,
       };
     },
   },

@@ -2,10 +2,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
+import { NOTE_LINK_RULES } from '../../core/note-links.js';
 import { GrooveError, storageFailure } from '../../errors.js';
 import { DocumentStore } from '../../store/document-store.js';
 import { EmbeddingQueue } from '../../store/embedding-queue.js';
 import { type MetaKey, readMeta, writeMeta } from '../../store/index-meta.js';
+import { createLinkReader, type LinkTally } from '../../store/link-edges.js';
 import {
   inspectIndexFile,
   notAnIndexError,
@@ -228,6 +230,11 @@ export class IndexDatabase {
     return row;
   }
 
+  /** Every stored note link resolved now: how many, and how many name a note that is not indexed. */
+  linkTally(noteExtensions: readonly string[], sampleLimit = 0): LinkTally {
+    return createLinkReader(this.db).tallyLinks(noteExtensions, sampleLimit);
+  }
+
   sizeBytes(): number {
     let total = 0;
     for (const suffix of ['', '-wal'])
@@ -235,7 +242,11 @@ export class IndexDatabase {
     return total;
   }
 
-  /** Settings that change how files become chunks; a change re-parses every file on the next run. */
+  /**
+   * Settings and rules that change what a file becomes in the index (chunks, note links); a change re-parses every
+   * file on the next run. The link rules' version is in it, so an index from before links (schema 4 or older), or from an
+   * older version of the rules, gets every note's links on its next run.
+   */
   chunkPolicyFor(config: ResolvedConfig): string {
     const { maxHeadingLevel, maxChunkBytes, minChunkBytes } = config.chunking;
     return JSON.stringify({
@@ -244,6 +255,7 @@ export class IndexDatabase {
       maxChunkBytes,
       minChunkBytes,
       exclude: config.excludeHeadings,
+      links: NOTE_LINK_RULES,
     });
   }
 

@@ -24,6 +24,9 @@ export interface StatusReport {
   setup: EmbeddingSetup | null;
   lastIndexedAt: string | null;
   frontmatterErrors: number;
+  /** Note links stored (each distinct target once per note), and those naming a note that is not indexed. */
+  links: number;
+  danglingLinks: number;
   schemaVersion: number;
 }
 
@@ -45,13 +48,21 @@ export function requireKbPaths(config: ResolvedConfig): { kbPath: string; dbPath
   return { kbPath: config.kbPath, dbPath };
 }
 
-/** Counts and identity of the index at dbPath; never creates one. */
-export function readIndexStatus(kbPath: string, dbPath: string): StatusReport {
+/**
+ * Counts and identity of the index at dbPath; never creates one. `noteExtensions` (`[parsers] enabled`) tells a
+ * dangling link to a note from a link to an attachment.
+ */
+export function readIndexStatus(
+  kbPath: string,
+  dbPath: string,
+  noteExtensions: readonly string[],
+): StatusReport {
   const database = IndexDatabase.open(dbPath, { create: false });
   try {
     const meta = database.meta();
     const identity = identityFromMeta(meta);
     const counts = database.counts();
+    const links = database.linkTally(noteExtensions);
     return {
       kbPath,
       dbPath,
@@ -67,6 +78,8 @@ export function readIndexStatus(kbPath: string, dbPath: string): StatusReport {
       setup: identity?.setup ?? null,
       lastIndexedAt: meta.last_indexed_at ?? null,
       frontmatterErrors: counts.frontmatterErrors,
+      links: links.links,
+      danglingLinks: links.dangling,
       schemaVersion: Number(meta.schema_version ?? 0),
     };
   } finally {
@@ -94,6 +107,8 @@ export function statusReportToJson(report: StatusReport): Record<string, unknown
     setup_source: report.setup?.source ?? null,
     last_indexed_at: report.lastIndexedAt,
     frontmatter_errors: report.frontmatterErrors,
+    links: report.links,
+    dangling_links: report.danglingLinks,
     schema_version: report.schemaVersion,
   };
 }

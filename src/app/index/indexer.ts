@@ -177,6 +177,8 @@ export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> 
   for (const path of plan.deletions) onEvent({ kind: 'deleted', path });
   // An index written before schema 3 has chunks without token counts; fill them in from the stored chunks.
   store.backfillWordCounts(ports.segment);
+  // An index written before schema 5 has documents without names, which links to them are looked up by.
+  store.backfillDocumentNames();
   const embedder = await modelForTheQueue(options, summary);
   if (embedder) {
     await fillEmbeddingQueue(
@@ -347,6 +349,7 @@ function writeFile(
       contentHash: read.contentHash,
       sizeBytes: read.sizeBytes,
       mtimeMs: read.mtimeMs,
+      links: parsed.links,
     },
     file.rows,
     file.renamedFrom,
