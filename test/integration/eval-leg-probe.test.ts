@@ -118,6 +118,24 @@ describe('leg probe: a broken leg refuses the run', () => {
     });
   });
 
+  it('an index still embedding: eval refuses to measure a partial vector leg, --allow-degraded records it', async () => {
+    const temp = makeKb();
+    const oneChunkPerBatch = temp.config({ toml: '[embedding]\nbatch_size = 1\n' });
+    const facade = openKnowledgeBase(oneChunkPerBatch, { createEmbedder: counting });
+    try {
+      const paused = await facade.index({ shouldPauseEmbedding: () => true });
+      expect(paused.pendingEmbeddings).toBeGreaterThan(0);
+      await expect(facade.evaluate({ history: false })).rejects.toMatchObject({
+        code: 'COMPONENT_DOWN',
+        message: expect.stringMatching(/^component down: vector — partial: embeddings are still being computed/),
+      });
+      const degraded = await facade.evaluate({ history: false, allowDegraded: true });
+      expect(degraded.run.fingerprint.degraded).toEqual(['vector']);
+    } finally {
+      await facade.close();
+    }
+  });
+
   it('a degraded run is never compared with a healthy one, in either direction', async () => {
     const temp = makeKb();
     await indexWith(temp, { createEmbedder: counting });
