@@ -78,6 +78,10 @@ export class DocumentStore {
       deleteWords: db.prepare('DELETE FROM fts_words WHERE rowid = ?'),
       insertVector: db.prepare('INSERT INTO chunk_vectors(chunk_id, embedding) VALUES (?, ?)'),
       enqueueEmbedding: db.prepare('INSERT INTO embedding_queue(chunk_id, input_chars) VALUES (?, ?)'),
+      // Counts changes to the text searches rank (documents, chunks, word counts), so a long-lived search session
+      // keeps its word snapshot across commits that only store vectors or judgments.
+      bumpTextGeneration: db.prepare(`INSERT INTO index_meta(key, value) VALUES ('text_generation', '1')
+        ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`),
       touchDocument: db.prepare('UPDATE documents SET size_bytes = ?, mtime_ms = ? WHERE path = ?'),
       allStates: db.prepare('SELECT id, path, content_hash, size_bytes, mtime_ms FROM documents'),
       vectorsByEmbedKey: db.prepare(`SELECT c.embed_key AS embedKey, v.embedding AS embedding
@@ -149,6 +153,7 @@ export class DocumentStore {
         words: chunk.words,
       }));
       this.wordCounts().write(written);
+      this.statements.bumpTextGeneration.run();
     });
   }
 
@@ -214,6 +219,7 @@ export class DocumentStore {
             },
           })),
         );
+        this.statements.bumpTextGeneration.run();
       });
       filled += rows.length;
     }
@@ -256,8 +262,7 @@ export class DocumentStore {
     s.insertTrigram.run(chunkId, chunk.heading ?? '', chunk.context, chunk.content);
     s.insertWords.run(chunkId, chunk.words.heading, chunk.words.context, chunk.words.content);
     if (chunk.vector) s.insertVector.run(chunkId, vectorToBuffer(chunk.vector));
-    else if (chunk.embedKey !== null)
-      s.enqueueEmbedding.run(chunkId, chunk.context.length + chunk.content.length);
+    else if (chunk.embedKey !== null) s.enqueueEmbedding.run(chunkId, chunk.embedChars);
     return Number(chunkId);
   }
 
@@ -270,6 +275,7 @@ export class DocumentStore {
       s.deleteWords.run(chunkId);
     }
     s.deleteDocument.run(id);
+    s.bumpTextGeneration.run();
     return true;
   }
 }

@@ -18,7 +18,7 @@ export type MetaKey =
   | 'long_inputs'
   | 'fts_query_version'
   | 'last_indexed_at'
-  | 'vectors_generation'
+  | 'text_generation'
   | 'skipped_files';
 
 export function readMeta(db: SqliteDatabase): Partial<Record<MetaKey, string>> {

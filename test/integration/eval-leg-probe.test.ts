@@ -127,7 +127,9 @@ describe('leg probe: a broken leg refuses the run', () => {
       expect(paused.pendingEmbeddings).toBeGreaterThan(0);
       await expect(facade.evaluate({ history: false })).rejects.toMatchObject({
         code: 'COMPONENT_DOWN',
-        message: expect.stringMatching(/^component down: vector — partial: embeddings are still being computed/),
+        message: expect.stringMatching(
+          /^component down: vector — partial: embeddings are still being computed/,
+        ),
       });
       const degraded = await facade.evaluate({ history: false, allowDegraded: true });
       expect(degraded.run.fingerprint.degraded).toEqual(['vector']);

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { WordIndex } from '../../src/store/word-index.js';
+import { CountingEmbedder } from '../support/counting-embedder.js';
 import { createTempKb, type TempKb } from '../support/temp-kb.js';
 
 const QUERIES = [
@@ -119,6 +120,44 @@ describe('word snapshot in a long-lived session', () => {
       expect(rank).toHaveBeenCalledTimes(QUERIES.length);
     } finally {
       await refreshed.close();
+    }
+  });
+
+  it('keeps its snapshot across commits that only store vectors, and rebuilds it after a text change', async () => {
+    const withModel = () =>
+      openKnowledgeBase(kb.config({ toml: '[embedding]\nbatch_size = 1\n' }), {
+        createEmbedder: async () => new CountingEmbedder(),
+      });
+    const indexer = withModel();
+    const facade = withModel();
+    const load = vi.spyOn(WordIndex, 'load');
+    try {
+      await indexer.index({ shouldPauseEmbedding: () => true }); // the text, one vector
+      await facade.search({ query: 'warm up', limit: 5 });
+      await facade.search({ query: 'warm up', limit: 5 });
+      expect(load).toHaveBeenCalledTimes(1);
+
+      const rest = await indexer.index(); // only vectors are committed now
+      expect(rest.embeddedChunks).toBeGreaterThan(0);
+      for (const query of QUERIES) {
+        const fresh = withModel();
+        try {
+          const expected = summarize(await fresh.search({ query, limit: 5 }));
+          expect(summarize(await facade.search({ query, limit: 5 }))).toEqual(expected);
+        } finally {
+          await fresh.close();
+        }
+      }
+      expect(load).toHaveBeenCalledTimes(1);
+
+      kb.write('ops/backup.md', note('Backups', ['Backup keys are now rotated weekly.']));
+      await indexer.index();
+      await facade.search({ query: 'warm up', limit: 5 });
+      await facade.search({ query: 'warm up', limit: 5 });
+      expect(load).toHaveBeenCalledTimes(2);
+    } finally {
+      await facade.close();
+      await indexer.close();
     }
   });
 });

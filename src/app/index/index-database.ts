@@ -216,6 +216,12 @@ export class IndexDatabase {
     writeMeta(this.db, identityToMeta(identity));
   }
 
+  /** The text generation (see DocumentStore), or null for an index written before it was counted. */
+  textGeneration(): string | null {
+    const value = this.db.prepare("SELECT value FROM index_meta WHERE key = 'text_generation'").pluck().get();
+    return typeof value === 'string' ? value : null;
+  }
+
   documentCount(): number {
     return this.db.prepare('SELECT count(*) FROM documents').pluck().get() as number;
   }

@@ -65,11 +65,13 @@ export class SearchSession {
   private readonly reader: SearchReader;
   private browser: BrowseReader | null = null;
   private vectorCache: { version: number; index: VectorIndex | null } | null = null;
-  private factsCache: { version: number; facts: DocumentFacts[] } | null = null;
+  private factsCache: { text: string; facts: DocumentFacts[] } | null = null;
   private pendingCache: { version: number; pending: number } | null = null;
-  private wordCache: { version: number; index: WordIndex | null } | null = null;
-  /** Searches run against the current data_version; the word snapshot is built from the second one on. */
-  private searchesSeen = { version: -1, count: 0 };
+  private wordCache: { text: string; index: WordIndex | null } | null = null;
+  /** Searches run against the current text; the word snapshot is built from the second one on. */
+  private searchesSeen = { text: '', count: 0 };
+  /** Which text the index holds, read again only after another connection committed (see textKey). */
+  private textCache: { version: number; text: string } | null = null;
   /** Query tokens as fts_words makes them; created with the first word snapshot. */
   private wordTokenizer: WordTokenizer | null = null;
   /** Open withReadSnapshot calls sharing the read transaction. */
@@ -189,9 +191,9 @@ export class SearchSession {
    * one-shot search (the CLI) never builds it: only the second search of a version, or `preload`, does.
    */
   private currentWordIndex(eager: boolean): WordIndex | null {
-    const version = this.dataVersion();
-    if (this.wordCache?.version === version) return this.wordCache.index;
-    if (this.searchesSeen.version !== version) this.searchesSeen = { version, count: 0 };
+    const text = this.textKey();
+    if (this.wordCache?.text === text) return this.wordCache.index;
+    if (this.searchesSeen.text !== text) this.searchesSeen = { text, count: 0 };
     if (!eager && ++this.searchesSeen.count < 2) return null;
     const f = this.config.search.fusion;
     const weights = {
@@ -199,15 +201,29 @@ export class SearchSession {
       context: f.bm25ContextWeight,
       content: f.bm25ContentWeight,
     };
-    this.wordCache = { version, index: WordIndex.load(this.database.db, weights) };
+    this.wordCache = { text, index: WordIndex.load(this.database.db, weights) };
     return this.wordCache.index;
   }
 
   private currentDocumentFacts(reader: SearchReader): DocumentFacts[] {
-    const version = this.dataVersion();
-    if (this.factsCache?.version !== version)
-      this.factsCache = { version, facts: reader.readDocumentFacts() };
+    const text = this.textKey();
+    if (this.factsCache?.text !== text) this.factsCache = { text, facts: reader.readDocumentFacts() };
     return this.factsCache.facts;
+  }
+
+  /**
+   * Which documents and chunks the index holds: their text generation (bumped by every write of a document, a
+   * removal or a word-count backfill), so commits that only store vectors (a first index embedding behind its
+   * text) or judgments keep the word snapshot and the facts. An index without the counter falls back to
+   * data_version: any commit.
+   */
+  private textKey(): string {
+    const version = this.dataVersion();
+    if (this.textCache?.version !== version) {
+      const generation = this.database.textGeneration();
+      this.textCache = { version, text: generation === null ? `v${version}` : `g${generation}` };
+    }
+    return this.textCache.text;
   }
 
   private dataVersion(): number {
@@ -264,6 +280,7 @@ export class SearchSession {
     this.wordCache = null;
     this.factsCache = null;
     this.pendingCache = null;
+    this.textCache = null;
   }
 
   /** Whether the index file was replaced on disk since this session opened it. */
