@@ -1,12 +1,11 @@
 // The shipped entry point as a real process: `node bin/groove.js` on a copy of the sample KB, and a run that is
 // SIGKILLed mid-index, after which every command still opens the index and no file is half-written.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildIndexerPorts } from '../../src/app/index/indexer-ports.js';
-import { binPath, runBin } from '../support/run-bin.js';
+import { killBinWhen, runBin } from '../support/run-bin.js';
 import { createTempKb, type TempKb } from '../support/temp-kb.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -58,20 +57,13 @@ describe.skipIf(!hasDist)(`bin/groove.js (${hasDist ? 'dist present' : skipReaso
     const total = 800;
     for (let n = 0; n < total; n++) kb.write(`gen/${String(n).padStart(4, '0')}.md`, generatedNote(n));
 
-    const child = spawn(process.execPath, [binPath, 'index', ...kbArgs(), '--model', 'none'], {
-      cwd: kb.root,
-      env: { ...process.env, GROOVE_OFFLINE: '1' },
-    });
-    let stderr = '';
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.on('exit', (_code, signal) => resolve(signal)),
+    // Lines appear after each commit; by the 100th the run is well into its writes, likely mid-transaction.
+    const killed = await killBinWhen(
+      ['index', ...kbArgs(), '--model', 'none'],
+      kb.root,
+      (stderr) => stderr.split('indexed: ').length > 100,
     );
-    child.stderr.on('data', (data: Buffer) => {
-      stderr += data.toString();
-      // Lines appear after each commit; by the 100th the run is well into its writes, likely mid-transaction.
-      if (stderr.split('indexed: ').length > 100) child.kill('SIGKILL');
-    });
-    expect(await exited).toBe('SIGKILL');
+    expect(killed.signal).toBe('SIGKILL');
 
     const status = groove(['status', ...kbArgs(), '--format', 'json']);
     expect(status.stderr).toBe('');

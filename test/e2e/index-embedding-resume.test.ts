@@ -1,12 +1,11 @@
 // A first index with a real (tiny, generated) ONNX model, SIGKILLed while it embeds: the killed run had already
 // written every file's text, so searches answer by keyword with the vector leg partial; doctor says the chunks
 // are queued, not lost; and the next run embeds only what is left, without re-reading a file.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { binPath, runBin } from '../support/run-bin.js';
+import { killBinWhen, runBin } from '../support/run-bin.js';
 import { createTempKb, type TempKb } from '../support/temp-kb.js';
 import { ensureTinyModel } from '../support/test-models.js';
 
@@ -47,19 +46,12 @@ describe.skipIf(!hasDist)(
   () => {
     it('keeps its text searchable, says what is queued, and finishes on the next run', async () => {
       for (let n = 0; n < NOTES; n++) kb.write(`notes/n${n}.md`, note(n));
-      const child = spawn(process.execPath, [binPath, 'index', ...kbArgs(), '--model-dir', modelDir], {
-        cwd: kb.root,
-        env: { ...process.env, GROOVE_OFFLINE: '1' },
-      });
-      let stderr = '';
-      const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-        child.on('exit', (_code, signal) => resolve(signal)),
+      const { signal, stderr } = await killBinWhen(
+        ['index', ...kbArgs(), '--model-dir', modelDir],
+        kb.root,
+        (soFar) => /^ {2}embedded \d+\//m.test(soFar),
       );
-      child.stderr.on('data', (data: Buffer) => {
-        stderr += data.toString();
-        if (/^ {2}embedded \d+\//m.test(stderr)) child.kill('SIGKILL');
-      });
-      expect(await exited).toBe('SIGKILL');
+      expect(signal).toBe('SIGKILL');
       expect(stderr).toMatch(/groove: embedding \d+ chunks \(searchable by keyword already/);
 
       const status = json(['status']).value;

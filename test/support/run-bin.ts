@@ -1,6 +1,6 @@
 // Runs the shipped CLI (`node bin/groove.js`, built into dist/) as a user would, offline, and collects its exit
 // code and output. Test-only.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 export const binPath = path.resolve(import.meta.dirname, '../../bin/groove.js');
@@ -20,4 +20,25 @@ export function runBin(args: string[], cwd: string): BinRun {
     timeout: 60_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * `groove <args>` in `cwd`, offline, SIGKILLed as soon as its stderr so far satisfies `killWhen`; resolves with
+ * the signal it ended by (null when it exited first) and its stderr.
+ */
+export function killBinWhen(
+  args: string[],
+  cwd: string,
+  killWhen: (stderr: string) => boolean,
+): Promise<{ signal: NodeJS.Signals | null; stderr: string }> {
+  const child = spawn(process.execPath, [binPath, ...args], {
+    cwd,
+    env: { ...process.env, GROOVE_OFFLINE: '1' },
+  });
+  let stderr = '';
+  child.stderr.on('data', (data: Buffer) => {
+    stderr += data.toString();
+    if (killWhen(stderr)) child.kill('SIGKILL');
+  });
+  return new Promise((resolve) => child.on('exit', (_code, signal) => resolve({ signal, stderr })));
 }
