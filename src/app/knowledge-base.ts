@@ -112,6 +112,7 @@ export class KnowledgeBase {
           return this.embedder();
         },
         reranker: (followed) => this.createReranker(followed),
+        now: this.now,
       }),
     );
   }

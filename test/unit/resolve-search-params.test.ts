@@ -31,10 +31,34 @@ describe('resolveSearchParams', () => {
       rerank: DEFAULTS.rerankByDefault,
       mmr: null,
       parentRetriever: null,
+      boost: null,
+      graph: null,
       minConfidenceRatio: DEFAULTS.search.minConfidenceRatio,
       fusion: DEFAULTS.search.fusion,
       explain: false,
     });
+  });
+
+  it('turns the boost and the graph hop on from the request or [search.boost] / [search.graph]', () => {
+    const config = configWith(
+      '[search.boost]\nstrength = 0.7\nmin_judgments = 3\n[search.graph]\nenabled = true\nco_helpful = false\n',
+    );
+    expect(resolveSearchParams({}, config).boost).toBeNull();
+    expect(resolveSearchParams({ boost: true }, config).boost).toEqual({
+      strength: 0.7,
+      halfLifeDays: DEFAULTS.search.boost.halfLifeDays,
+      minJudgments: 3,
+      horizonDays: DEFAULTS.search.boost.horizonDays,
+    });
+    const { hops, maxAddedPerHit, weight } = DEFAULTS.search.graph;
+    expect(resolveSearchParams({}, config).graph).toEqual({
+      hops,
+      maxAddedPerHit,
+      weight,
+      links: true,
+      coHelpful: false,
+    });
+    expect(resolveSearchParams({ graph: false }, config).graph).toBeNull();
   });
 
   it('takes groove.toml over DEFAULTS, and the request over both', () => {
