@@ -1,4 +1,6 @@
-// Document and chunk rows, with their FTS rows and vectors, written one document per transaction.
+// Document and chunk rows, with their FTS rows and vectors, written one document per transaction; a renamed or
+// removed document's judgments move or go in the same transaction.
+import { dropJudgments, moveJudgments } from './feedback-store.js';
 import type { SqliteDatabase } from './open-database.js';
 import { encodeTags } from './tags-column.js';
 import { WordCountWriter } from './word-counts.js';
@@ -119,7 +121,10 @@ export class DocumentStore {
   writeDocument(doc: DocumentRowInput, chunks: ChunkRowInput[], replacesPath?: string): void {
     this.atomically(() => {
       this.removeByPath(doc.path);
-      if (replacesPath !== undefined) this.removeByPath(replacesPath);
+      // A rename: the document's judgments follow it, as its chunks do.
+      if (replacesPath !== undefined && this.removeByPath(replacesPath)) {
+        moveJudgments(this.db, replacesPath, doc.path);
+      }
       const result = this.statements.insertDocument.run({
         ...doc,
         tags: encodeTags(doc.tags),
@@ -202,11 +207,18 @@ export class DocumentStore {
     }
   }
 
-  /** Delete documents by path in one transaction; returns how many existed. */
+  /**
+   * Delete documents by path in one transaction, each with its judgments (feedback-store.ts dropJudgments);
+   * returns how many existed.
+   */
   deleteDocuments(paths: string[]): number {
     let deleted = 0;
     this.atomically(() => {
-      for (const path of paths) deleted += this.removeByPath(path) ? 1 : 0;
+      for (const path of paths) {
+        if (!this.removeByPath(path)) continue;
+        dropJudgments(this.db, path);
+        deleted++;
+      }
     });
     return deleted;
   }
