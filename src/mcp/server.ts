@@ -58,7 +58,10 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
         'filter_applied, legs}. `content` is the matching chunk; `match_spans` are UTF-8 byte offsets of the ' +
         'query terms in it. `legs` gives each leg {status: ok|empty|partial|failed|disabled, candidates, error?} ' +
         '("disabled" vector = no embedding model; "partial"/"failed" = that leg broke, results are incomplete). ' +
-        'Filters narrow the documents before ranking, so a filtered search still fills `limit` when it can.',
+        'Filters narrow the documents before ranking, so a filtered search still fills `limit` when it can. ' +
+        '`boost` raises documents agents judged helped (record_feedback); `graph` pulls in documents linked ' +
+        'to a top hit or judged helped in the same task, each with `expanded_from: {kind: link|co_helpful, ' +
+        'path, heading?}` naming that hit.',
       inputSchema: searchInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
