@@ -107,7 +107,7 @@ export const configFileSchema = z.strictObject({
       boost: z
         .strictObject({
           enabled: z.boolean().optional(),
-          strength: finite().min(0).max(10).optional(),
+          strength: finite().min(0).max(100).optional(),
           half_life_days: finite().min(0.1).max(36_500).optional(),
           min_judgments: z.number().int().min(1).max(1000).optional(),
           horizon_days: finite().min(1).max(36_500).optional(),

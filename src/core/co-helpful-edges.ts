@@ -5,7 +5,10 @@
 // MAX_HELPED_PER_TASK in recording order), w_t = the largest weight among those judgments (its newest).
 //
 //   C(a, b)     = Σ w_t over the tasks with both a and b in D_t
-//   edge weight = C / (C + 1)        one fresh shared task: 0.5; three: 0.75; never 1
+//   edge weight = C / (C + 0.1)      one fresh shared task: 0.91; a task one half-life old: 0.83; two: 0.95
+//
+// Why so close to 1: fused scores are RRF scores, ~1/(rrf_k + rank), so multiplying one by 0.5 moves a document
+// about rrf_k ranks down; at 0.91 a document pulled in from the top hit lands about six ranks below it.
 //
 // Noise and wrong verdicts add nothing here (they lower a document through the boost instead).
 import type { CountedJudgment } from './counted-judgments.js';
@@ -13,6 +16,9 @@ import type { GraphEdge } from './graph-hop.js';
 
 /** Helped documents per task that pair with each other; a task judging more pairs only its first ones. */
 export const MAX_HELPED_PER_TASK = 32;
+
+/** The smoothing constant of an edge's weight C / (C + CO_HELPFUL_PRIOR). */
+export const CO_HELPFUL_PRIOR = 0.1;
 
 export interface CoHelpfulEdges {
   /** How many document pairs have an edge. */
@@ -58,7 +64,7 @@ export function buildCoHelpfulEdges(judgments: readonly CountedJudgment[]): CoHe
         if (seen.has(source)) continue;
         seen.add(source);
         for (const [target, count] of together.get(source) ?? []) {
-          out.push({ source, target, kind: 'co_helpful', weight: count / (count + 1) });
+          out.push({ source, target, kind: 'co_helpful', weight: count / (count + CO_HELPFUL_PRIOR) });
         }
       }
       return out;

@@ -6,15 +6,17 @@
 // `wrong`, n = how many judgments (unweighted).
 //
 //   helpfulness c = (H − N) / (H + N + 2)                 Beta(1, 1) smoothing: one fresh vote gives ±1/3
-//   boost        = strength × c / (rrf_k + 1)              when n ≥ min_judgments, else 0
+//   gap          = 1 / (rrf_k + 1) − 1 / (rrf_k + 2)       one leg's score step from rank 1 to rank 2
+//   boost        = strength × c × gap                      when n ≥ min_judgments, else 0
 //
-// |c| < 1, so |boost| < strength / (rrf_k + 1): a rank-1 hit's contribution from one leg, times strength.
-// Reordering bound: two hits whose fused scores differ by at least 2 × strength / (rrf_k + 1) keep their order.
+// |c| < 1, so |boost| < strength × gap: at the top of one leg's ranking no boost moves a hit past more than
+// `strength` others (further down, where RRF steps are smaller, past a few more). Reordering bound: two hits
+// whose fused scores differ by at least 2 × strength × gap keep their order whatever was judged.
 import type { CountedJudgment } from './counted-judgments.js';
 
 /** [search.boost] without its switch. */
 export interface BoostParams {
-  /** 0 – 10: the largest boost is strength / (rrf_k + 1). */
+  /** 0 – 100: the largest boost is strength × (1 / (rrf_k + 1) − 1 / (rrf_k + 2)). */
   strength: number;
   /** A judgment's weight halves every this many days. */
   halfLifeDays: number;
@@ -87,6 +89,11 @@ export function helpfulnessOf(evidence: BoostEvidence): number {
   return (evidence.helped - evidence.negative) / (evidence.helped + evidence.negative + BOOST_PRIOR_WEIGHT);
 }
 
+/** One leg's RRF score step between rank 1 and rank 2: the boost's unit. */
+export function topRankGap(rrfK: number): number {
+  return 1 / (rrfK + 1) - 1 / (rrfK + 2);
+}
+
 /** The additive boost of a chunk with this evidence (0 below the judgment floor). */
 export function boostOf(
   evidence: BoostEvidence | null,
@@ -94,10 +101,10 @@ export function boostOf(
   rrfK: number,
 ): number {
   if (!evidence || evidence.judgments < params.minJudgments) return 0;
-  return (params.strength * helpfulnessOf(evidence)) / (rrfK + 1);
+  return params.strength * helpfulnessOf(evidence) * topRankGap(rrfK);
 }
 
-/** The bound no boost reaches: strength / (rrf_k + 1). */
+/** The bound no boost reaches: strength × the top rank gap. */
 export function maxBoost(params: Pick<BoostParams, 'strength'>, rrfK: number): number {
-  return params.strength / (rrfK + 1);
+  return params.strength * topRankGap(rrfK);
 }

@@ -4,6 +4,11 @@
 //
 //   pulled score = weight × parent score × edge weight   (0 ≤ weight ≤ 1, 0 < edge weight ≤ 1)
 //
+// A pulled-in document never outscores its parent, and at an equal score it is placed after every hit a leg
+// found. In ranks: fused scores are ~1/(rrf_k + rank), so a factor f = weight × edge weight puts a document
+// pulled in from the rank-r hit where a single leg's rank (rrf_k + r) / f − rrf_k would (from the top hit with
+// rrf_k 60: f = 1 right behind it, 0.91 about six ranks lower, 0.5 about sixty).
+//
 // Every (parent, neighbour) pair is scored; best first, each neighbour is credited to the parent that scores it
 // highest, and a parent adds at most `maxAddedPerHit`. A document already in the results, or one that cannot be
 // served (filtered out, no chunk left after the quality floor and exclusions), is never pulled in. Hop h + 1

@@ -192,8 +192,8 @@ describe('record_feedback over MCP', () => {
       expect(hopped.results.map((r) => r.path)).toEqual(['ops/backup.md', 'readme.md']);
       expect(hopped.results[1]).toMatchObject({
         expanded_from: { kind: 'co_helpful', path: 'ops/backup.md', heading: 'Note about backup' },
-        // One shared task recorded moments ago: C ≈ 1, edge weight ≈ 1 / 2.
-        explain: { graph: { kind: 'co_helpful', edge_weight: expect.closeTo(0.5, 6) } },
+        // One shared task recorded moments ago: C ≈ 1, edge weight ≈ 1 / 1.1.
+        explain: { graph: { kind: 'co_helpful', edge_weight: expect.closeTo(1 / 1.1, 6) } },
       });
       const refused = (await groove.client.callTool({
         name: 'search',

@@ -32,7 +32,7 @@ function topicNotes(): Record<string, string> {
   return files;
 }
 
-const TOML = '[search.boost]\nmin_judgments = 1\n';
+const TOML = '[search.boost]\nmin_judgments = 1\nstrength = 10\n';
 
 function open(temp: TempKb) {
   return openKnowledgeBase(temp.config({ toml: TOML, overrides: { model: 'none' } }), { now: () => NOW });
@@ -210,7 +210,7 @@ describe('learned eval rows', () => {
     const temp = createKb(topicNotes());
     const facade = openKnowledgeBase(
       temp.config({
-        toml: '[search.boost]\nenabled = true\nmin_judgments = 1\n[search.graph]\nenabled = true\n',
+        toml: '[search.boost]\nenabled = true\nmin_judgments = 1\nstrength = 10\n[search.graph]\nenabled = true\n',
         overrides: { model: 'none' },
       }),
       { now: () => NOW },

@@ -55,7 +55,8 @@ describe('search learning from judgments', () => {
   });
 
   it('moves documents judged helped up, documents judged noise down, within the bound, and explains it', async () => {
-    const { facade } = openFacade();
+    // Strength 10: at the top of the ranking a boost may pass at most ten hits.
+    const { facade } = openFacade('[search.boost]\nstrength = 10\n');
     try {
       await facade.index();
       const before = await facade.search({ query: 'widget', limit: 10 });
@@ -83,14 +84,15 @@ describe('search learning from judgments', () => {
       const n5 = boosted.results.find((h) => h.path === 'notes/n5.md')!;
       expect(n5.explain).toMatchObject({ boost: 0, boostEvidence: null });
       expect(n5.score).toBe(before.results.find((h) => h.path === 'notes/n5.md')!.score);
-      const bound = 0.2 / 61;
+      const gap = 1 / 61 - 1 / 62;
+      const bound = 10 * gap;
       for (const hit of boosted.results) {
         expect(hit.score).toBe(explainedScore(hit));
         expect(Math.abs(hit.explain!.boost!)).toBeLessThan(bound);
       }
       const n6 = boosted.results[0]!;
-      // Three fresh helped votes: (3 − 0) / (3 + 0 + 2) × 0.2 / 61.
-      expect(n6.explain!.boost).toBeCloseTo((0.6 * 0.2) / 61, 12);
+      // Three fresh helped votes: strength 10 × (3 − 0) / (3 + 0 + 2) × the top rank gap.
+      expect(n6.explain!.boost).toBeCloseTo(10 * 0.6 * gap, 15);
       expect(n6.explain!.boostEvidence).toEqual({ helped: 3, negative: 0, judgments: 3 });
       const wire = searchResponseToJson(boosted) as { results: { explain: Record<string, unknown> }[] };
       expect(wire.results[0]!.explain).toMatchObject({
@@ -123,19 +125,28 @@ describe('search learning from judgments', () => {
       expect(other).toBeDefined();
       expect(other.expandedFrom).toEqual({ kind: 'co_helpful', path: 'notes/n2.md', heading: 'Note 2' });
       const parent = pulled.results.find((h) => h.path === 'notes/n2.md')!;
-      // Three shared tasks: edge weight 3 / 4; score = 0.9 × parent × 0.75.
+      // Three shared tasks: edge weight 3 / 3.1; score = 1 × parent × 3 / 3.1 — about two ranks below it.
       expect(other.explain!.graph).toMatchObject({
         kind: 'co_helpful',
         hop: 1,
-        edgeWeight: 0.75,
-        weight: 0.9,
+        edgeWeight: 3 / 3.1,
+        weight: 1,
       });
-      expect(other.score).toBeCloseTo(0.9 * parent.score * 0.75, 15);
+      expect(other.score).toBeCloseTo(parent.score * (3 / 3.1), 15);
+      expect(paths(pulled.results)).toEqual([
+        'notes/n1.md',
+        'notes/n2.md',
+        'notes/n3.md',
+        'notes/n4.md',
+        'notes/other.md',
+        'notes/n5.md',
+        'notes/n6.md',
+      ]);
       for (const hit of pulled.results) expect(hit.score).toBe(explainedScore(hit));
       const wire = searchResponseToJson(pulled) as { results: Record<string, unknown>[] };
       expect(wire.results.find((r) => r.path === 'notes/other.md')).toMatchObject({
         expanded_from: { kind: 'co_helpful', path: 'notes/n2.md', heading: 'Note 2' },
-        explain: { graph: { kind: 'co_helpful', edge_weight: 0.75, parent_score: parent.score } },
+        explain: { graph: { kind: 'co_helpful', edge_weight: 3 / 3.1, parent_score: parent.score } },
       });
       // Off per call, and with co_helpful switched off in the config, nothing is pulled in.
       expect(paths((await facade.search({ query: 'widget', limit: 10 })).results)).not.toContain(
@@ -182,10 +193,11 @@ describe('search learning from judgments', () => {
         const response = await facade.search({ query: 'widget', limit: 10, explain: true });
         return response.results.find((h) => h.path === 'notes/n6.md')!.explain!.boost!;
       };
-      expect(await boostOfN6()).toBeCloseTo((0.2 * (1 / 3)) / 61, 15);
+      const gap = 1 / 61 - 1 / 62;
+      expect(await boostOfN6()).toBeCloseTo(gap / 3, 15);
       at.now = new Date('2026-01-11T00:00:00Z');
       // One half-life later: H = 0.5 → 0.5 / 2.5.
-      expect(await boostOfN6()).toBeCloseTo((0.2 * 0.2) / 61, 15);
+      expect(await boostOfN6()).toBeCloseTo(0.2 * gap, 15);
       at.now = new Date('2026-01-31T01:00:00Z');
       expect(await boostOfN6()).toBe(0);
     } finally {

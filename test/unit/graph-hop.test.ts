@@ -42,7 +42,7 @@ const sorted = (edges: GraphEdge[]) =>
     .sort((a, b) => String(a).localeCompare(String(b)));
 
 describe('co-helpful edges', () => {
-  it('pair the documents helped in one task, weigh C / (C + 1), and ignore noise and always-served items', () => {
+  it('pair the documents helped in one task, weigh C / (C + 0.1), and ignore noise and always-served items', () => {
     const edges = edgesOf([
       serve(1, 't1', ['a.md', 'b.md'], { noise: ['n.md'], always: ['rules.md'] }),
       serve(2, 't1', ['c.md']),
@@ -50,10 +50,10 @@ describe('co-helpful edges', () => {
       serve(4, 't3', ['a.md']),
     ]);
     expect(edges.edges).toBe(3);
-    // t1 (a, b, c across its two serves) and t2 (a, b): C(a, b) = 2 → 2/3; C(a, c) = C(b, c) = 1 → 1/2.
+    // t1 (a, b, c across its two serves) and t2 (a, b): C(a, b) = 2 → 2/2.1; C(a, c) = C(b, c) = 1 → 1/1.1.
     expect(sorted(edges.edgesFor(['a.md']))).toEqual([
-      ['a.md', 'b.md', 0.666667],
-      ['a.md', 'c.md', 0.5],
+      ['a.md', 'b.md', 0.952381],
+      ['a.md', 'c.md', 0.909091],
     ]);
     expect(edges.edgesFor(['n.md', 'rules.md'])).toEqual([]);
     expect(edges.edgesFor(['a.md', 'a.md'])).toHaveLength(2);
@@ -66,8 +66,8 @@ describe('co-helpful edges', () => {
       serve(1, 't1', ['a.md', 'b.md'], { recordedAt: tenDaysAgo }),
       serve(2, 't2', ['a.md', 'c.md'], { recordedAt: old }),
     ]);
-    // w = 0.5 after one half-life: C = 0.5 → 1/3.
-    expect(sorted(edges.edgesFor(['a.md']))).toEqual([['a.md', 'b.md', 0.333333]]);
+    // w = 0.5 after one half-life: C = 0.5 → 0.5 / 0.6.
+    expect(sorted(edges.edgesFor(['a.md']))).toEqual([['a.md', 'b.md', 0.833333]]);
   });
 });
 

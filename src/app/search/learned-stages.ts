@@ -142,7 +142,9 @@ function applyGraphHop(
       : { rrfScore: 0, ranks: {}, lexicalSource: null, graph };
     return { id: p.chunkId, score: p.score, explain };
   });
+  // Equal scores: a hit a leg found before a pulled-in one, then chunk id.
+  const pulledLast = (r: RankedEntry) => (r.explain.graph ? 1 : 0);
   return [...ranked.filter((r) => !replaced.has(r.id)), ...added].sort(
-    (a, b) => b.score - a.score || a.id - b.id,
+    (a, b) => b.score - a.score || pulledLast(a) - pulledLast(b) || a.id - b.id,
   );
 }
