@@ -148,6 +148,18 @@ describe('search learning from judgments', () => {
         expanded_from: { kind: 'co_helpful', path: 'notes/n2.md', heading: 'Note 2' },
         explain: { graph: { kind: 'co_helpful', edge_weight: 3 / 3.1, parent_score: parent.score } },
       });
+      // A document the request's filters or exclusions rule out is never pulled in.
+      const filtered = await facade.search({
+        query: 'widget',
+        limit: 10,
+        graph: true,
+        pathGlobs: ['!notes/other.md'],
+      });
+      expect(paths(filtered.results)).not.toContain('notes/other.md');
+      expect(paths(filtered.results)).toHaveLength(6);
+      const excluded = await facade.search({ query: 'widget -gearboxes', limit: 10, graph: true });
+      expect(paths(excluded.results)).not.toContain('notes/other.md');
+      expect(paths(excluded.results)).toHaveLength(6);
       // Off per call, and with co_helpful switched off in the config, nothing is pulled in.
       expect(paths((await facade.search({ query: 'widget', limit: 10 })).results)).not.toContain(
         'notes/other.md',
