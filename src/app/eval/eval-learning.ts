@@ -1,11 +1,16 @@
 // What eval's learned rows learn from. A naive row learns from every judgment recorded when the snapshot was
 // taken; its honest twin, for each golden query, from all of them but the ones that query produced (same task
 // id, or same normalised text: core/learned-signals.ts withoutOwnServes). Both are built by the same pure
-// function as search's own signals, with eval's clock, and the report says how many judgments each row used.
+// function as search's own signals, with eval's clock, and the report says how many judgments each row used,
+// pairs each learned row with core and with its twin, and fingerprints what it learned from.
+import type { ResolvedConfig } from '../../config/resolve-config.js';
 import type { JudgedServe, JudgmentCounts, JudgmentWindow } from '../../core/counted-judgments.js';
+import type { EvalFingerprint } from '../../core/eval-fingerprint.js';
+import { type PairedRunComparison, pairRuns } from '../../core/eval-paired.js';
+import type { EvalRun } from '../../core/eval-run.js';
 import { type LearnedSignals, learnSignals, ownServesFilter } from '../../core/learned-signals.js';
 import type { GoldenQuery } from '../golden/index.js';
-import type { EffectivePipeline } from './eval-rows.js';
+import type { EffectivePipeline, EvalRowSpec } from './eval-rows.js';
 
 /** Which judgments a learned row used, for the report. */
 export interface LearningUse {
@@ -83,4 +88,51 @@ export function createEvalLearning(
       };
     },
   };
+}
+
+/** A plain run leaves the boost and the graph hop out even when the config turns them on: say so. */
+export function plainRunNotes(withRows: boolean, config: ResolvedConfig): string[] {
+  const on = [
+    ...(config.search.boost.enabled ? ['[search.boost]'] : []),
+    ...(config.search.graph.enabled ? ['[search.graph]'] : []),
+  ];
+  if (withRows || on.length === 0) return [];
+  return [
+    `${on.join(' and ')} enabled, but a plain run measures without the boost and the graph hop; measure them with --rows core,graph+boost (their honest twins are added)`,
+  ];
+}
+
+/** The fingerprint parts of the boost, the graph hop, honesty and the judgments a learned row used. */
+export function learnedFingerprint(
+  pipeline: EffectivePipeline,
+  use: LearningUse | null,
+): Partial<EvalFingerprint> {
+  return {
+    ...(pipeline.boost ? { boost: pipeline.boost } : {}),
+    ...(pipeline.graph ? { graph: pipeline.graph } : {}),
+    ...(pipeline.honest ? { honest: true } : {}),
+    ...(use ? { judgments: { serves: use.counts.serves, items: use.counts.items } } : {}),
+  };
+}
+
+/** What pairLearnedRows fills in on a row's report. */
+export interface LearnedPairing {
+  run: EvalRun;
+  versusCore: PairedRunComparison | null;
+  versusTwin: { twin: string; paired: PairedRunComparison } | null;
+}
+
+/** Each learned or honest row against `core`, and each learned row against its honest twin (the leak). */
+export function pairLearnedRows(rows: readonly EvalRowSpec[], reports: readonly LearnedPairing[]): void {
+  const byName = new Map(rows.map((row, i) => [row.name, reports[i]!]));
+  const core = byName.get('core');
+  rows.forEach((row, i) => {
+    const report = reports[i]!;
+    if (!row.twin) return;
+    if (core) report.versusCore = pairRuns(report.run, core.run);
+    const twin = byName.get(row.twin);
+    if (!row.pipeline.honest && twin) {
+      report.versusTwin = { twin: row.twin, paired: pairRuns(report.run, twin.run) };
+    }
+  });
 }

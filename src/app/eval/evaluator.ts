@@ -32,9 +32,15 @@ import {
   loadEvalHistory,
   saveEvalHistory,
 } from './eval-history.js';
-import { createEvalLearning, type LearningUse } from './eval-learning.js';
+import {
+  createEvalLearning,
+  type LearningUse,
+  learnedFingerprint,
+  pairLearnedRows,
+  plainRunNotes,
+} from './eval-learning.js';
 import { measureRow } from './eval-measure.js';
-import { type EffectivePipeline, type EvalRowSpec, effectivePipeline, resolveEvalRows } from './eval-rows.js';
+import { type EvalRowSpec, effectivePipeline, resolveEvalRows } from './eval-rows.js';
 import { probeLegs } from './leg-probe.js';
 
 export type { EvalComparison, RegressionGate, SignificantGate } from '../../core/eval-compare.js';
@@ -287,7 +293,7 @@ export async function runEvaluation(
       probe: measured.probe,
       freshness,
       notes: decision
-        ? [...depth.notes, ...plainRunNotes(options, config), ...(history?.warnings ?? [])]
+        ? [...depth.notes, ...plainRunNotes(options.rows !== undefined, config), ...(history?.warnings ?? [])]
         : [],
       golden,
       history,
@@ -297,42 +303,6 @@ export async function runEvaluation(
   for (const other of otherRows) other.versusDecision = pairRuns(other.run, decisionReport!.run);
   pairLearnedRows(rows, reports);
   return { ...decisionReport!, otherRows };
-}
-
-/** A plain run leaves the boost and the graph hop out even when the config turns them on: say so. */
-function plainRunNotes(options: EvaluateOptions, config: ResolvedConfig): string[] {
-  const on = [
-    ...(config.search.boost.enabled ? ['[search.boost]'] : []),
-    ...(config.search.graph.enabled ? ['[search.graph]'] : []),
-  ];
-  if (options.rows || on.length === 0) return [];
-  return [
-    `${on.join(' and ')} enabled, but a plain run measures without the boost and the graph hop; measure them with --rows core,graph+boost (their honest twins are added)`,
-  ];
-}
-
-/** The fingerprint parts of the boost, the graph hop, honesty and the judgments a learned row used. */
-function learnedFingerprint(pipeline: EffectivePipeline, use: LearningUse | null): Partial<EvalFingerprint> {
-  return {
-    ...(pipeline.boost ? { boost: pipeline.boost } : {}),
-    ...(pipeline.graph ? { graph: pipeline.graph } : {}),
-    ...(pipeline.honest ? { honest: true } : {}),
-    ...(use ? { judgments: { serves: use.counts.serves, items: use.counts.items } } : {}),
-  };
-}
-
-/** Each learned or honest row against `core`, and each learned row against its honest twin (the leak). */
-function pairLearnedRows(rows: readonly EvalRowSpec[], reports: EvalReport[]): void {
-  const byName = new Map(rows.map((row, i) => [row.name, reports[i]!]));
-  const core = byName.get('core');
-  rows.forEach((row, i) => {
-    const report = reports[i]!;
-    if (!row.twin) return;
-    if (core) report.versusCore = pairRuns(report.run, core.run);
-    const twin = byName.get(row.twin);
-    if (!row.pipeline.honest && twin)
-      report.versusTwin = { twin: row.twin, paired: pairRuns(report.run, twin.run) };
-  });
 }
 
 /** Read the sidecar, if any, and refuse a set older than [eval] max_golden_age_days. */
