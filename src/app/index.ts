@@ -31,7 +31,9 @@ export {
   type EvalReport,
   evalReportToJson,
   formatDrift,
+  type LearningUse,
   type PairedMetric,
+  type PairedRunComparison,
   type QuoteFinding,
 } from './eval/index.js';
 export type { FeedbackFilterName, GoldenBuildResult, GoldenStampResult } from './golden/index.js';

@@ -118,6 +118,7 @@ export class KnowledgeBase {
           return this.embedder();
         },
         reranker: (followed) => this.createReranker(followed),
+        now: this.now,
       }),
     );
   }

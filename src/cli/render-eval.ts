@@ -10,6 +10,7 @@ import {
   renderRowTitle,
   renderVersusDecision,
 } from './render-integrity.js';
+import { renderLearnedRow } from './render-learned-rows.js';
 
 /** Colours for callers that already decided to colour (a terminal, no --no-color). */
 const COLORS = pc.createColors(true);
@@ -62,6 +63,7 @@ export function renderEvalText(report: EvalReport, options: RenderEvalTextOption
   lines.push(row(`nDCG@${maxK}`, run.aggregate.ndcgAtK[maxK] ?? 0, report.diff?.ndcgAtK[maxK]));
   lines.push(...renderDetectableEffect(report, shown));
   if (options.decisionRow) lines.push(...renderVersusDecision(report, options.decisionRow, shown));
+  lines.push(...renderLearnedRow(report, { decisionRow: options.decisionRow ?? report.run.row, shown }));
 
   const { k, rows } = report.flagged;
   if (rows.length > 0) {
@@ -84,7 +86,7 @@ export function renderEvalRowsText(report: EvalReport, options: RenderEvalTextOp
   return [report, ...report.otherRows]
     .map(
       (r, i) =>
-        `${renderRowTitle(r.run.row ?? '', i === 0)}\n${renderEvalText(r, i === 0 ? options : { ...options, decisionRow: report.run.row })}`,
+        `${renderRowTitle(r.run.row ?? '', i === 0, r.appended)}\n${renderEvalText(r, i === 0 ? options : { ...options, decisionRow: report.run.row })}`,
     )
     .join('\n');
 }

@@ -1,7 +1,7 @@
 // Pure renderers for what eval's integrity checks add: the warnings on top (degraded legs, golden age and
 // drift), the paired interval beside each arrow, the minimum detectable effect, the significant-regression
 // gate, and the row frames of `--rows`. Text for stdout may use the report's symbols; stderr lines are ASCII.
-import { type EvalReport, formatDrift, type PairedMetric } from '../app/index.js';
+import { type EvalReport, formatDrift, type PairedMetric, type PairedRunComparison } from '../app/index.js';
 
 /** Header lines under the corpus line: the golden set's age and drift, and any degradation. */
 export function renderIntegrityHeader(report: EvalReport): string[] {
@@ -68,7 +68,16 @@ export function renderVersusDecision(
 ): string[] {
   const paired = report.versusDecision;
   if (!paired) return [];
-  const lines = [`  vs decision row ${decisionRow} (paired over ${paired.sharedQueries} queries, 95% CI):`];
+  return renderPairedBlock(`vs decision row ${decisionRow}`, paired, shown);
+}
+
+/** `  <title> (paired over N queries, 95% CI):` and one line per shown metric. */
+export function renderPairedBlock(
+  title: string,
+  paired: PairedRunComparison,
+  shown: readonly string[],
+): string[] {
+  const lines = [`  ${title} (paired over ${paired.sharedQueries} queries, 95% CI):`];
   for (const m of paired.metrics.filter((x) => shown.includes(x.metric))) {
     lines.push(
       paired.sharedQueries < 2
@@ -114,10 +123,10 @@ export function renderIntegrityDiagnostics(report: EvalReport): string {
 }
 
 /** `── row core · decision row (gated) ──` before each block of a `--rows` run. */
-export function renderRowTitle(row: string, decision: boolean): string {
-  return decision
-    ? `── row ${row} · decision row (the gates apply to it) ──`
-    : `── row ${row} · reference row (printed, never gated) ──`;
+export function renderRowTitle(row: string, decision: boolean, appended = false): string {
+  if (decision) return `── row ${row} · decision row (the gates apply to it) ──`;
+  const why = appended ? ', added for a learned row' : '';
+  return `── row ${row} · reference row (printed, never gated${why}) ──`;
 }
 
 function describeDrift(report: EvalReport): string {

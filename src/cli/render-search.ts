@@ -16,6 +16,11 @@ export function renderSearchText(response: SearchResponse, options: { minConfide
     const where = displayPath(hit.heading ? `${hit.path}#${hit.heading}` : hit.path);
     const block = [`# ${hit.title}`, where, `score: ${hit.score.toFixed(4)}`];
     if (hit.tags.length > 0) block.push(`tags: ${hit.tags.join(', ')}`);
+    const from = hit.expandedFrom;
+    if (from && (from.kind === 'link' || from.kind === 'co_helpful')) {
+      const parent = displayPath(from.heading ? `${from.path}#${from.heading}` : from.path);
+      block.push(`pulled in by the graph hop (${from.kind}) from ${parent}`);
+    }
     if (hit.explain) block.push(`explain: ${JSON.stringify(hit.explain)}`);
     block.push('', hit.content.trim());
     return block.join('\n');

@@ -83,6 +83,20 @@ export const DEFAULTS = {
     minConfidenceRatio: 1.5,
     mmr: { enabled: false, lambda: 0.7, sameDocPenalty: 0.0 },
     parentRetriever: { enabled: false, wholeDocThresholdTokens: 100, maxExpandedTokens: 2000 },
+    /**
+     * Raise documents agents judged `helped` and lower those judged noise or wrong (core/feedback-boost.ts).
+     * strength 0 – 100: the largest boost is strength × (1/(rrf_k + 1) − 1/(rrf_k + 2)), one leg's score step
+     * between ranks 1 and 2, so at the top no boost passes more than `strength` hits; half_life_days 0.1 – 36500: a judgment's
+     * weight halves every this many days; min_judgments 1 – 1000: fewer judgments than this, no boost;
+     * horizon_days 1 – 36500: older judgments no longer count (the co-helpful graph edges use it too).
+     */
+    boost: { enabled: false, strength: 1, halfLifeDays: 90, minJudgments: 2, horizonDays: 365 },
+    /**
+     * Pull in documents connected to the top hits (core/graph-hop.ts). hops 1 – 3; max_added_per_hit 1 – 20;
+     * weight 0 – 1: a pulled-in hit scores weight × parent score × edge weight; `links`: follow links written
+     * in the notes; `co_helpful`: follow documents judged helped in the same task.
+     */
+    graph: { enabled: false, hops: 1, maxAddedPerHit: 2, weight: 1.0, links: true, coHelpful: true },
     fusion: {
       /** RRF constant. Finite, 1 – 1e6. */
       rrfK: 60.0,

@@ -257,6 +257,21 @@ function applySearch(config: ResolvedConfig, file: ConfigFile, filePath: string)
     wholeDocThresholdTokens: s.parent_retriever?.whole_doc_threshold_tokens,
     maxExpandedTokens: s.parent_retriever?.max_expanded_tokens,
   });
+  assignDefined(config.search.boost, {
+    enabled: s.boost?.enabled,
+    strength: s.boost?.strength,
+    halfLifeDays: s.boost?.half_life_days,
+    minJudgments: s.boost?.min_judgments,
+    horizonDays: s.boost?.horizon_days,
+  });
+  assignDefined(config.search.graph, {
+    enabled: s.graph?.enabled,
+    hops: s.graph?.hops,
+    maxAddedPerHit: s.graph?.max_added_per_hit,
+    weight: s.graph?.weight,
+    links: s.graph?.links,
+    coHelpful: s.graph?.co_helpful,
+  });
   assignDefined(config.search.fusion, {
     rrfK: s.fusion?.rrf_k,
     bm25HeadingWeight: s.fusion?.bm25_heading_weight,

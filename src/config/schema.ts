@@ -104,6 +104,25 @@ export const configFileSchema = z.strictObject({
           max_expanded_tokens: z.number().int().min(1).max(8192).optional(),
         })
         .optional(),
+      boost: z
+        .strictObject({
+          enabled: z.boolean().optional(),
+          strength: finite().min(0).max(100).optional(),
+          half_life_days: finite().min(0.1).max(36_500).optional(),
+          min_judgments: z.number().int().min(1).max(1000).optional(),
+          horizon_days: finite().min(1).max(36_500).optional(),
+        })
+        .optional(),
+      graph: z
+        .strictObject({
+          enabled: z.boolean().optional(),
+          hops: z.number().int().min(1).max(3).optional(),
+          max_added_per_hit: z.number().int().min(1).max(20).optional(),
+          weight: finite().min(0).max(1).optional(),
+          links: z.boolean().optional(),
+          co_helpful: z.boolean().optional(),
+        })
+        .optional(),
       fusion: z
         .strictObject({
           rrf_k: finite().min(1).max(1e6).optional(),

@@ -213,6 +213,34 @@ export const SEARCH_PARAMS = [
     description: 'expand short hits to their neighbouring chunks or the whole short document',
   },
   {
+    name: 'boost',
+    wire: 'boost',
+    type: 'boolean',
+    cli: {
+      kind: 'option',
+      flag: '--boost',
+      negation: 'turn the boost off even when [search.boost] enables it',
+    },
+    default: fromConfig('search.boost.enabled'),
+    description:
+      'raise documents agents judged helped (record_feedback) and lower those judged noise or wrong, by a ' +
+      'bounded amount; no effect without judgments',
+  },
+  {
+    name: 'graph',
+    wire: 'graph',
+    type: 'boolean',
+    cli: {
+      kind: 'option',
+      flag: '--graph',
+      negation: 'turn the graph hop off even when [search.graph] enables it',
+    },
+    default: fromConfig('search.graph.enabled'),
+    description:
+      'pull in documents linked to the top hits, or judged helped in the same task as one; pulled-in hits ' +
+      'carry expanded_from',
+  },
+  {
     name: 'minConfidenceRatio',
     wire: 'min_confidence_ratio',
     type: 'number',
@@ -226,7 +254,8 @@ export const SEARCH_PARAMS = [
     wire: 'explain',
     type: 'boolean',
     cli: { kind: 'option', flag: '--explain' },
-    description: 'add per-hit ranks and scores from each retrieval leg, for debugging ranking',
+    description:
+      'add per-hit ranks and scores from each retrieval leg, the boost and the graph hop, for debugging ranking',
   },
 ] as const satisfies readonly SearchParam[];
 

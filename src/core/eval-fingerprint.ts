@@ -27,6 +27,23 @@ export interface EvalFingerprint {
     bm25ContextWeight: number;
     bm25ContentWeight: number;
   };
+  /** Only for a row that boosts: [search.boost]'s settings. */
+  boost?: { strength: number; halfLifeDays: number; minJudgments: number; horizonDays: number };
+  /** Only for a row with the graph hop: [search.graph]'s settings. */
+  graph?: {
+    hops: number;
+    maxAddedPerHit: number;
+    weight: number;
+    links: boolean;
+    coHelpful: boolean;
+  };
+  /** Only for an honest row: its learned stages left out each query's own judgments. */
+  honest?: boolean;
+  /**
+   * Only for a row that learned from judgments: how many serves and items it could learn from. New feedback
+   * makes a learned row another system, so it is not compared with a run learned from other judgments.
+   */
+  judgments?: { serves: number; items: number };
   /** Only when the index was built with a context mode other than off (the index's mode, not the config's). */
   context?: { mode: string };
   /**

@@ -59,7 +59,10 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
         'query terms in it. `legs` gives each leg {status: ok|empty|partial|failed|disabled, candidates, error?} ' +
         '("disabled" vector = no embedding model; "partial"/"failed" = that leg broke, results are incomplete; ' +
         'a vector leg "partial" with coverage {embedded, chunks} = the index is still embedding, keyword results are complete). ' +
-        'Filters narrow the documents before ranking, so a filtered search still fills `limit` when it can.',
+        'Filters narrow the documents before ranking, so a filtered search still fills `limit` when it can. ' +
+        '`boost` raises documents agents judged helped (record_feedback); `graph` pulls in documents linked ' +
+        'to a top hit or judged helped in the same task, each with `expanded_from: {kind: link|co_helpful, ' +
+        'path, heading?}` naming that hit.',
       inputSchema: searchInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

@@ -191,6 +191,36 @@ export function readDocumentChunks(db: SqliteDatabase, documentId: number, maxRo
   return rows.map((row) => ({ ...row, tags: decodeTags(row.tags) }));
 }
 
+/** Where a chunk sits: its document and heading, for the stages that look past its text (boost, graph hop). */
+export interface ChunkKey {
+  id: number;
+  documentId: number;
+  path: string;
+  heading: string | null;
+}
+
+/** Chunk keys by id, returned in the order of `ids` (ids no longer stored are left out). */
+export function readChunkKeys(db: SqliteDatabase, ids: readonly number[]): ChunkKey[] {
+  if (ids.length === 0) return [];
+  const rows = db
+    .prepare(`SELECT c.id, c.document_id AS documentId, d.path, c.heading FROM chunks c
+      JOIN documents d ON d.id = c.document_id WHERE c.id IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(ids)) as ChunkKey[];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => {
+    const key = byId.get(id);
+    return key ? [key] : [];
+  });
+}
+
+/** The keys of a document's chunks at or above the quality floor, in document order; none for an unknown path. */
+export function readDocumentChunkKeys(db: SqliteDatabase, path: string, minQuality: number): ChunkKey[] {
+  return db
+    .prepare(`SELECT c.id, c.document_id AS documentId, d.path, c.heading FROM chunks c
+      JOIN documents d ON d.id = c.document_id WHERE d.path = ? AND c.quality_score >= ? ORDER BY c.chunk_index`)
+    .all(path, minQuality) as ChunkKey[];
+}
+
 /** What filters look at for every document. */
 export function readDocumentFacts(db: SqliteDatabase): DocumentFacts[] {
   const rows = db.prepare('SELECT id, path, category, topic, date, tags FROM documents').all() as (Omit<
@@ -214,6 +244,8 @@ export interface SearchReader {
   readChunkRecords(ids: readonly number[]): ChunkRecord[];
   readDocumentChunks(documentId: number, maxRows: number): ChunkRecord[];
   readDocumentFacts(): DocumentFacts[];
+  readChunkKeys(ids: readonly number[]): ChunkKey[];
+  readDocumentChunkKeys(path: string, minQuality: number): ChunkKey[];
   /**
    * Optional in-memory ranking of the word-level leg (a long-lived session's snapshot): the same ids as
    * `searchFts('fts_words', …)` for an OR of `terms`, or null when it cannot answer and FTS5 must.
@@ -239,6 +271,8 @@ export function createSearchReader(db: SqliteDatabase): SearchReader {
     readChunkRecords: (ids) => readChunkRecords(db, ids),
     readDocumentChunks: (documentId, maxRows) => readDocumentChunks(db, documentId, maxRows),
     readDocumentFacts: () => readDocumentFacts(db),
+    readChunkKeys: (ids) => readChunkKeys(db, ids),
+    readDocumentChunkKeys: (path, minQuality) => readDocumentChunkKeys(db, path, minQuality),
     confirmMatch: (table, expression, id) => confirmMatch(db, table, expression, id),
     readLinkEdges: (paths) => links.readLinkEdges(paths),
   };

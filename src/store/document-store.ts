@@ -1,6 +1,8 @@
 // Document and chunk rows, with their FTS rows, link rows and reused vectors (or a place in the embedding queue),
-// written one document per transaction.
+// written one document per transaction; a renamed or removed document's judgments move or go in the same
+// transaction.
 import type { NoteLink } from '../types.js';
+import { dropJudgments, moveJudgments } from './feedback-store.js';
 import { LinkRowWriter } from './link-rows.js';
 import type { SqliteDatabase } from './open-database.js';
 import { encodeTags } from './tags-column.js';
@@ -138,7 +140,10 @@ export class DocumentStore {
   writeDocument(doc: DocumentRowInput, chunks: ChunkRowInput[], replacesPath?: string): void {
     this.atomically(() => {
       this.removeByPath(doc.path);
-      if (replacesPath !== undefined) this.removeByPath(replacesPath);
+      // A rename: the document's judgments follow it, as its chunks do.
+      if (replacesPath !== undefined && this.removeByPath(replacesPath)) {
+        moveJudgments(this.db, replacesPath, doc.path);
+      }
       const { links, ...row } = doc;
       const result = this.statements.insertDocument.run({
         ...row,
@@ -225,7 +230,7 @@ export class DocumentStore {
     }
   }
 
-  /** Give every document without names its names (an index from before schema 4); returns how many. */
+  /** Give every document without names its names (an index from before schema 5); returns how many. */
   backfillDocumentNames(): number {
     let filled = 0;
     this.runInTransaction(() => {
@@ -234,11 +239,18 @@ export class DocumentStore {
     return filled;
   }
 
-  /** Delete documents by path in one transaction; returns how many existed. */
+  /**
+   * Delete documents by path in one transaction, each with its judgments (feedback-store.ts dropJudgments);
+   * returns how many existed.
+   */
   deleteDocuments(paths: string[]): number {
     let deleted = 0;
     this.atomically(() => {
-      for (const path of paths) deleted += this.removeByPath(path) ? 1 : 0;
+      for (const path of paths) {
+        if (!this.removeByPath(path)) continue;
+        dropJudgments(this.db, path);
+        deleted++;
+      }
     });
     return deleted;
   }

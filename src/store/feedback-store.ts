@@ -1,6 +1,7 @@
 // Agent judgments in the index file (feedback_serves + feedback_items): append one serve per record_feedback
-// call, read them back for the golden build, carry them into a forced rebuild's new file, and answer whether
-// a judged document (and heading) is still indexed.
+// call, read them back for the golden build and for search's learned signals, move or drop them with a renamed
+// or removed document, carry them into a forced rebuild's new file, and answer whether a judged document (and
+// heading) is still indexed.
 import type { SqliteDatabase } from './open-database.js';
 
 export type StoredVerdict = 'helped' | 'noise' | 'wrong';
@@ -68,6 +69,29 @@ export function countFeedback(db: SqliteDatabase): { serves: number; items: numb
       'SELECT (SELECT count(*) FROM feedback_serves) AS serves, (SELECT count(*) FROM feedback_items) AS items',
     )
     .get() as { serves: number; items: number };
+}
+
+/**
+ * A renamed document keeps its judgments: every item judged at `fromPath` now names `toPath`. Runs inside the
+ * caller's transaction (the one that moves the document's rows). Returns how many items moved.
+ */
+export function moveJudgments(db: SqliteDatabase, fromPath: string, toPath: string): number {
+  return db.prepare('UPDATE feedback_items SET path = ? WHERE path = ?').run(toPath, fromPath).changes;
+}
+
+/**
+ * A document that left the index takes its judgments with it (a new document at the same path later must not
+ * inherit them); a serve left with no item goes too. Runs inside the caller's transaction. Returns how many
+ * items were dropped.
+ */
+export function dropJudgments(db: SqliteDatabase, path: string): number {
+  const dropped = db.prepare('DELETE FROM feedback_items WHERE path = ?').run(path).changes;
+  if (dropped > 0) {
+    db.prepare(
+      'DELETE FROM feedback_serves WHERE NOT EXISTS (SELECT 1 FROM feedback_items i WHERE i.serve_id = feedback_serves.id)',
+    ).run();
+  }
+  return dropped;
 }
 
 /**

@@ -224,9 +224,48 @@ describe('--rows', () => {
       ['core', true],
       ['mmr', false],
     ]);
-    const bad = await evalCli('--rows', 'core,boost');
+    const bad = await evalCli('--rows', 'core,fast');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('unknown row stage "boost"');
+    expect(bad.stderr).toContain('unknown row stage "fast"');
+  });
+
+  it('prints a learned row with the judgments it used, its honest twin and the leak between them', async () => {
+    const facade = openKnowledgeBase(kb.config({ overrides: { model: 'none' } }));
+    try {
+      await facade.recordFeedback({
+        taskId: 'ant',
+        query: 'talks about antalpha',
+        items: [
+          { path: 'notes/ant.md', verdict: 'helped' },
+          { path: 'notes/bee.md', verdict: 'noise' },
+          { path: 'notes/cat.md', verdict: 'helped', alwaysServed: true },
+        ],
+      });
+    } finally {
+      await facade.close();
+    }
+    const result = await evalCli('--rows', 'core,boost', '--no-history');
+    expect(result.code, result.stderr).toBe(0);
+    const titles = result.stdout.split('\n').filter((line) => line.startsWith('── row '));
+    expect(titles).toEqual([
+      '── row core · decision row (the gates apply to it) ──',
+      '── row boost · reference row (printed, never gated) ──',
+      '── row boost-honest · reference row (printed, never gated, added for a learned row) ──',
+    ]);
+    expect(result.stdout).toContain(
+      '  learned from 1 serve(s), 3 judged item(s): 2 counted (1 always-served, 0 past the horizon left out), 2 judged document(s), 0 co-helpful edge(s); the golden set has no sidecar saying it was built from feedback',
+    );
+    expect(result.stdout).toContain(
+      '  honest: each query learned without its own serves (same task id or same text): 1 of 12 queries left 1 serve(s) out in all',
+    );
+    expect(result.stdout).toMatch(
+      /\n {2}leak: vs honest twin boost-honest \(this row minus the twin\) \(paired over 12 queries, 95% CI\):\n {4}recall@1 /,
+    );
+    // The decision row is core: "vs core" is the "vs decision row" block already, printed once.
+    expect(result.stdout).not.toContain('  vs core (');
+    const refused = await evalCli('--rows', 'boost,core', '--no-history');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('cannot be the decision row');
   });
 });
 

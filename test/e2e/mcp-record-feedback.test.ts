@@ -10,7 +10,7 @@ import { IndexRunner } from '../../src/app/serve/index-runner.js';
 import { describeError } from '../../src/errors.js';
 import { createGrooveServer } from '../../src/mcp/server.js';
 import { registerRecordFeedbackTool } from '../../src/mcp/tool-record-feedback.js';
-import { createServeKb, openTestKb, type ServeKb, textOf } from '../support/mcp-fixture.js';
+import { connectInMemory, createServeKb, openTestKb, type ServeKb, textOf } from '../support/mcp-fixture.js';
 
 describe('record_feedback over MCP', () => {
   let serveKb: ServeKb;
@@ -157,6 +157,50 @@ describe('record_feedback over MCP', () => {
       ]);
     } finally {
       await other.close();
+      await groove.close();
+    }
+  });
+  it('feeds the search tool: boost and graph per call, pulled-in hits with expanded_from', async () => {
+    const groove = await connectInMemory(kb);
+    try {
+      const judged = (await groove.client.callTool({
+        name: 'record_feedback',
+        arguments: {
+          task_id: 'ISSUE-7',
+          query: 'restore after backup',
+          items: [
+            { path: 'ops/backup.md', verdict: 'helped' },
+            { path: 'readme.md', verdict: 'helped' },
+          ],
+        },
+      })) as CallToolResult;
+      expect(judged.isError).toBeFalsy();
+      const search = async (args: Record<string, unknown>) => {
+        const result = (await groove.client.callTool({ name: 'search', arguments: args })) as CallToolResult;
+        expect(result.isError, textOf(result)).toBeFalsy();
+        return JSON.parse(textOf(result)) as { results: Record<string, unknown>[] };
+      };
+      const plain = await search({ query: 'backupalpha', limit: 5 });
+      expect(plain.results.map((r) => r.path)).toEqual(['ops/backup.md']);
+      const hopped = await search({
+        query: 'backupalpha',
+        limit: 5,
+        graph: true,
+        boost: true,
+        explain: true,
+      });
+      expect(hopped.results.map((r) => r.path)).toEqual(['ops/backup.md', 'readme.md']);
+      expect(hopped.results[1]).toMatchObject({
+        expanded_from: { kind: 'co_helpful', path: 'ops/backup.md', heading: 'Note about backup' },
+        // One shared task recorded moments ago: C ≈ 1, edge weight ≈ 1 / 1.1.
+        explain: { graph: { kind: 'co_helpful', edge_weight: expect.closeTo(1 / 1.1, 6) } },
+      });
+      const refused = (await groove.client.callTool({
+        name: 'search',
+        arguments: { query: 'backupalpha', graph: 'yes' },
+      })) as CallToolResult;
+      expect(refused.isError).toBe(true);
+    } finally {
       await groove.close();
     }
   });

@@ -315,7 +315,7 @@ describe('--rows', () => {
     const facade = facadeAt(temp, clock);
     try {
       for (const [rows, message] of [
-        [['core', 'graph'], 'unknown row stage "graph"'],
+        [['core', 'fast'], 'unknown row stage "fast"'],
         [['core', 'mmr', 'mmr'], 'row "mmr" is listed twice'],
         [['rerank'], 'row "rerank" reranks, but no reranker is configured'],
       ] as const) {

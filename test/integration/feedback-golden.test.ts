@@ -92,6 +92,82 @@ describe('record_feedback', () => {
   });
 });
 
+function judgedPaths(temp: TempKb): string[] {
+  const db = new Database(temp.dbPath, { readonly: true });
+  try {
+    return (
+      db.prepare('SELECT path FROM feedback_items ORDER BY serve_id, position').pluck().all() as string[]
+    ).sort();
+  } finally {
+    db.close();
+  }
+}
+
+describe('judgments follow their documents', () => {
+  it('move with a rename, stay through an edit, go with a deletion, and all survive --force', async () => {
+    const temp = makeKb();
+    const facade = open(temp);
+    try {
+      await facade.index();
+      await facade.recordFeedback({
+        taskId: 'moves',
+        query: 'talks about alphaalpha',
+        items: [
+          { path: 'notes/alpha.md', verdict: 'helped' },
+          { path: 'notes/alpha.md', heading: 'Details of alpha', verdict: 'helped' },
+          { path: 'notes/beta.md', verdict: 'noise' },
+        ],
+      });
+      await facade.recordFeedback({
+        taskId: 'goes',
+        query: 'mentions gammabeta',
+        items: [{ path: 'notes/gamma.md', verdict: 'helped' }],
+      });
+      await facade.recordFeedback({
+        taskId: 'typo',
+        query: 'never indexed',
+        items: [{ path: 'notes/nowhere.md', verdict: 'helped' }],
+      });
+      // Rename (same bytes at a new path, paired like its chunks): both judgments of alpha follow it.
+      temp.move('notes/alpha.md', 'archive/alpha.md');
+      // Edit: beta keeps its judgment.
+      temp.write(
+        'notes/beta.md',
+        `${noteText('beta')}
+One more line of text about betabeta.
+`,
+      );
+      // Deletion: gamma's judgment goes, and so does its serve, which has nothing left.
+      temp.remove('notes/gamma.md');
+      const summary = await facade.index();
+      expect(summary).toMatchObject({ renamed: 1, updated: 1, deleted: 1 });
+      expect(judgedPaths(temp)).toEqual([
+        'archive/alpha.md',
+        'archive/alpha.md',
+        'notes/beta.md',
+        'notes/nowhere.md',
+      ]);
+      const served = (await facade.buildGolden({ out: path.join(temp.root, 'g.yml') })).draft.input;
+      expect(served).toEqual({ queries: 2, items: 4, tasks: 2 });
+      // A forced rebuild copies every judgment as it is, the never-indexed path's too.
+      await facade.index({ force: true });
+      expect(judgedPaths(temp)).toEqual([
+        'archive/alpha.md',
+        'archive/alpha.md',
+        'notes/beta.md',
+        'notes/nowhere.md',
+      ]);
+      const boosted = await facade.search({ query: 'alphaalpha', boost: true, explain: true });
+      expect(boosted.results[0]).toMatchObject({
+        path: 'archive/alpha.md',
+        explain: { boostEvidence: { helped: 1, judgments: 1 } },
+      });
+    } finally {
+      await facade.close();
+    }
+  });
+});
+
 describe('golden build --from-feedback', () => {
   it('applies the four filters, counts what each removed, and writes a golden set eval can run', async () => {
     const temp = makeKb();

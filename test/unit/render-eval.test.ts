@@ -80,6 +80,10 @@ function report(
     comparedWith: 'previous',
     otherRows: [],
     versusDecision: null,
+    appended: false,
+    learning: null,
+    versusCore: null,
+    versusTwin: null,
     legFailures: [],
     probe: {
       query: 'probe words here',

@@ -31,10 +31,34 @@ describe('resolveSearchParams', () => {
       rerank: DEFAULTS.rerankByDefault,
       mmr: null,
       parentRetriever: null,
+      boost: null,
+      graph: null,
       minConfidenceRatio: DEFAULTS.search.minConfidenceRatio,
       fusion: DEFAULTS.search.fusion,
       explain: false,
     });
+  });
+
+  it('turns the boost and the graph hop on from the request or [search.boost] / [search.graph]', () => {
+    const config = configWith(
+      '[search.boost]\nstrength = 0.7\nmin_judgments = 3\n[search.graph]\nenabled = true\nco_helpful = false\n',
+    );
+    expect(resolveSearchParams({}, config).boost).toBeNull();
+    expect(resolveSearchParams({ boost: true }, config).boost).toEqual({
+      strength: 0.7,
+      halfLifeDays: DEFAULTS.search.boost.halfLifeDays,
+      minJudgments: 3,
+      horizonDays: DEFAULTS.search.boost.horizonDays,
+    });
+    const { hops, maxAddedPerHit, weight } = DEFAULTS.search.graph;
+    expect(resolveSearchParams({}, config).graph).toEqual({
+      hops,
+      maxAddedPerHit,
+      weight,
+      links: true,
+      coHelpful: false,
+    });
+    expect(resolveSearchParams({ graph: false }, config).graph).toBeNull();
   });
 
   it('takes groove.toml over DEFAULTS, and the request over both', () => {
@@ -109,7 +133,13 @@ describe('eval pipelines', () => {
       parentRetriever: null,
       fusion: null,
       reranker: null,
+      boost: null,
+      graph: null,
+      honest: false,
     });
+    // A plain run never boosts or hops, whatever the config says (rows measure them, with their twins).
+    const learned = configWith('[search.boost]\nenabled = true\n[search.graph]\nenabled = true\n');
+    expect(effectivePipeline({}, learned)).toMatchObject({ boost: null, graph: null });
     const tuned = configWith('[search.fusion]\nrrf_k = 10.0\nbm25_content_weight = 0.5\n');
     const fusion = effectivePipeline({ mmr: true, mmrLambda: 0.5 }, tuned);
     expect(JSON.stringify(fusion)).toBe(
@@ -123,6 +153,9 @@ describe('eval pipelines', () => {
           bm25ContentWeight: 0.5,
         },
         reranker: null,
+        boost: null,
+        graph: null,
+        honest: false,
       }),
     );
   });
@@ -131,7 +164,15 @@ describe('eval pipelines', () => {
     const config = configWith('reranker = "bge-reranker-base"\n[search.mmr]\nenabled = true\n');
     const rows = resolveEvalRows(['core', 'mmr + parent', 'rerank+mmr+mmr'], { mmrLambda: 0.3 }, config);
     expect(rows.map((r) => r.name)).toEqual(['core', 'mmr+parent', 'rerank+mmr']);
-    expect(rows[0]!.pipeline).toEqual({ mmr: null, parentRetriever: null, fusion: null, reranker: null });
+    expect(rows[0]!.pipeline).toEqual({
+      mmr: null,
+      parentRetriever: null,
+      fusion: null,
+      reranker: null,
+      boost: null,
+      graph: null,
+      honest: false,
+    });
     expect(rows[1]!.pipeline.mmr).toEqual({
       lambda: 0.3,
       sameDocPenalty: DEFAULTS.search.mmr.sameDocPenalty,
@@ -141,6 +182,42 @@ describe('eval pipelines', () => {
       maxExpandedTokens: DEFAULTS.search.parentRetriever.maxExpandedTokens,
     });
     expect(rows[2]!.pipeline.reranker).toBe('bge-reranker-base');
+  });
+
+  it('adds the honest twin of each learned row, and core, after the rows named', () => {
+    const config = configWith();
+    const rows = resolveEvalRows(['mmr', 'boost', 'graph+boost', 'graph+boost-honest'], {}, config);
+    expect(rows.map((r) => [r.name, r.learned, r.twin, r.appended])).toEqual([
+      ['mmr', false, null, false],
+      ['boost', true, 'boost-honest', false],
+      ['graph+boost', true, 'graph+boost-honest', false],
+      ['graph+boost-honest', true, 'graph+boost', false],
+      ['boost-honest', true, 'boost', true],
+      ['core', false, null, true],
+    ]);
+    expect(rows[2]!.pipeline).toMatchObject({
+      boost: { strength: DEFAULTS.search.boost.strength },
+      graph: { hops: DEFAULTS.search.graph.hops, coHelpful: true },
+      honest: false,
+    });
+    expect(rows[3]!.pipeline.honest).toBe(true);
+    // Over links alone the graph hop learns nothing: no twin.
+    const linksOnly = configWith('[search.graph]\nco_helpful = false\n');
+    expect(resolveEvalRows(['core', 'graph'], {}, linksOnly).map((r) => [r.name, r.learned])).toEqual([
+      ['core', false],
+      ['graph', false],
+    ]);
+    expect(resolveEvalRows(['core', 'graph'], {}, config).map((r) => r.name)).toEqual([
+      'core',
+      'graph',
+      'graph-honest',
+    ]);
+  });
+
+  it('refuses a learned decision row and an honest row that learns nothing', () => {
+    const config = configWith();
+    expect(() => resolveEvalRows(['graph+boost', 'core'], {}, config)).toThrow(/cannot be the decision row/);
+    expect(() => resolveEvalRows(['core', 'mmr-honest'], {}, config)).toThrow(/honest but learns nothing/);
   });
 
   it('refuses an empty list, an unknown stage, a row listed twice and reranking without a reranker', () => {

@@ -40,6 +40,8 @@ describe('the search parameter table', () => {
       'mmr_lambda',
       'mmr_same_doc_penalty',
       'parent_retriever',
+      'boost',
+      'graph',
       'min_confidence_ratio',
       'explain',
     ]);
@@ -61,6 +63,8 @@ describe('the search parameter table', () => {
         value: DEFAULTS.search.parentRetriever.enabled,
         configPath: 'search.parentRetriever.enabled',
       },
+      boost: { value: DEFAULTS.search.boost.enabled, configPath: 'search.boost.enabled' },
+      graph: { value: DEFAULTS.search.graph.enabled, configPath: 'search.graph.enabled' },
       minConfidenceRatio: {
         value: DEFAULTS.search.minConfidenceRatio,
         configPath: 'search.minConfidenceRatio',

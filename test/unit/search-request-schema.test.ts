@@ -139,6 +139,8 @@ describe('generated schemas', () => {
       mmr_lambda: 0.4,
       mmr_same_doc_penalty: 0.1,
       parent_retriever: true,
+      boost: true,
+      graph: false,
       min_confidence_ratio: 0,
       explain: true,
     };
@@ -162,6 +164,8 @@ describe('generated schemas', () => {
       mmrLambda: 0.4,
       mmrSameDocPenalty: 0.1,
       parentRetriever: true,
+      boost: true,
+      graph: false,
       minConfidenceRatio: 0,
       explain: true,
     });

@@ -32,7 +32,12 @@ export function connectionGraphToJson(graph: ConnectionGraph): Json {
     truncated: graph.truncated,
     truncation: graph.truncation.map((t) => ({ reason: t.reason, limit: t.limit, remedy: t.remedy })),
     nodes: graph.nodes.map(graphNodeToJson),
-    edges: graph.edges.map((edge) => ({ source: edge.source, target: edge.target, kind: edge.kind })),
+    edges: graph.edges.map((edge) => ({
+      source: edge.source,
+      target: edge.target,
+      kind: edge.kind,
+      ...(edge.weight === undefined ? {} : { weight: edge.weight }),
+    })),
     stats: {
       total_nodes: stats.totalNodes,
       total_edges: stats.totalEdges,

@@ -1,18 +1,21 @@
 // The document-level edges of the connection graph: the links written in the notes (Markdown links and
-// wikilinks) from or to the start document, and those between documents already in the graph. The similarity
-// edges are the node tree itself (`parentId`, `score`).
+// wikilinks) and the co-helpful pairs learned from judgments (documents judged helped in the same task), each
+// from or to the start document, or between documents already in the graph. The similarity edges are the node
+// tree itself (`parentId`, `score`).
 import type { LinkKind } from '../../types.js';
 import type { SessionView } from '../search/index.js';
 
 /** What an edge of `edges` stands for; similarity edges are the node tree, not listed here. */
-export type GraphEdgeKind = LinkKind;
+export type GraphEdgeKind = LinkKind | 'co_helpful';
 
 export interface GraphEdge {
-  /** Path of the document the edge starts at (the note a link is written in). */
+  /** Path of the document the edge starts at (the note a link is written in; for co_helpful, either one). */
   source: string;
   /** Path of the document it points to. */
   target: string;
   kind: GraphEdgeKind;
+  /** co_helpful only: the learned weight C / (C + 0.1), C the decayed count of tasks judging both helped. */
+  weight?: number;
 }
 
 export interface GraphLinksInput {
@@ -46,13 +49,41 @@ export function collectGraphLinks(
       nodePaths.has(edge.source) &&
       nodePaths.has(edge.target),
   );
-  const kept = touchingStart.slice(0, input.maxStartEdges);
+  const learned = coHelpfulEdges(view, input);
+  const fromStart = [...touchingStart.map(asLinkEdge), ...learned.touchingStart];
+  const kept = fromStart.slice(0, input.maxStartEdges);
   return {
-    edges: [...kept, ...between].map((edge) => ({
+    edges: [...kept, ...between.map(asLinkEdge), ...learned.between],
+    startEdgesCut: fromStart.length > kept.length,
+  };
+}
+
+function asLinkEdge(edge: { source: string; target: string; kind: LinkKind }): GraphEdge {
+  return { source: edge.source, target: edge.target, kind: edge.kind };
+}
+
+/** The co-helpful pairs touching the start (other end allowed) and those within the graph, each pair once. */
+function coHelpfulEdges(view: SessionView, input: GraphLinksInput) {
+  const { startPath, nodePaths } = input;
+  const seen = new Set<string>();
+  const touchingStart: GraphEdge[] = [];
+  const between: GraphEdge[] = [];
+  for (const edge of view.learned().coHelpful.edgesFor([startPath, ...nodePaths])) {
+    const pair = [edge.source, edge.target].sort().join('\u0000');
+    if (seen.has(pair)) continue;
+    const entry: GraphEdge = {
       source: edge.source,
       target: edge.target,
-      kind: edge.kind,
-    })),
-    startEdgesCut: touchingStart.length > kept.length,
-  };
+      kind: 'co_helpful',
+      weight: edge.weight,
+    };
+    if (edge.source === startPath || edge.target === startPath) {
+      if (!input.isAllowed(edge.source === startPath ? edge.target : edge.source)) continue;
+      touchingStart.push(entry);
+    } else if (nodePaths.has(edge.source) && nodePaths.has(edge.target)) {
+      between.push(entry);
+    } else continue;
+    seen.add(pair);
+  }
+  return { touchingStart, between };
 }

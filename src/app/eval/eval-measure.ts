@@ -3,10 +3,11 @@
 import { countLegFailures, type LegFailure } from '../../core/eval-degradation.js';
 import { computeQueryMetrics } from '../../core/eval-metrics.js';
 import type { QueryResult } from '../../core/eval-run.js';
+import type { LearnedSignals } from '../../core/learned-signals.js';
 import { GrooveError } from '../../errors.js';
 import type { LegReport } from '../../types.js';
 import type { GoldenQuery } from '../golden/index.js';
-import type { SearchResponse } from '../search/index.js';
+import type { SearchOptions, SearchResponse } from '../search/index.js';
 import type { EffectivePipeline } from './eval-rows.js';
 
 export interface RowMeasurement {
@@ -14,17 +15,26 @@ export interface RowMeasurement {
   legFailures: LegFailure[];
 }
 
+export interface MeasureRowOptions {
+  pipeline: EffectivePipeline;
+  fetchDepth: number;
+  kValues: number[];
+  /** What the row's learned stages learn from for one query (all judgments, or all but the query's own). */
+  learnedFor: (query: GoldenQuery) => LearnedSignals;
+}
+
 /** Run every golden query through `search` with the row's pipeline, unfiltered, and score the top results. */
 export async function measureRow(
-  search: (request: unknown) => Promise<SearchResponse>,
+  search: (request: unknown, options?: SearchOptions) => Promise<SearchResponse>,
   queries: readonly GoldenQuery[],
-  options: { pipeline: EffectivePipeline; fetchDepth: number; kValues: number[] },
+  options: MeasureRowOptions,
 ): Promise<RowMeasurement> {
   const { pipeline } = options;
+  const learns = pipeline.boost !== null || pipeline.graph !== null;
   const legs = new Map<keyof LegReport, LegFailure>();
   const perQuery: QueryResult[] = [];
   for (const q of queries) {
-    const response = await search({
+    const request = {
       query: q.query,
       limit: options.fetchDepth,
       // Eval measures retrieval unfiltered: no quality floor, no filters.
@@ -35,7 +45,10 @@ export async function measureRow(
         ? { mmrLambda: pipeline.mmr.lambda, mmrSameDocPenalty: pipeline.mmr.sameDocPenalty }
         : {}),
       parentRetriever: pipeline.parentRetriever !== null,
-    });
+      boost: pipeline.boost !== null,
+      graph: pipeline.graph !== null,
+    };
+    const response = await search(request, learns ? { learned: options.learnedFor(q) } : {});
     if (pipeline.reranker !== null && response.legs.reranker.status === 'disabled') {
       throw new GrooveError(
         'MODEL_UNAVAILABLE',

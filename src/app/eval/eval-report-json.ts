@@ -5,6 +5,7 @@ import type { RegressionGate, SignificantGate } from '../../core/eval-compare.js
 import type { PairedRunComparison } from '../../core/eval-paired.js';
 import type { GoldenFreshness } from '../../core/golden-freshness.js';
 import type { LegProbeResult } from '../../core/leg-verdict.js';
+import type { LearningUse } from './eval-learning.js';
 import { evalRunToJson } from './eval-run-json.js';
 import type { EvalReport } from './evaluator.js';
 
@@ -22,6 +23,11 @@ export function evalReportToJson(report: EvalReport): Json {
           ...rowToJson(r),
           decision: i === 0,
           versus_decision: pairedToJson(r.versusDecision),
+          learning: learningToJson(r.learning),
+          versus_core: pairedToJson(r.versusCore),
+          versus_honest_twin: r.versusTwin
+            ? { twin: r.versusTwin.twin, ...pairedToJson(r.versusTwin.paired) }
+            : null,
         }))
       : null,
   };
@@ -95,6 +101,28 @@ function gateToJson(gate: RegressionGate | SignificantGate): Json {
         ),
       };
   }
+}
+
+function learningToJson(learning: LearningUse | null): Json | null {
+  if (!learning) return null;
+  const { counts, honest } = learning;
+  return {
+    judgments: {
+      serves: counts.serves,
+      items: counts.items,
+      counted: counts.counted,
+      always_served: counts.alwaysServed,
+      past_horizon: counts.pastHorizon,
+    },
+    judged_documents: learning.judgedDocuments,
+    co_helpful_edges: learning.coHelpfulEdges,
+    honest: honest && {
+      queries: honest.queries,
+      queries_leaving_out: honest.queriesLeavingOut,
+      serves_left_out: honest.servesLeftOut,
+    },
+    golden_source: learning.goldenSource,
+  };
 }
 
 function probeToJson(probe: LegProbeResult): Json {

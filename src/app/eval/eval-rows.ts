@@ -1,10 +1,24 @@
 // The pipeline configurations one eval measures: a plain run measures the configured pipeline; `--rows
-// core,rerank,mmr,parent` measures several from one index in one run. The first row decides (only it is
-// gated); the others are reference rows. `core` is the fusion stage alone, and `a+b` combines stages.
+// core,rerank,mmr,parent,graph+boost` measures several from one index in one run. The first row decides (only
+// it is gated); the others are reference rows. `core` is the fusion stage alone, and `a+b` combines stages. A
+// row that learns from judgments (boost; graph over co-helpful edges) comes with its honest twin and with
+// `core`, appended when the list does not name them, so its leak and its gain can always be read.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import type { EvalFingerprint } from '../../core/eval-fingerprint.js';
-import { parseRowSpec, rowError } from '../../core/eval-row-spec.js';
-import { type EffectiveSearchParams, isBuiltInFusion, resolveSearchParams } from '../search/index.js';
+import {
+  learnsFromJudgments,
+  parseRowSpec,
+  type RowSpec,
+  rowError,
+  twinOf,
+} from '../../core/eval-row-spec.js';
+import {
+  boostParamsOf,
+  type EffectiveSearchParams,
+  graphParamsOf,
+  isBuiltInFusion,
+  resolveSearchParams,
+} from '../search/index.js';
 
 export interface EffectivePipeline {
   mmr: EffectiveSearchParams['mmr'];
@@ -12,12 +26,22 @@ export interface EffectivePipeline {
   fusion: EvalFingerprint['fusion'] | null;
   /** The cross-encoder measured, or null. */
   reranker: string | null;
+  boost: EffectiveSearchParams['boost'];
+  graph: EffectiveSearchParams['graph'];
+  /** The learned stages leave out each golden query's own judgments. */
+  honest: boolean;
 }
 
 export interface EvalRowSpec {
   /** Null for a plain run (no --rows). */
   name: string | null;
   pipeline: EffectivePipeline;
+  /** The row uses judgments (boost, or co-helpful graph edges). */
+  learned: boolean;
+  /** For a learned row: the name of its honest (or naive) twin. */
+  twin: string | null;
+  /** Added because a learned row needs it; the list did not name it. */
+  appended: boolean;
 }
 
 export interface PipelineFlags {
@@ -29,7 +53,8 @@ export interface PipelineFlags {
 
 /**
  * The configured pipeline, with the flags over [search.*] as a search merges them; the configured reranker
- * is always measured. Fusion enters the fingerprint only when it differs from the built-in defaults.
+ * is always measured. Fusion enters the fingerprint only when it differs from the built-in defaults. A plain
+ * run never boosts or hops: those are measured by rows, next to their honest twins.
  */
 export function effectivePipeline(options: PipelineFlags, config: ResolvedConfig): EffectivePipeline {
   const params = resolveSearchParams(options, config);
@@ -38,13 +63,17 @@ export function effectivePipeline(options: PipelineFlags, config: ResolvedConfig
     parentRetriever: params.parentRetriever,
     fusion: fusionSetting(params),
     reranker: config.reranker === 'none' ? null : config.reranker,
+    boost: null,
+    graph: null,
+    honest: false,
   };
 }
 
 /**
- * Resolve `--rows` into pipelines. Each row starts from `core` (fusion only: no reranker, MMR or parent
- * retriever, whatever the config enables) and adds the stages it names; MMR takes --mmr-lambda and
- * --mmr-same-doc-penalty, the reranker is the configured one.
+ * Resolve `--rows` into pipelines. Each row starts from `core` (fusion only: no reranker, MMR, parent
+ * retriever, boost or graph hop, whatever the config enables) and adds the stages it names; MMR takes
+ * --mmr-lambda and --mmr-same-doc-penalty, the reranker, the boost and the graph hop their configured
+ * settings. Then each learned row's twin, and `core`, are appended when missing.
  */
 export function resolveEvalRows(
   rows: readonly string[],
@@ -53,27 +82,65 @@ export function resolveEvalRows(
 ): EvalRowSpec[] {
   if (rows.length === 0) throw rowError('--rows needs at least one row, e.g. --rows core,rerank');
   const seen = new Set<string>();
-  return rows.map((raw) => {
-    const { name, stages } = parseRowSpec(raw);
-    if (seen.has(name)) throw rowError(`row "${name}" is listed twice`);
-    seen.add(name);
-    if (stages.has('rerank') && config.reranker === 'none') {
-      throw rowError(`row "${name}" reranks, but no reranker is configured; pass --reranker ID`);
+  const specs = rows.map((raw) => {
+    const spec = parseRowSpec(raw);
+    if (seen.has(spec.name)) throw rowError(`row "${spec.name}" is listed twice`);
+    if (spec.stages.has('rerank') && config.reranker === 'none') {
+      throw rowError(`row "${spec.name}" reranks, but no reranker is configured; pass --reranker ID`);
     }
-    const params = resolveSearchParams(
-      { ...options, mmr: stages.has('mmr'), parentRetriever: stages.has('parent') },
-      config,
-    );
-    return {
-      name,
-      pipeline: {
-        mmr: params.mmr,
-        parentRetriever: params.parentRetriever,
-        fusion: fusionSetting(params),
-        reranker: stages.has('rerank') ? config.reranker : null,
-      },
-    };
+    seen.add(spec.name);
+    return spec;
   });
+  const coHelpful = config.search.graph.coHelpful;
+  const first = specs[0]!;
+  if (learnsFromJudgments(first, coHelpful)) {
+    throw rowError(
+      `row "${first.name}" learns from the judgments golden sets are built from, so it cannot be the decision row (the first); put core or another row first`,
+    );
+  }
+  const appended: RowSpec[] = [];
+  const want = (name: string) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    appended.push(parseRowSpec(name));
+  };
+  for (const spec of specs) {
+    if (!learnsFromJudgments(spec, coHelpful)) continue;
+    want(twinOf(spec));
+    want('core');
+  }
+  return [
+    ...specs.map((spec) => rowOf(spec, { options, config, appended: false })),
+    ...appended.map((spec) => rowOf(spec, { options, config, appended: true })),
+  ];
+}
+
+function rowOf(
+  spec: RowSpec,
+  context: { options: PipelineFlags; config: ResolvedConfig; appended: boolean },
+): EvalRowSpec {
+  const { options, config } = context;
+  const { name, stages } = spec;
+  const params = resolveSearchParams(
+    { ...options, mmr: stages.has('mmr'), parentRetriever: stages.has('parent') },
+    config,
+  );
+  const learned = learnsFromJudgments(spec, config.search.graph.coHelpful);
+  return {
+    name,
+    pipeline: {
+      mmr: params.mmr,
+      parentRetriever: params.parentRetriever,
+      fusion: fusionSetting(params),
+      reranker: stages.has('rerank') ? config.reranker : null,
+      boost: stages.has('boost') ? boostParamsOf(config) : null,
+      graph: stages.has('graph') ? graphParamsOf(config) : null,
+      honest: spec.honest,
+    },
+    learned,
+    twin: learned || spec.honest ? twinOf(spec) : null,
+    appended: context.appended,
+  };
 }
 
 function fusionSetting(params: EffectiveSearchParams): EvalFingerprint['fusion'] | null {

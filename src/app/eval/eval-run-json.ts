@@ -43,6 +43,25 @@ const fingerprintSchema = z.object({
       bm25_content_weight: z.number(),
     })
     .optional(),
+  boost: z
+    .object({
+      strength: z.number(),
+      half_life_days: z.number(),
+      min_judgments: z.number(),
+      horizon_days: z.number(),
+    })
+    .optional(),
+  graph: z
+    .object({
+      hops: z.number(),
+      max_added_per_hit: z.number(),
+      weight: z.number(),
+      links: z.boolean(),
+      co_helpful: z.boolean(),
+    })
+    .optional(),
+  honest: z.boolean().optional(),
+  judgments: z.object({ serves: z.number(), items: z.number() }).optional(),
   context: z.object({ mode: z.string() }).optional(),
   degraded: z.array(z.string()).optional(),
 });
@@ -132,6 +151,7 @@ export function evalRunFromJson(value: unknown): EvalRun | null {
           },
         }
       : {}),
+    ...learnedFingerprintFromJson(f),
     ...(f.context ? { context: { mode: f.context.mode } } : {}),
     ...(f.degraded && f.degraded.length > 0 ? { degraded: f.degraded } : {}),
   };
@@ -166,6 +186,62 @@ export function evalRunFromJson(value: unknown): EvalRun | null {
   };
 }
 
+function learnedFingerprintFromJson(f: z.infer<typeof fingerprintSchema>): Partial<EvalFingerprint> {
+  return {
+    ...(f.boost
+      ? {
+          boost: {
+            strength: f.boost.strength,
+            halfLifeDays: f.boost.half_life_days,
+            minJudgments: f.boost.min_judgments,
+            horizonDays: f.boost.horizon_days,
+          },
+        }
+      : {}),
+    ...(f.graph
+      ? {
+          graph: {
+            hops: f.graph.hops,
+            maxAddedPerHit: f.graph.max_added_per_hit,
+            weight: f.graph.weight,
+            links: f.graph.links,
+            coHelpful: f.graph.co_helpful,
+          },
+        }
+      : {}),
+    ...(f.honest ? { honest: true } : {}),
+    ...(f.judgments ? { judgments: { serves: f.judgments.serves, items: f.judgments.items } } : {}),
+  };
+}
+
+function learnedFingerprintToJson(f: EvalFingerprint): Json {
+  return {
+    ...(f.boost
+      ? {
+          boost: {
+            strength: f.boost.strength,
+            half_life_days: f.boost.halfLifeDays,
+            min_judgments: f.boost.minJudgments,
+            horizon_days: f.boost.horizonDays,
+          },
+        }
+      : {}),
+    ...(f.graph
+      ? {
+          graph: {
+            hops: f.graph.hops,
+            max_added_per_hit: f.graph.maxAddedPerHit,
+            weight: f.graph.weight,
+            links: f.graph.links,
+            co_helpful: f.graph.coHelpful,
+          },
+        }
+      : {}),
+    ...(f.honest ? { honest: true } : {}),
+    ...(f.judgments ? { judgments: { serves: f.judgments.serves, items: f.judgments.items } } : {}),
+  };
+}
+
 export function fingerprintToJson(f: EvalFingerprint): Json {
   return {
     model: f.model,
@@ -194,6 +270,7 @@ export function fingerprintToJson(f: EvalFingerprint): Json {
           },
         }
       : {}),
+    ...learnedFingerprintToJson(f),
     ...(f.context ? { context: { mode: f.context.mode } } : {}),
     ...(f.degraded && f.degraded.length > 0 ? { degraded: f.degraded } : {}),
   };

@@ -3,6 +3,7 @@
 // snapshot and scan the corpus, compare with the baseline (with paired intervals) and decide the gates.
 // Printing and saving the history are separate steps, so numbers show before a save fails.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
+import type { JudgedServe } from '../../core/counted-judgments.js';
 import { compareWithPrevious, type EvalComparison, selectBaseline } from '../../core/eval-compare.js';
 import { collectDegradation, type LegFailure } from '../../core/eval-degradation.js';
 import { type EvalFingerprint, normalizeEvalDepth } from '../../core/eval-fingerprint.js';
@@ -22,7 +23,7 @@ import {
   type ReadCheckedFile,
   resolveGoldenPath,
 } from '../golden/index.js';
-import type { SearchResponse } from '../search/index.js';
+import { judgmentWindowOf, type SearchOptions, type SearchResponse } from '../search/index.js';
 import { type CompareTarget, resolveCompareTarget } from './compare-target.js';
 import {
   type EvalHistory,
@@ -31,6 +32,13 @@ import {
   loadEvalHistory,
   saveEvalHistory,
 } from './eval-history.js';
+import {
+  createEvalLearning,
+  type LearningUse,
+  learnedFingerprint,
+  pairLearnedRows,
+  plainRunNotes,
+} from './eval-learning.js';
 import { measureRow } from './eval-measure.js';
 import { type EvalRowSpec, effectivePipeline, resolveEvalRows } from './eval-rows.js';
 import { probeLegs } from './leg-probe.js';
@@ -52,6 +60,7 @@ export { formatDrift } from '../../core/golden-freshness.js';
 export type { LegDown, LegProbeResult } from '../../core/leg-verdict.js';
 export type { CompareTarget } from './compare-target.js';
 export type { HistoryWriteResult } from './eval-history.js';
+export type { LearningUse } from './eval-learning.js';
 
 export interface EvaluateOptions {
   /** `--golden`, already absolute; default `[eval] golden`, then `<kb>/.groove-eval.yml`. */
@@ -87,9 +96,11 @@ export interface EvalSnapshot {
   model: string;
   /** The context mode the index was built with. */
   contextMode: 'static' | 'off';
-  search(request: unknown): Promise<SearchResponse>;
+  search(request: unknown, options?: SearchOptions): Promise<SearchResponse>;
   /** One pass over every chunk in (path, chunk_index) order: counts, digest, and each row to `visit`. */
   readCorpus(visit: (row: CorpusChunkRow) => void): CorpusSnapshot;
+  /** Every recorded serve with its judgments, as of the snapshot (what learned rows learn from). */
+  judgments(): readonly JudgedServe[];
   /** Words of one indexed chunk for the leg probe, or null for an index without one. */
   probeSample(): string | null;
 }
@@ -110,6 +121,14 @@ export interface EvalReport extends EvalComparison {
   otherRows: EvalReport[];
   /** A reference row paired with the decision row of the same run (same queries, same snapshot); else null. */
   versusDecision: PairedRunComparison | null;
+  /** A row --rows did not name, measured because a learned row needs it (its honest twin, or core). */
+  appended: boolean;
+  /** A row that learns from judgments (or an honest twin): which judgments it used; else null. */
+  learning: LearningUse | null;
+  /** A learned or honest row paired with `core` of the same run; else null. */
+  versusCore: PairedRunComparison | null;
+  /** A learned row paired with its honest twin (this row − twin): the leak; else null. */
+  versusTwin: { twin: string; paired: PairedRunComparison } | null;
   legFailures: LegFailure[];
   /** What the leg probe saw before measuring (shared by every row). */
   probe: LegProbeResult;
@@ -150,7 +169,15 @@ export async function runEvaluation(
     options.history === false ? null : loadEvalHistory(historyPathFor(kbPath), { read: ports.readFile });
   const rows: EvalRowSpec[] = options.rows
     ? resolveEvalRows(options.rows, options, config)
-    : [{ name: null, pipeline: effectivePipeline(options, config) }];
+    : [
+        {
+          name: null,
+          pipeline: effectivePipeline(options, config),
+          learned: false,
+          twin: null,
+          appended: false,
+        },
+      ];
   const explicitBaseline = options.compare
     ? resolveCompareTarget(options.compare, history?.runs ?? [], ports.readFile)
     : null;
@@ -160,16 +187,28 @@ export async function runEvaluation(
     const probe = await probeLegs((request) => snapshot.search(request), snapshot.probeSample(), { rerank });
     if (probe.down.length > 0 && options.allowDegraded !== true)
       throw componentDownError(describeLegsDown(probe.down));
+    const learning = createEvalLearning(snapshot.judgments(), {
+      now: ports.now(),
+      window: judgmentWindowOf(config),
+      queries: golden.queries,
+      goldenSource: freshness?.meta.source ?? null,
+    });
     const measurements = [];
     for (const row of rows) {
       measurements.push(
-        await measureRow((request) => snapshot.search(request), golden.queries, {
-          pipeline: row.pipeline,
-          fetchDepth: depth.fetchDepth,
-          kValues: depth.kValues,
-        }),
+        await measureRow(
+          (request, searchOptions) => snapshot.search(request, searchOptions),
+          golden.queries,
+          {
+            pipeline: row.pipeline,
+            fetchDepth: depth.fetchDepth,
+            kValues: depth.kValues,
+            learnedFor: (query) => learning.signalsFor(row.pipeline, query),
+          },
+        ),
       );
     }
+    const learningUse = rows.map((row) => learning.use(row.pipeline, { learned: row.learned }));
     const needles = buildQuoteNeedles(golden.queries.map((q) => q.query));
     const scan = createQuoteScan(needles);
     const corpus = snapshot.readCorpus((row) =>
@@ -180,6 +219,7 @@ export async function runEvaluation(
     return {
       probe,
       measurements,
+      learningUse,
       corpus,
       findings,
       model: snapshot.model,
@@ -213,6 +253,7 @@ export async function runEvaluation(
       ...(pipeline.mmr ? { mmr: pipeline.mmr } : {}),
       ...(pipeline.parentRetriever ? { parentRetriever: pipeline.parentRetriever } : {}),
       ...(pipeline.fusion ? { fusion: pipeline.fusion } : {}),
+      ...learnedFingerprint(pipeline, measured.learningUse[i]!),
       ...(measured.contextMode !== 'off' ? { context: { mode: measured.contextMode } } : {}),
       ...(degradation.length > 0 ? { degraded: [...new Set(degradation.map((d) => d.leg))].sort() } : {}),
     };
@@ -244,16 +285,23 @@ export async function runEvaluation(
       comparedWith: decision && explicitBaseline ? 'chosen' : 'previous',
       otherRows: [],
       versusDecision: null,
+      appended: row.appended,
+      learning: measured.learningUse[i]!,
+      versusCore: null,
+      versusTwin: null,
       legFailures: measurement.legFailures,
       probe: measured.probe,
       freshness,
-      notes: decision ? [...depth.notes, ...(history?.warnings ?? [])] : [],
+      notes: decision
+        ? [...depth.notes, ...plainRunNotes(options.rows !== undefined, config), ...(history?.warnings ?? [])]
+        : [],
       golden,
       history,
     };
   });
   const [decisionReport, ...otherRows] = reports;
   for (const other of otherRows) other.versusDecision = pairRuns(other.run, decisionReport!.run);
+  pairLearnedRows(rows, reports);
   return { ...decisionReport!, otherRows };
 }
 

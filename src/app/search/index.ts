@@ -3,13 +3,18 @@ export { buildDocumentFilter } from '../../core/document-filter.js';
 export { type CompiledLegQuery, compileLegQuery, runLexicalLeg, runVectorLeg } from './candidate-legs.js';
 export { createPostingsCache, type PostingsCache, sweepLexicalLeg } from './lexical-sweep.js';
 export {
+  type BoostParams,
+  boostParamsOf,
   type EffectiveSearchParams,
+  type GraphParams,
+  graphParamsOf,
   isBuiltInFusion,
+  judgmentWindowOf,
   resolveSearchParams,
   type SearchKnobs,
 } from './resolve-search-params.js';
 export { searchWireSchema } from './search-param-schema.js';
 export { validateSearchRequest } from './search-request.js';
-export { SearchSession, type SessionView } from './search-session.js';
+export { type ReadSnapshot, SearchSession, type SessionView } from './search-session.js';
 export { type SearchHit, type SearchResponse, searchResponseToJson } from './search-types.js';
-export { checkSearchRequest } from './searcher.js';
+export { checkSearchRequest, type SearchOptions } from './searcher.js';

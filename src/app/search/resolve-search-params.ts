@@ -4,6 +4,12 @@
 import { DEFAULTS } from '../../config/defaults.js';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import type { SearchRequest } from '../../config/search-params.js';
+import type { JudgmentWindow } from '../../core/counted-judgments.js';
+import type { BoostParams } from '../../core/feedback-boost.js';
+import type { GraphParams } from '../../core/graph-hop.js';
+
+export type { BoostParams } from '../../core/feedback-boost.js';
+export type { GraphParams } from '../../core/graph-hop.js';
 
 /** The request's parameters that have a configured default (the query and the filters have none). */
 export type SearchKnobs = Partial<
@@ -17,6 +23,8 @@ export type SearchKnobs = Partial<
     | 'mmrLambda'
     | 'mmrSameDocPenalty'
     | 'parentRetriever'
+    | 'boost'
+    | 'graph'
     | 'minConfidenceRatio'
     | 'explain'
   >
@@ -39,6 +47,10 @@ export interface EffectiveSearchParams {
   mmr: { lambda: number; sameDocPenalty: number } | null;
   /** The parent retriever's settings when it is on, else null. */
   parentRetriever: { wholeDocThresholdTokens: number; maxExpandedTokens: number } | null;
+  /** The boost's settings when it is on, else null. */
+  boost: BoostParams | null;
+  /** The graph hop's settings when it is on, else null. */
+  graph: GraphParams | null;
   minConfidenceRatio: number;
   /** RRF and the bm25 column weights: configuration only, no request overrides them. */
   fusion: FusionParams;
@@ -48,7 +60,8 @@ export interface EffectiveSearchParams {
 /**
  * Request over configuration. The quality floor is 0 with `includeLowQuality`, else the request's
  * `minQuality`, else the configured threshold when the quality filter is enabled, else 0. MMR's lambda and
- * penalty apply only when MMR is on (the request's `mmr`, else `[search.mmr] enabled`).
+ * penalty apply only when MMR is on (the request's `mmr`, else `[search.mmr] enabled`); the boost and the graph
+ * hop likewise (`boost`, `graph`, else their [search.*] enabled).
  */
 export function resolveSearchParams(request: SearchKnobs, config: ResolvedConfig): EffectiveSearchParams {
   const { search } = config;
@@ -70,10 +83,30 @@ export function resolveSearchParams(request: SearchKnobs, config: ResolvedConfig
           maxExpandedTokens: search.parentRetriever.maxExpandedTokens,
         }
       : null,
+    boost: (request.boost ?? search.boost.enabled) ? boostParamsOf(config) : null,
+    graph: (request.graph ?? search.graph.enabled) ? graphParamsOf(config) : null,
     minConfidenceRatio: request.minConfidenceRatio ?? search.minConfidenceRatio,
     fusion: { ...search.fusion },
     explain: request.explain ?? false,
   };
+}
+
+/** The configured boost settings, whatever its switch says. */
+export function boostParamsOf(config: ResolvedConfig): BoostParams {
+  const { strength, halfLifeDays, minJudgments, horizonDays } = config.search.boost;
+  return { strength, halfLifeDays, minJudgments, horizonDays };
+}
+
+/** The configured graph hop settings, whatever its switch says. */
+export function graphParamsOf(config: ResolvedConfig): GraphParams {
+  const { hops, maxAddedPerHit, weight, links, coHelpful } = config.search.graph;
+  return { hops, maxAddedPerHit, weight, links, coHelpful };
+}
+
+/** How judgments age for every learned feature: [search.boost] half_life_days and horizon_days. */
+export function judgmentWindowOf(config: ResolvedConfig): JudgmentWindow {
+  const { halfLifeDays, horizonDays } = config.search.boost;
+  return { halfLifeDays, horizonDays };
 }
 
 function minQualityOf(request: SearchKnobs, config: ResolvedConfig): number {

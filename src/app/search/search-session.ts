@@ -1,8 +1,11 @@
 // A long-lived read side of one index: the connection, the model check, and the vector snapshot cache.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
+import type { JudgedServe } from '../../core/counted-judgments.js';
+import { type LearnedSignals, learnSignals } from '../../core/learned-signals.js';
 import { type BrowseReader, createBrowseReader } from '../../store/browse-queries.js';
 import { createSearchReader, type SearchReader } from '../../store/chunk-search.js';
 import { type CorpusChunkRow, type CorpusDigest, readCorpusDigest } from '../../store/corpus-digest.js';
+import { readFeedbackServes } from '../../store/feedback-store.js';
 import { VectorIndex } from '../../store/vector-index.js';
 import { WordIndex, type WordRankOptions } from '../../store/word-index.js';
 import { WordTokenizer } from '../../store/word-tokenizer.js';
@@ -15,14 +18,20 @@ import {
   identityOf,
   rerankerInsteadOf,
 } from '../models/index.js';
+import { judgmentWindowOf } from './resolve-search-params.js';
 import type { SearchResponse } from './search-types.js';
-import { runSearch } from './searcher.js';
+import { runSearch, type SearchOptions } from './searcher.js';
 
 export interface SearchSessionDeps {
   /** The embedder for the config in effect (the requested one, following the index's model). */
   embedder: (config: ResolvedConfig) => Promise<Embedder | null>;
   reranker: (config: ResolvedConfig) => Promise<Reranker | null>;
+  /** The clock judgments are aged by (the facade's). */
+  now?: () => Date;
 }
+
+/** Learned signals are rebuilt after another connection commits, or once they are this old (they age). */
+const LEARNED_MAX_AGE_MS = 3_600_000;
 
 /** One consistent read of the whole index (eval): searches and the corpus pass see the same snapshot. */
 export interface ReadSnapshot {
@@ -30,8 +39,10 @@ export interface ReadSnapshot {
   model: string;
   /** The context mode the index records. */
   contextMode: 'static' | 'off';
-  search(request: unknown): Promise<SearchResponse>;
+  search(request: unknown, options?: SearchOptions): Promise<SearchResponse>;
   readCorpus(visit: (row: CorpusChunkRow) => void): CorpusDigest;
+  /** Every recorded serve with its judgments, in recording order, as of this snapshot. */
+  judgments(): readonly JudgedServe[];
 }
 
 /** What the browse use cases (get_document, list_topics, the connection graph) read, on the session's connection. */
@@ -43,6 +54,8 @@ export interface SessionView {
   vectors(): VectorIndex | null;
   /** Chunks still waiting for their vector. */
   pendingEmbeddings(): number;
+  /** What the recorded judgments teach (the boost, the co-helpful edges), as the search uses it. */
+  learned(): LearnedSignals;
   lexicalOnly: boolean;
   /** The models this session searches with (a stand-in failing every call when one could not load). */
   embedder: Embedder | null;
@@ -72,6 +85,9 @@ export class SearchSession {
   private searchesSeen = { text: '', count: 0 };
   /** Which text the index holds, read again only after another connection committed (see textKey). */
   private textCache: { version: number; text: string } | null = null;
+  private judgmentCache: { version: number; serves: JudgedServe[] } | null = null;
+  private learnedCache: { version: number; builtAtMs: number; signals: LearnedSignals } | null = null;
+  private readonly now: () => Date;
   /** Query tokens as fts_words makes them; created with the first word snapshot. */
   private wordTokenizer: WordTokenizer | null = null;
   /** Open withReadSnapshot calls sharing the read transaction. */
@@ -80,9 +96,10 @@ export class SearchSession {
   private constructor(
     database: IndexDatabase,
     config: ResolvedConfig,
-    embedder: Embedder | null,
-    reranker: Reranker | null,
+    models: { embedder: Embedder | null; reranker: Reranker | null; now: () => Date },
   ) {
+    const { embedder, reranker } = models;
+    this.now = models.now;
     this.database = database;
     this.config = config;
     this.embedder = embedder;
@@ -119,7 +136,8 @@ export class SearchSession {
       const reranker = await deps
         .reranker(config)
         .catch((error: unknown) => rerankerInsteadOf(error, config));
-      const session = new SearchSession(database, config, embedder, reranker);
+      const now = deps.now ?? (() => new Date());
+      const session = new SearchSession(database, config, { embedder, reranker, now });
       if (embedder && preloaded && embedder.dimension === stored?.dimension) session.vectorCache = preloaded;
       return session;
     } catch (error) {
@@ -128,7 +146,7 @@ export class SearchSession {
     }
   }
 
-  search(request: unknown): Promise<SearchResponse> {
+  search(request: unknown, options: SearchOptions = {}): Promise<SearchResponse> {
     return runSearch(
       {
         reader: this.reader,
@@ -137,9 +155,33 @@ export class SearchSession {
         reranker: this.reranker,
         vectors: () => this.currentVectors(),
         pendingEmbeddings: () => this.pendingEmbeddings(),
+        learned: () => this.currentLearned(),
       },
       request,
+      options,
     );
+  }
+
+  /** The feedback tables as of the current data_version: read again only after another connection committed. */
+  private currentJudgments(): JudgedServe[] {
+    const version = this.dataVersion();
+    if (this.judgmentCache?.version !== version) {
+      this.judgmentCache = { version, serves: readFeedbackServes(this.database.db) };
+    }
+    return this.judgmentCache.serves;
+  }
+
+  /** The signals of every recorded judgment, rebuilt when the tables changed or the clock moved an hour. */
+  private currentLearned(): LearnedSignals {
+    const version = this.dataVersion();
+    const now = this.now();
+    const cached = this.learnedCache;
+    if (cached?.version === version && Math.abs(now.getTime() - cached.builtAtMs) < LEARNED_MAX_AGE_MS) {
+      return cached.signals;
+    }
+    const signals = learnSignals(this.currentJudgments(), { now, window: judgmentWindowOf(this.config) });
+    this.learnedCache = { version, builtAtMs: now.getTime(), signals };
+    return signals;
   }
 
   /** Read access for the browse use cases; the browse statements are prepared on first use. */
@@ -151,6 +193,7 @@ export class SearchSession {
       config: this.config,
       vectors: () => this.currentVectors(),
       pendingEmbeddings: () => this.pendingEmbeddings(),
+      learned: () => this.currentLearned(),
       lexicalOnly: this.embedder === null,
       embedder: this.embedder,
       reranker: this.reranker,
@@ -263,8 +306,9 @@ export class SearchSession {
       return await work({
         model: this.embedder?.id ?? 'none',
         contextMode: this.database.identity()?.contextMode ?? 'off',
-        search: (request) => this.search(request),
+        search: (request, options) => this.search(request, options),
         readCorpus: (visit) => readCorpusDigest(db, visit),
+        judgments: () => this.currentJudgments(),
       });
     } finally {
       if (--this.snapshotUsers === 0 && db.inTransaction) db.exec('ROLLBACK');
@@ -281,6 +325,8 @@ export class SearchSession {
     this.factsCache = null;
     this.pendingCache = null;
     this.textCache = null;
+    this.judgmentCache = null;
+    this.learnedCache = null;
   }
 
   /** Whether the index file was replaced on disk since this session opened it. */

@@ -2,6 +2,7 @@
 
 import { toWireKeys } from '../../config/search-params.js';
 import type { DocumentFilters } from '../../core/document-filter.js';
+import type { BoostEvidence } from '../../core/feedback-boost.js';
 import type { LegReport } from '../../types.js';
 
 export interface MatchSpan {
@@ -9,17 +10,42 @@ export interface MatchSpan {
   end: number;
 }
 
-/** What the parent retriever widened a hit to: its whole document, or its chunks `fromIndex`–`toIndex`. */
+/**
+ * Where a hit's text came from beyond its own chunk: the parent retriever widened it to its whole document or
+ * its chunks `fromIndex`–`toIndex`; or the graph hop pulled it in from the hit at `path` (and `heading`) over
+ * an edge of this kind (the parent retriever does not widen a pulled-in hit).
+ */
 export type ExpandedFrom =
   | { kind: 'whole_document'; totalChunks: number }
-  | { kind: 'adjacent'; fromIndex: number; toIndex: number };
+  | { kind: 'adjacent'; fromIndex: number; toIndex: number }
+  | { kind: 'link' | 'co_helpful'; path: string; heading: string | null };
 
-/** Why a hit ranks where it does (`explain`): its fused score, its rank in each leg, and the reranker's score. */
+/** How the graph hop scored a pulled-in hit: score = weight × parentScore × edgeWeight. */
+export interface GraphExplanation {
+  from: { path: string; heading: string | null };
+  kind: 'link' | 'co_helpful';
+  hop: number;
+  weight: number;
+  parentScore: number;
+  edgeWeight: number;
+  score: number;
+}
+
+/**
+ * Why a hit ranks where it does (`explain`). Its score is, in this order: `rerankScore` when the reranker ran;
+ * else `graph.score` when the graph hop pulled it in; else `rrfScore + boost` (boost 0 when the boost is off).
+ */
 export interface HitExplanation {
+  /** Its fused RRF score; 0 for a pulled-in hit no leg found. */
   rrfScore: number;
   ranks: Record<string, number>;
   /** Which lexical stage found it, or null when only the vector leg did. */
   lexicalSource: 'words' | 'trigram' | 'substring' | null;
+  /** The boost added to rrfScore; present when the boost ran. */
+  boost?: number;
+  /** The judgments behind the boost (weighted sums and their count), or null when none judged it. */
+  boostEvidence?: BoostEvidence | null;
+  graph?: GraphExplanation;
   rerankScore?: number;
 }
 
@@ -72,16 +98,49 @@ export function searchResponseToJson(response: SearchResponse): Record<string, u
 }
 
 function expandedFromToJson(from: ExpandedFrom): Record<string, unknown> {
-  return from.kind === 'whole_document'
-    ? { kind: from.kind, total_chunks: from.totalChunks }
-    : { kind: from.kind, from_index: from.fromIndex, to_index: from.toIndex };
+  switch (from.kind) {
+    case 'whole_document':
+      return { kind: from.kind, total_chunks: from.totalChunks };
+    case 'adjacent':
+      return { kind: from.kind, from_index: from.fromIndex, to_index: from.toIndex };
+    default:
+      return {
+        kind: from.kind,
+        path: from.path,
+        ...(from.heading === null ? {} : { heading: from.heading }),
+      };
+  }
 }
 
 function explanationToJson(explain: HitExplanation): Record<string, unknown> {
+  const { boostEvidence: evidence, graph } = explain;
   return {
     rrf_score: explain.rrfScore,
     ranks: explain.ranks,
     lexical_source: explain.lexicalSource,
+    ...(explain.boost === undefined ? {} : { boost: explain.boost }),
+    ...(evidence === undefined
+      ? {}
+      : {
+          boost_evidence: evidence && {
+            helped: evidence.helped,
+            negative: evidence.negative,
+            judgments: evidence.judgments,
+          },
+        }),
+    ...(graph === undefined
+      ? {}
+      : {
+          graph: {
+            from: { path: graph.from.path, heading: graph.from.heading },
+            kind: graph.kind,
+            hop: graph.hop,
+            weight: graph.weight,
+            parent_score: graph.parentScore,
+            edge_weight: graph.edgeWeight,
+            score: graph.score,
+          },
+        }),
     ...(explain.rerankScore === undefined ? {} : { rerank_score: explain.rerankScore }),
   };
 }

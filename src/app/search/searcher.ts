@@ -2,6 +2,7 @@
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { presentFilters } from '../../core/document-filter.js';
 import { fuseRrf } from '../../core/fuse-rrf.js';
+import type { LearnedSignals } from '../../core/learned-signals.js';
 import { answeredLeg, disabledLeg, failedLeg } from '../../core/leg-health.js';
 import { isLowConfidence } from '../../core/low-confidence.js';
 import { computeMatchSpans } from '../../core/match-spans.js';
@@ -17,11 +18,12 @@ import {
   runLexicalLeg,
   runVectorLeg,
 } from './candidate-legs.js';
+import { applyLearnedStages, type RankedEntry } from './learned-stages.js';
 import { expandHit } from './parent-retriever.js';
 import { type EffectiveSearchParams, resolveSearchParams } from './resolve-search-params.js';
 import { resolveDocumentIds } from './search-filters.js';
 import { type SearchRequest, validateSearchRequest } from './search-request.js';
-import type { HitExplanation, SearchHit, SearchResponse } from './search-types.js';
+import type { ExpandedFrom, SearchHit, SearchResponse } from './search-types.js';
 
 export interface SearchContext {
   reader: SearchReader;
@@ -32,6 +34,16 @@ export interface SearchContext {
   vectors: () => VectorIndex | null;
   /** Chunks still waiting for their vector (a first index filling in behind its lexical rows). */
   pendingEmbeddings?: () => number;
+  /** What the recorded judgments teach the boost and the graph hop (built lazily, cached by the caller). */
+  learned: () => LearnedSignals;
+}
+
+export interface SearchOptions {
+  /**
+   * Learn from these signals instead of the context's: eval's honest rows hand each query the signals of the
+   * judgments it did not produce.
+   */
+  learned?: LearnedSignals;
 }
 
 /** Check a request without an index: its arguments, and that its query has something to search for. */
@@ -50,10 +62,14 @@ function compileSearchable(query: string): Extract<CompiledLegQuery, { kind: 'qu
 /**
  * Stages: validate → compile queries (word-level, trigram, exclusions, short CJK terms) → resolve filters to
  * documents → lexical leg (word-level bm25 ranks; trigram and substring hits only fill what words left) and
- * vector leg (exact KNN, exclusions removed) → RRF → optional rerank → optional MMR → low_confidence →
- * optional parent retriever → match_spans → response with leg health.
+ * vector leg (exact KNN, exclusions removed) → RRF → optional boost → optional graph hop → optional rerank →
+ * optional MMR → low_confidence → optional parent retriever → match_spans → response with leg health.
  */
-export async function runSearch(context: SearchContext, input: unknown): Promise<SearchResponse> {
+export async function runSearch(
+  context: SearchContext,
+  input: unknown,
+  options: SearchOptions = {},
+): Promise<SearchResponse> {
   const request = validateSearchRequest(input);
   const { reader } = context;
   const params = resolveSearchParams(request, context.config);
@@ -91,7 +107,21 @@ export async function runSearch(context: SearchContext, input: unknown): Promise
     ],
     { k: f.rrfK },
   );
-  let ranked = fused.map((f) => ({ id: f.id, score: f.score, explain: explainOf(f, lexical) }));
+  let ranked: RankedEntry[] = fused.map((f) => ({
+    id: f.id,
+    score: f.score,
+    explain: explainOf(f, lexical),
+  }));
+  ranked = applyLearnedStages(reader, ranked, {
+    boost: params.boost,
+    graph: params.graph,
+    limit,
+    rrfK: f.rrfK,
+    minQuality,
+    documentIds,
+    excluded,
+    learned: () => options.learned ?? context.learned(),
+  });
   if (!useMmr && !useRerank) ranked = ranked.slice(0, limit);
   let records = new Map(reader.readChunkRecords(ranked.map((r) => r.id)).map((r) => [r.id, r]));
 
@@ -119,12 +149,6 @@ export async function runSearch(context: SearchContext, input: unknown): Promise
     legs: { lexical: lexical.health, vector: vector.health, reranker: rerankHealth },
     lexicalOnly: context.embedder === null,
   };
-}
-
-interface RankedEntry {
-  id: number;
-  score: number;
-  explain: HitExplanation;
 }
 
 function explainOf(
@@ -188,8 +212,14 @@ function toHit(
   options: { params: EffectiveSearchParams; spanTerms: string[] },
 ): SearchHit {
   const { params } = options;
-  const expansion = params.parentRetriever ? expandHit(context.reader, record, params.parentRetriever) : null;
+  const graph = entry.explain.graph;
+  // A pulled-in hit is served as the chunk the hop chose; its expanded_from names the hit it came from.
+  const expansion =
+    params.parentRetriever && !graph ? expandHit(context.reader, record, params.parentRetriever) : null;
   const content = expansion?.content ?? record.content;
+  const expandedFrom: ExpandedFrom | undefined = graph
+    ? { kind: graph.kind, path: graph.from.path, heading: graph.from.heading }
+    : expansion?.expandedFrom;
   return {
     chunkId: record.id,
     score: entry.score,
@@ -202,7 +232,7 @@ function toHit(
     tags: record.tags,
     content,
     matchSpans: computeMatchSpans(content, options.spanTerms),
-    ...(expansion ? { expandedFrom: expansion.expandedFrom } : {}),
+    ...(expandedFrom ? { expandedFrom } : {}),
     ...(params.explain ? { explain: entry.explain } : {}),
   };
 }
