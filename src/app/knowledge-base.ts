@@ -209,8 +209,9 @@ export class KnowledgeBase {
     return this.file.withSession(async (session) =>
       getDocument(relPath, {
         kbPath: this.kbPath,
-        enabledExtensions: this.settings.parsers.enabled,
+        enabledExtensions: this.settings.parsers.extensions,
         browser: session.view().browser,
+        config: this.settings,
       }),
     );
   }
@@ -220,7 +221,7 @@ export class KnowledgeBase {
     return this.file.withSession(async (session) =>
       getBestPractice(request, this.settings.bestPractice.pathTemplates, {
         kbPath: this.kbPath,
-        enabledExtensions: this.settings.parsers.enabled,
+        enabledExtensions: this.settings.parsers.extensions,
         browser: session.view().browser,
       }),
     );

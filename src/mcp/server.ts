@@ -66,7 +66,7 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
     (input) =>
       guard('search', async () => {
         const response = await kb.search(toSearchRequest(input));
-        return jsonResult(withDocumentUris(searchResponseToJson(response), kb.config.parsers.enabled));
+        return jsonResult(withDocumentUris(searchResponseToJson(response), kb.config.parsers.extensions));
       }),
   );
 
