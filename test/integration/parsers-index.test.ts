@@ -173,6 +173,16 @@ describe('indexing the extracted formats', () => {
     ]);
   }, 60_000);
 
+  it('chunks source in a language without a grammar as plain text', async () => {
+    kb.write('src/App.kt', 'fun main() {\n    println("marsupialish")\n}\n');
+    const toml = `${ALL_PARSERS}[parsers.code]\nlanguages = ["python", "kotlin"]\n`;
+    const { summary } = await index(kb.config({ toml }));
+    expect(summary).toMatchObject({ indexed: 7, skipped: 0 });
+    const kotlin = kb.documents().get('src/App.kt')!;
+    expect(kotlin.chunks.map((c) => c.heading)).toEqual([null]);
+    expect(kotlin.chunks[0]!.content).toContain('marsupialish');
+  }, 60_000);
+
   it('leaves the extracted formats alone when [parsers] enabled does not list them', async () => {
     const { summary } = await index(kb.config({ toml: 'model = "none"\n' }));
     expect(summary).toMatchObject({ indexed: 1, documents: 1 });
