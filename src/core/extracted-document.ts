@@ -5,6 +5,7 @@ import type { ChunkDraft, ParsedDocument } from '../types.js';
 import { buildBreadcrumb } from './breadcrumb.js';
 import { chunkPlainText } from './chunk-plain-text.js';
 import { emptyMetadata } from './frontmatter.js';
+import { scoreExtractedChunkQuality } from './quality-score.js';
 import { countUtf8Bytes } from './utf8-bytes.js';
 
 /** One structural unit of an extracted document: a page, a sheet, a slide, a Word section, a definition. */
@@ -115,6 +116,7 @@ export function chunkExtraction(
         breadcrumb,
         byteStart: i === 0 ? rendered.byteStart : piece.byteStart,
         byteEnd: i === pieces.length - 1 ? rendered.byteEnd : piece.byteEnd,
+        qualityScore: scoreExtractedChunkQuality(piece.content),
       });
     });
   }
