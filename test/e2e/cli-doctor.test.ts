@@ -63,7 +63,7 @@ describe('a healthy index', () => {
       [
         `groove doctor: ${dbPath}`,
         '  7 documents, 16 chunks, 0 vectors; model none; schema 4',
-        'no findings (16 checks passed)',
+        'no findings (17 checks passed)',
         '',
       ].join('\n'),
     );

@@ -191,6 +191,23 @@ describe('indexing the extracted formats', () => {
     expect(kotlin.chunks[0]!.content).toContain('marsupialish');
   }, 60_000);
 
+  it('doctor names indexed documents no enabled parser claims any more', async () => {
+    await index();
+    const mdOnly = kb.config({ toml: 'model = "none"\n' });
+    const report = await withFacade(mdOnly, async (facade) => facade.doctor());
+    const finding = report.findings.find((f) => f.check === 'parser-not-enabled');
+    expect(finding).toMatchObject({ severity: 'warning', count: 5 });
+    expect(finding!.samples).toEqual([
+      'finance/budget.xlsx',
+      'handbook/team.docx',
+      'reports/q1.pdf',
+      'src/parse.py',
+      'talks/roadmap.pptx',
+    ]);
+    const all = await withFacade(kb.config({ toml: ALL_PARSERS }), async (facade) => facade.doctor());
+    expect(all.findings.map((f) => f.check)).not.toContain('parser-not-enabled');
+  }, 60_000);
+
   it('leaves the extracted formats alone when [parsers] enabled does not list them', async () => {
     const { summary } = await index(kb.config({ toml: 'model = "none"\n' }));
     expect(summary).toMatchObject({ indexed: 1, documents: 1 });

@@ -79,6 +79,7 @@ function gatherFacts(reader: IntegrityReader, input: DoctorInput, ports: DoctorP
     lock: inspectIndexLock(input.dbPath),
     model: identity ? findModelFilesProblem(input.config, identity) : null,
     golden: goldenFacts(input, ports, counts),
+    servedExtensions: input.config.parsers.extensions,
   };
 }
 
