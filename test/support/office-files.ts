@@ -121,7 +121,7 @@ export async function makeXlsx(sheets: { name: string; rows: unknown[][] }[]): P
 }
 
 export async function makePptx(
-  slides: { title?: string; body: string[]; notes?: string }[],
+  slides: { title?: string; body: string[]; notes?: string; table?: string[][] }[],
   meta: { title?: string } = {},
 ): Promise<Buffer> {
   const PptxGenJS = require('pptxgenjs') as new () => {
@@ -130,6 +130,7 @@ export async function makePptx(
     addSlide(options?: { masterName: string }): {
       addText(text: string, options: Record<string, unknown>): void;
       addNotes(notes: string): void;
+      addTable(rows: { text: string }[][], options: Record<string, unknown>): void;
     };
     write(options: { outputType: 'nodebuffer' }): Promise<unknown>;
   };
@@ -146,6 +147,12 @@ export async function makePptx(
     const slide = deck.addSlide({ masterName: 'WITH_TITLE' });
     if (spec.title) slide.addText(spec.title, { placeholder: 'title' });
     slide.addText(spec.body.join('\n'), { x: 0.5, y: 1.5, w: 9, h: 4 });
+    if (spec.table) {
+      slide.addTable(
+        spec.table.map((row) => row.map((text) => ({ text }))),
+        { x: 0.5, y: 4, w: 9 },
+      );
+    }
     if (spec.notes) slide.addNotes(spec.notes);
   }
   return (await deck.write({ outputType: 'nodebuffer' })) as Buffer;

@@ -155,15 +155,20 @@ describe('XLSX', () => {
       {
         name: 'Staff',
         rows: [
-          ['Name', 'Team'],
-          ['Ann', 'Search'],
+          ['Name', 'Team', 'Joined', 'Total'],
+          ['Ann', 'Search', new Date('2021-04-01T00:00:00Z'), { formula: '1+1', result: 2 }],
         ],
       },
     ]);
     const doc = await extracted('xlsx', xlsx);
     expect(doc.sections).toEqual([
       { heading: 'Budget', level: 2, ancestors: [], text: 'Item\tCost\nLaptop\t1200\nDesk\t300' },
-      { heading: 'Staff', level: 2, ancestors: [], text: 'Name\tTeam\nAnn\tSearch' },
+      {
+        heading: 'Staff',
+        level: 2,
+        ancestors: [],
+        text: 'Name\tTeam\tJoined\tTotal\nAnn\tSearch\t2021-04-01\t2',
+      },
     ]);
   });
 
@@ -198,7 +203,13 @@ describe('PPTX', () => {
           body: ['Ship the parsers', 'Measure recall'],
           notes: 'Mention the PDF work.',
         },
-        { body: ['A slide without a title'] },
+        {
+          body: ['A slide without a title'],
+          table: [
+            ['Quarter', 'Goal'],
+            ['Q3', 'ship'],
+          ],
+        },
       ],
       { title: 'Planning deck' },
     );
@@ -207,7 +218,7 @@ describe('PPTX', () => {
     expect(doc.sections.map((s) => s.heading)).toEqual(['Roadmap 2025', 'slide 2']);
     expect(doc.sections[0]!.text).toContain('Ship the parsers');
     expect(doc.sections[0]!.text).toContain('Notes:\nMention the PDF work.');
-    expect(doc.sections[1]!.text).toBe('A slide without a title');
+    expect(doc.sections[1]!.text).toBe('A slide without a title\nQuarter | Goal\nQ3 | ship');
   });
 
   it('leaves out slides past max_slides', async () => {
