@@ -45,7 +45,7 @@ export async function extractPdf(bytes: Uint8Array, limits: ExtractionLimits): P
       const page = await pdf.getPage(number);
       const content = await page.getTextContent();
       page.cleanup();
-      const text = budget.take(dehyphenate(joinTextItems(content.items)));
+      const text = budget.take(markBullets(dehyphenate(joinTextItems(content.items))));
       chars += text.replace(/\s/g, '').length;
       if (text.trim() !== '') sections.push({ heading: `p. ${number}`, level: 2, ancestors: [], text });
     }
@@ -116,6 +116,14 @@ function joinTextItems(items: readonly unknown[]): string {
 /** Conservative: `inter-\nnational` → `international` only between letters, the second lower case. */
 export function dehyphenate(text: string): string {
   return text.replace(/(\p{L})-\n(\p{Ll})/gu, '$1$2');
+}
+
+/**
+ * A private-use character opening a line is a list bullet drawn from a symbol font (Symbol, Wingdings: office
+ * suites write U+F0B7 and kin), which means nothing as text: it becomes `- `.
+ */
+export function markBullets(text: string): string {
+  return text.replace(/^[ \t]*[\uE000-\uF8FF][ \t]*/gm, '- ');
 }
 
 /** Share of characters that no real text layer yields: C0 controls but tab/newline, C1 controls, U+FFFD. */
