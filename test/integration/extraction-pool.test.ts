@@ -54,6 +54,14 @@ describe('the extraction thread', () => {
     expect(fine).toMatchObject({ ok: true });
   }, 30_000);
 
+  it('refuses the file whose parser runs out of the thread heap cap, and goes on', async () => {
+    pool = new ExtractionPool({ extractorModule: hostile, maxHeapMb: 64 });
+    const outcome = await pool.extract({ ...job('oom'), limits: { ...limits, timeoutMs: 20_000 } });
+    expect(outcome).toMatchObject({ ok: false, reason: 'crashed' });
+    expect(outcome.ok === false && outcome.detail).toMatch(/memory/i);
+    expect(await pool.extract(job('fine'))).toMatchObject({ ok: true });
+  }, 30_000);
+
   it('runs the real extractors in the thread', async () => {
     pool = new ExtractionPool();
     const outcome = await pool.extract({

@@ -5,7 +5,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IndexEvent } from '../../src/app/index/index-events.js';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
+import { IndexRunner } from '../../src/app/serve/index-runner.js';
+import { startLiveSync } from '../../src/app/serve/live-sync.js';
 import type { ResolvedConfig } from '../../src/config/resolve-config.js';
+import { waitFor } from '../support/mcp-fixture.js';
 import {
   makeDocx,
   makePasswordPdf,
@@ -206,6 +209,31 @@ describe('indexing the extracted formats', () => {
     ]);
     const all = await withFacade(kb.config({ toml: ALL_PARSERS }), async (facade) => facade.doctor());
     expect(all.findings.map((f) => f.check)).not.toContain('parser-not-enabled');
+  }, 60_000);
+
+  it('live sync (serve) picks up a PDF dropped into the knowledge base, and a broken one keeps its rows', async () => {
+    const facade = openKnowledgeBase(kb.config({ toml: ALL_PARSERS }));
+    const logs: string[] = [];
+    const handle = startLiveSync({
+      kb: facade,
+      runner: new IndexRunner(facade),
+      debounceMs: 50,
+      log: (l) => logs.push(l),
+    });
+    try {
+      await handle.ready;
+      await waitFor(() => logs.some((l) => l.includes('6 added')), 20_000, 'the startup sync');
+      kb.write('reports/new.pdf', await makePdf([[filler, 'The okapiology budget was approved.']]));
+      const found = async () =>
+        (await facade.search({ query: 'okapiology' })).results.some((hit) => hit.path === 'reports/new.pdf');
+      await waitFor(found, 20_000, 'the new PDF');
+      kb.write('reports/new.pdf', Buffer.from('%PDF-1.7 truncated'));
+      await waitFor(() => logs.some((l) => l.includes('skipped reports/new.pdf')), 20_000, 'the refusal');
+      expect(await found()).toBe(true);
+    } finally {
+      await handle.close();
+      await facade.close();
+    }
   }, 60_000);
 
   it('leaves the extracted formats alone when [parsers] enabled does not list them', async () => {
