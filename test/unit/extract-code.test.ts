@@ -98,4 +98,16 @@ describe('code chunking by definitions', () => {
       '日本語のコメント',
     );
   });
+
+  it('chunks a file with more than 512 definitions as plain text, and tags nesting past 64 levels', async () => {
+    const many = Array.from({ length: 513 }, (_, i) => `function f${i}() {}\n`).join('');
+    const wide = await extractCode(many, 'javascript', 'javascript', limits);
+    expect(wide.tags).toContain('parse:too-many-chunks');
+    expect(wide.sections).toEqual([{ heading: null, level: null, ancestors: [], text: many }]);
+    const deep = `const x = ${'['.repeat(80)}${']'.repeat(80)};\nfunction after() {}\n`;
+    const nested = await extractCode(deep, 'javascript', 'javascript', limits);
+    expect(nested.tags).toContain('parse:too-deep');
+    expect(renderExtractedText(nested)).toBe(deep);
+    expect(nested.sections.map((s) => s.heading)).toContain('function after');
+  });
 });

@@ -71,6 +71,8 @@ const DEFINITION_KINDS: Record<string, string> = {
 const COMMENT_TYPES = new Set(['comment', 'line_comment', 'block_comment', 'doc_comment']);
 /** Deeper than this, definitions are not looked for (their text stays in the enclosing section). */
 const MAX_DEPTH = 64;
+/** More definitions than this in one file: it is chunked as plain text instead (tagged `parse:too-many-chunks`). */
+export const MAX_DEFINITIONS = 512;
 
 let treeSitter: Promise<TreeSitter> | null = null;
 const languages = new Map<string, Promise<unknown>>();
@@ -117,7 +119,10 @@ export async function extractCode(
     try {
       if (tree.rootNode.hasError) tags.push('parse:degraded');
       const units: Unit[] = [];
-      collect(tree.rootNode, [], 0, text, limits.chunkBytes, units);
+      const walk = { tooDeep: false };
+      collect(tree.rootNode, [], 0, text, limits.chunkBytes, units, walk);
+      if (walk.tooDeep) tags.push('parse:too-deep');
+      if (units.length > MAX_DEFINITIONS) return plainExtraction(text, [...tags, 'parse:too-many-chunks']);
       return { title: null, date: null, tags, sections: tile(text, units), verbatim: true, truncated: false };
     } finally {
       tree.delete();
@@ -194,20 +199,24 @@ function collect(
   text: string,
   maxBytes: number,
   units: Unit[],
+  walk: { tooDeep: boolean },
 ): void {
-  if (depth > MAX_DEPTH) return;
+  if (depth > MAX_DEPTH) {
+    walk.tooDeep = true;
+    return;
+  }
   const children = node.namedChildren;
   for (const [i, child] of children.entries()) {
     const definition = definitionOf(child);
     if (!definition) {
-      collect(child, ancestors, depth + 1, text, maxBytes, units);
+      collect(child, ancestors, depth + 1, text, maxBytes, units, walk);
       continue;
     }
     const heading = headingOf(definition);
     const start = commentStart(children, i, text);
     const size = countUtf8Bytes(text, start, child.endIndex);
     const nested: Unit[] = [];
-    if (size > maxBytes) collect(child, [...ancestors, heading], depth + 1, text, maxBytes, nested);
+    if (size > maxBytes) collect(child, [...ancestors, heading], depth + 1, text, maxBytes, nested, walk);
     if (nested.length === 0) {
       units.push({ start, end: child.endIndex, heading, ancestors });
       continue;

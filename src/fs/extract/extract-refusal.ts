@@ -27,7 +27,7 @@ const FIXES: Record<ExtractRefusalReason, string | null> = {
   corrupt: 'open and re-save it in its application',
   'no-text': 'groove does no OCR; export it with a text layer',
   mojibake: 'its text layer is garbled; re-export it with embedded Unicode fonts',
-  'too-large-inflated': null,
+  'too-large-inflated': 'a zip bomb, or raise [parsers] max_decompressed_size if the file is sound',
   'too-many-entries': null,
   timeout: 'raise [parsers] timeout_seconds if the file is sound',
   crashed: null,

@@ -86,7 +86,7 @@ export class BoundedZip {
       if (this.inflatedTotal > this.limits.maxDecompressedBytes) {
         throw new ExtractRefusal(
           'too-large-inflated',
-          `it inflates to more than the ${this.limits.maxDecompressedBytes}-byte cap (a zip bomb, or raise [parsers] max_decompressed_size)`,
+          `it inflates to more than the ${this.limits.maxDecompressedBytes}-byte cap`,
         );
       }
       sink(part);
