@@ -96,6 +96,11 @@ async function languageFor(grammar: string): Promise<{ ts: TreeSitter; language:
   return { ts, language: await language };
 }
 
+/** Initialise tree-sitter and load the grammar now, so a job's deadline never covers it. */
+export async function preloadGrammar(grammar: string): Promise<void> {
+  await languageFor(grammar);
+}
+
 interface Unit {
   start: number;
   end: number;

@@ -18,6 +18,11 @@ function loadPdfJs(): Promise<PdfJs> {
   return pdfjsModule;
 }
 
+/** Import pdf.js now (it loads its optional canvas addon), so a job's deadline never covers it. */
+export async function preloadPdfJs(): Promise<void> {
+  await loadPdfJs();
+}
+
 export async function extractPdf(bytes: Uint8Array, limits: ExtractionLimits): Promise<Extraction> {
   const pdfjs = await loadPdfJs();
   // pdf.js takes ownership of the buffer it is given, so it gets a copy.

@@ -1,7 +1,8 @@
-// The main-thread side of extraction: one worker thread, one job at a time, a wall-clock deadline per job. At the
-// deadline the thread is terminated and the job refused (`timeout`); a thread that dies (a library crash, the
-// thread's heap cap) refuses its job (`crashed`). The next job starts a fresh thread, so neither takes down
-// `groove index` or `groove serve`. The idle thread does not keep the process alive.
+// The main-thread side of extraction: one worker thread, one job at a time, a wall-clock deadline per job that
+// starts once the thread has loaded the format's libraries. At the deadline the thread is terminated and the job
+// refused (`timeout`); a thread that dies (a library crash, the thread's heap cap) refuses its job (`crashed`).
+// The next job starts a fresh thread, so neither takes down `groove index` or `groove serve`. The idle thread
+// does not keep the process alive.
 import { Worker } from 'node:worker_threads';
 import type { ExtractJob, ExtractOutcome } from './extract-job.js';
 import type { WorkerReply, WorkerRequest } from './extract-worker.js';
@@ -19,6 +20,8 @@ interface Running {
   seq: number;
   resolve: (outcome: ExtractOutcome) => void;
   timer: NodeJS.Timeout | null;
+  /** The job's deadline, started once the thread has loaded the format's libraries. */
+  timeoutMs: number;
 }
 
 export class ExtractionPool {
@@ -62,19 +65,34 @@ export class ExtractionPool {
     const seq = this.nextSeq++;
     worker.ref();
     const outcome = await new Promise<ExtractOutcome>((resolve) => {
-      const timer = setTimeout(() => {
-        this.finish({
-          ok: false,
-          reason: 'timeout',
-          detail: `extraction took longer than ${job.limits.timeoutMs} ms and was stopped`,
-        });
-        void this.discard();
-      }, job.limits.timeoutMs);
-      this.running = { seq, resolve, timer };
+      // Until the thread says the format's libraries are loaded, only the startup allowance runs.
+      const loadMs = this.options.startupTimeoutMs ?? 60_000;
+      const timer = setTimeout(
+        () => this.stopJob(`its parser did not load within ${loadMs} ms`, 'crashed'),
+        loadMs,
+      );
+      this.running = { seq, resolve, timer, timeoutMs: job.limits.timeoutMs };
       worker.postMessage({ seq, job } satisfies WorkerRequest);
     });
     this.worker?.unref();
     return outcome;
+  }
+
+  /** The job's libraries are loaded: its deadline starts now. */
+  private startDeadline(seq: number): void {
+    const running = this.running;
+    if (!running || running.seq !== seq) return;
+    if (running.timer) clearTimeout(running.timer);
+    running.timer = setTimeout(
+      () => this.stopJob(`extraction took longer than ${running.timeoutMs} ms and was stopped`, 'timeout'),
+      running.timeoutMs,
+    );
+  }
+
+  /** Refuse the running job and terminate its thread (the next job starts a new one). */
+  private stopJob(detail: string, reason: 'timeout' | 'crashed'): void {
+    this.finish({ ok: false, reason, detail });
+    void this.discard();
   }
 
   private finish(outcome: ExtractOutcome): void {
@@ -104,7 +122,8 @@ export class ExtractionPool {
         if ('ready' in reply) {
           clearTimeout(timer);
           resolve();
-        } else if (this.running?.seq === reply.seq) this.finish(reply.outcome);
+        } else if ('loaded' in reply) this.startDeadline(reply.seq);
+        else if (this.running?.seq === reply.seq) this.finish(reply.outcome);
       });
       const died = (why: string) => {
         clearTimeout(timer);
