@@ -15,6 +15,7 @@ const limits: ExtractionLimits = {
   maxSlides: 10,
   maxTextChars: 10_000,
   chunkBytes: 4000,
+  maxHeadingLevel: 3,
 };
 const job = (text: string) => ({ format: 'pdf' as const, bytes: new TextEncoder().encode(text), limits });
 

@@ -25,6 +25,7 @@ const limits: ExtractionLimits = {
   maxSlides: 100,
   maxTextChars: 1_000_000,
   chunkBytes: 4000,
+  maxHeadingLevel: 3,
 };
 
 async function extract(format: 'pdf' | 'docx' | 'xlsx' | 'pptx', bytes: Uint8Array, over = {}) {
@@ -116,6 +117,14 @@ describe('DOCX', () => {
     expect(doc.sections[2]!.text).toBe(
       '- install the VPN client\n- enrol the disk encryption\nName | Role\nAnn | Developer',
     );
+  });
+
+  it('keeps headings deeper than max_heading_level as body lines', async () => {
+    const docx = await makeDocx({
+      blocks: [{ heading: 'Guide', level: 1 }, { heading: 'Detail', level: 3 }, { paragraph: 'Body text.' }],
+    });
+    const doc = await extracted('docx', docx, { maxHeadingLevel: 2 });
+    expect(doc.sections).toEqual([{ heading: 'Guide', level: 1, ancestors: [], text: 'Detail\nBody text.' }]);
   });
 
   it('refuses a zip bomb by its declared size before inflating anything', async () => {

@@ -16,6 +16,7 @@ const limits: ExtractionLimits = {
   maxSlides: 100,
   maxTextChars: 1_000_000,
   chunkBytes: 4000,
+  maxHeadingLevel: 3,
 };
 
 async function extract(format: 'pdf' | 'docx' | 'xlsx' | 'pptx') {

@@ -53,6 +53,7 @@ export function extractionLimitsOf(config: ResolvedConfig): ExtractionLimits {
     maxSlides: parsers.maxSlides,
     maxTextChars: parsers.maxTextChars,
     chunkBytes: config.chunking.maxChunkBytes,
+    maxHeadingLevel: config.chunking.maxHeadingLevel,
   };
 }
 

@@ -1,5 +1,5 @@
-// DOCX → sections at the document's heading paragraphs (Heading 1–6 and Title, by style name as mammoth
-// resolves it), paragraphs as lines, list items as `- ` / `1. ` lines indented by level, tables as rows of cells
+// DOCX → sections at the document's heading paragraphs (Heading 1 up to `[chunking] max_heading_level`, and
+// Title, by style name as mammoth resolves it; deeper headings are body lines, as in Markdown), paragraphs as lines, list items as `- ` / `1. ` lines indented by level, tables as rows of cells
 // joined by ` | `. mammoth reads the document; groove walks mammoth's document tree rather than its HTML.
 import { createRequire } from 'node:module';
 import type { ExtractedSection, Extraction } from '../../core/extracted-document.js';
@@ -45,7 +45,7 @@ export async function extractDocx(bytes: Uint8Array, limits: ExtractionLimits): 
     throw new ExtractRefusal('corrupt', `it is not a readable Word document (${(error as Error).message})`);
   }
   if (tree === null) throw new ExtractRefusal('corrupt', 'it has no document body');
-  const walker = new SectionWalker(new TextBudget(limits.maxTextChars));
+  const walker = new SectionWalker(new TextBudget(limits.maxTextChars), limits.maxHeadingLevel);
   walker.blocks((tree as DocNode).children ?? []);
   return {
     title: core.title,
@@ -77,7 +77,10 @@ class SectionWalker {
   private readonly open: { level: number; text: string }[] = [];
   private readonly listCounters = new Map<number, number>();
 
-  constructor(readonly budget: TextBudget) {}
+  constructor(
+    readonly budget: TextBudget,
+    private readonly maxHeadingLevel: number,
+  ) {}
 
   blocks(nodes: readonly DocNode[]): void {
     for (const node of nodes) {
@@ -96,7 +99,7 @@ class SectionWalker {
   private paragraph(node: DocNode): void {
     const text = inlineText(node).trim();
     const level = headingLevelOf(node);
-    if (level !== null && text !== '') {
+    if (level !== null && level <= this.maxHeadingLevel && text !== '') {
       this.flush();
       while (this.open.length > 0 && this.open[this.open.length - 1]!.level >= level) this.open.pop();
       const heading = this.budget.take(text.replace(/\s+/g, ' '));

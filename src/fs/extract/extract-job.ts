@@ -19,6 +19,8 @@ export interface ExtractionLimits {
   maxTextChars: number;
   /** `[chunking] max_chunk_bytes`: the size a sheet's row block and a code definition are bounded by. */
   chunkBytes: number;
+  /** `[chunking] max_heading_level`: deeper Word headings are body text, as in Markdown. */
+  maxHeadingLevel: number;
 }
 
 export type ExtractJob =
