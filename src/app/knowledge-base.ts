@@ -189,7 +189,7 @@ export class KnowledgeBase {
 
   /** Counts and identity of the index; never creates one. */
   status(): StatusReport {
-    return readIndexStatus(this.kbPath, this.dbPath, this.settings.parsers.enabled);
+    return readIndexStatus(this.kbPath, this.dbPath, this.settings.parsers.extensions);
   }
 
   /** `groove doctor`: integrity and servability checks on a read-only connection; changes nothing. */
@@ -210,8 +210,9 @@ export class KnowledgeBase {
     return this.file.withSession(async (session) =>
       getDocument(relPath, {
         kbPath: this.kbPath,
-        enabledExtensions: this.settings.parsers.enabled,
+        enabledExtensions: this.settings.parsers.extensions,
         browser: session.view().browser,
+        config: this.settings,
       }),
     );
   }
@@ -221,7 +222,7 @@ export class KnowledgeBase {
     return this.file.withSession(async (session) =>
       getBestPractice(request, this.settings.bestPractice.pathTemplates, {
         kbPath: this.kbPath,
-        enabledExtensions: this.settings.parsers.enabled,
+        enabledExtensions: this.settings.parsers.extensions,
         browser: session.view().browser,
       }),
     );

@@ -1,4 +1,5 @@
 // The one place every built-in default lives. docs/configuration.md documents each key with its range.
+import { DEFAULT_CODE_LANGUAGES } from '../core/document-formats.js';
 
 export const DEFAULT_EXCLUDE_DIRS = [
   '.obsidian',
@@ -46,8 +47,26 @@ export const DEFAULTS = {
     minChunkBytes: 50,
   },
   parsers: {
-    /** Enabled parser ids: `md`, `txt`. */
+    /** Enabled parser ids: `md`, `txt`, `pdf`, `docx`, `xlsx`, `pptx`, `code`. */
     enabled: ['md'] as string[],
+    /** Wall-clock seconds one file's extraction may take; the extraction thread is stopped then. 1 – 3600. */
+    timeoutSeconds: 30,
+    /** Decompressed bytes of one DOCX/XLSX/PPTX archive; past it the file is refused (zip bombs). */
+    maxDecompressedBytes: 200 * MIB,
+    /** PDF pages read per file; later pages are left out. */
+    maxPages: 2000,
+    /** Workbook sheets read per file. */
+    maxSheets: 100,
+    /** Non-empty cells read per sheet; the rest of the sheet is left out. */
+    maxCellsPerSheet: 200_000,
+    /** Slides read per file. */
+    maxSlides: 1000,
+    /** Characters of extracted text kept per file. */
+    maxTextChars: 5_000_000,
+    /** Languages the `code` parser claims (see core/document-formats.ts for the list and their extensions). */
+    codeLanguages: [...DEFAULT_CODE_LANGUAGES] as string[],
+    /** The extensions the enabled parsers claim; derived by resolve-config, never set directly. */
+    extensions: ['md'] as string[],
   },
   bestPractice: {
     /** KB-relative paths tried in order for get_best_practice, each with `{target}`; empty = not configured. */

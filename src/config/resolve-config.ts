@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { z } from 'zod';
+import { extensionsOfParsers } from '../core/document-formats.js';
 import { GrooveError } from '../errors.js';
 import type { EmbeddingSetup, HubEnvironment } from '../types.js';
 import { DEFAULTS, type Defaults, MIB } from './defaults.js';
@@ -194,6 +195,7 @@ function applyFile(config: ResolvedConfig, file: ConfigFile, filePath: string): 
   if (chunking.max_chunk_bytes !== undefined) config.chunking.maxChunkBytes = chunking.max_chunk_bytes;
   if (chunking.min_chunk_bytes !== undefined) config.chunking.minChunkBytes = chunking.min_chunk_bytes;
   if (file.parsers?.enabled !== undefined) config.parsers.enabled = [...new Set(file.parsers.enabled)];
+  assignParserLimits(config, file.parsers ?? {});
   if (file.best_practice?.path_templates !== undefined)
     config.bestPractice.pathTemplates = file.best_practice.path_templates;
   assignDefined(config.qualityFilter, {
@@ -330,4 +332,19 @@ export function resolveConfig(options: ResolveConfigOptions): ResolvedConfig {
   applyEnvAndOverrides(config, options);
   if (config.kbPath && !config.dbPath) config.dbPath = path.join(path.dirname(config.kbPath), '.groove.db');
   return config;
+}
+
+/** `[parsers]` caps and code languages, and the extensions the enabled parsers claim. */
+function assignParserLimits(config: ResolvedConfig, parsers: NonNullable<ConfigFile['parsers']>): void {
+  const target = config.parsers;
+  if (parsers.timeout_seconds !== undefined) target.timeoutSeconds = parsers.timeout_seconds;
+  if (parsers.max_decompressed_size !== undefined)
+    target.maxDecompressedBytes = parseByteSize(parsers.max_decompressed_size);
+  if (parsers.max_pages !== undefined) target.maxPages = parsers.max_pages;
+  if (parsers.max_sheets !== undefined) target.maxSheets = parsers.max_sheets;
+  if (parsers.max_cells_per_sheet !== undefined) target.maxCellsPerSheet = parsers.max_cells_per_sheet;
+  if (parsers.max_slides !== undefined) target.maxSlides = parsers.max_slides;
+  if (parsers.max_text_chars !== undefined) target.maxTextChars = parsers.max_text_chars;
+  if (parsers.code?.languages !== undefined) target.codeLanguages = [...new Set(parsers.code.languages)];
+  target.extensions = extensionsOfParsers(target.enabled, target.codeLanguages);
 }

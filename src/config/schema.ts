@@ -1,5 +1,6 @@
 // The groove.toml schema: strict zod objects (unknown keys rejected), snake_case as written in the file.
 import { z } from 'zod';
+import { CODE_LANGUAGE_IDS, PARSER_IDS } from '../core/document-formats.js';
 
 const finite = () => z.number().refine(Number.isFinite, 'must be a finite number');
 const weight = () => finite().min(0).max(1e6);
@@ -41,9 +42,21 @@ export const configFileSchema = z.strictObject({
     .optional(),
   parsers: z
     .strictObject({
-      enabled: z
-        .array(z.enum(['md', 'txt']))
-        .min(1)
+      enabled: z.array(z.enum(PARSER_IDS)).min(1).optional(),
+      timeout_seconds: z.number().int().min(1).max(3600).optional(),
+      max_decompressed_size: sizeValue.optional(),
+      max_pages: z.number().int().min(1).max(100_000).optional(),
+      max_sheets: z.number().int().min(1).max(10_000).optional(),
+      max_cells_per_sheet: z.number().int().min(1).max(10_000_000).optional(),
+      max_slides: z.number().int().min(1).max(100_000).optional(),
+      max_text_chars: z.number().int().min(1000).max(100_000_000).optional(),
+      code: z
+        .strictObject({
+          languages: z
+            .array(z.enum(CODE_LANGUAGE_IDS as [string, ...string[]]))
+            .min(1)
+            .optional(),
+        })
         .optional(),
     })
     .optional(),

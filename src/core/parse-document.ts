@@ -4,6 +4,7 @@
 import type { ChunkDraft, ParsedDocument } from '../types.js';
 import { chunkMarkdown } from './chunk-markdown.js';
 import { chunkPlainText } from './chunk-plain-text.js';
+import type { DocumentFormat } from './document-formats.js';
 import { emptyMetadata, splitFrontmatter } from './frontmatter.js';
 import { extractNoteLinks } from './note-links.js';
 
@@ -19,17 +20,11 @@ export interface ParseOptions {
   excludeHeadings: readonly string[];
 }
 
-export type DocumentFormat = 'md' | 'txt';
-
-/** The parser a file goes to, by its extension: `.txt` is plain text, everything else enabled is Markdown. */
-export function formatOfPath(relPath: string): DocumentFormat {
-  return relPath.toLowerCase().endsWith('.txt') ? 'txt' : 'md';
-}
-
-/** Only Markdown carries frontmatter; plain text is read as it is. */
-export function formatCarriesFrontmatter(format: DocumentFormat): boolean {
-  return format === 'md';
-}
+export {
+  type DocumentFormat,
+  formatCarriesFrontmatter,
+  formatOfPath,
+} from './document-formats.js';
 
 export interface ParseDocumentInput {
   /** KB-relative path with `/` separators. */
@@ -45,7 +40,8 @@ export function parseDocument(input: ParseDocumentInput): ParsedDocument {
   const segments = path.split('/').filter((segment) => segment !== '');
   const category = segments.length >= 2 ? segments[0]! : null;
   const pathTopic = segments.length >= 3 ? segments[1]! : null;
-  if (format === 'txt') {
+  // Plain text, and source code in a language without a grammar (or read outside the extraction thread).
+  if (format !== 'md') {
     const title = titleFromFileName(path);
     const bomLength = text.startsWith('\uFEFF') ? 1 : 0;
     const chunks = chunkPlainText(text.slice(bomLength), {

@@ -38,6 +38,14 @@ export function scoreChunkQuality(content: string): number {
   return Math.max(0, Math.round(score * 10) / 10);
 }
 
+/**
+ * The score of a chunk extracted from a PDF, Office file or source file: only the placeholder penalty applies. A
+ * short slide, cell block or one-line function is what the file says, not a fragment.
+ */
+export function scoreExtractedChunkQuality(content: string): number {
+  return BOILERPLATE.has(stripTrailingPunctuation(content.trim()).toLowerCase()) ? 0.5 : 1.0;
+}
+
 const TRAILING_PUNCTUATION = new Set(['.', '。', '、', ',', ' ']);
 
 function stripTrailingPunctuation(text: string): string {

@@ -42,3 +42,18 @@ export function truncateCodePoints(text: string, maxCodePoints: number): string 
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
+
+/** The longest prefix of `text` of at most `maxBytes` UTF-8 bytes, cut at a line end when there is one. */
+export function truncateToUtf8Bytes(text: string, maxBytes: number): string {
+  if (countUtf8Bytes(text) <= maxBytes) return text;
+  let bytes = 0;
+  let end = 0;
+  while (end < text.length) {
+    const { bytes: size, units } = measureCodePointAt(text, end);
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    end += units;
+  }
+  const lineEnd = text.lastIndexOf('\n', end);
+  return text.slice(0, lineEnd > 0 ? lineEnd + 1 : end);
+}

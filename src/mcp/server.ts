@@ -69,7 +69,7 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
     (input) =>
       guard('search', async () => {
         const response = await kb.search(toSearchRequest(input));
-        return jsonResult(withDocumentUris(searchResponseToJson(response), kb.config.parsers.enabled));
+        return jsonResult(withDocumentUris(searchResponseToJson(response), kb.config.parsers.extensions));
       }),
   );
 
@@ -79,8 +79,9 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
       title: 'Read one document',
       description:
         'The full text of one indexed document, by the exact `path` a search result or graph node gave. ' +
-        'Returns {path,title,date,topic,tags,content,truncated}. Only indexed files are served: no absolute ' +
-        'paths, "..", symbolic or hard links, and nothing over 1 MiB of text.',
+        'Returns {path,title,date,topic,tags,content,extracted,truncated}; for a PDF or Office file content is ' +
+        'the extracted text (extracted: true, a "#" line per page, sheet or slide). Only indexed files are ' +
+        'served: no absolute paths, "..", symbolic or hard links, and nothing over 1 MiB of text.',
       inputSchema: getDocumentInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

@@ -196,6 +196,11 @@ export class IntegrityReader {
     return decodeSkippedFiles(this.meta().skipped_files);
   }
 
+  /** Every stored document path. */
+  documentPaths(): string[] {
+    return this.db.prepare('SELECT path FROM documents ORDER BY path').pluck().all() as string[];
+  }
+
   /** Whether a document is stored at `path` (a refused file keeps the rows of its earlier version). */
   isIndexed(path: string): boolean {
     return this.db.prepare('SELECT 1 FROM documents WHERE path = ?').get(path) !== undefined;

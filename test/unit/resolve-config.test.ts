@@ -185,6 +185,33 @@ describe('resolveConfig precedence', () => {
   });
 });
 
+describe('resolveConfig: [parsers]', () => {
+  it('derives the extensions the enabled parsers claim, code by its languages', () => {
+    expect(resolve().parsers.extensions).toEqual(['md']);
+    write(
+      'groove.toml',
+      '[parsers]\nenabled = ["md", "pdf", "docx", "code"]\ntimeout_seconds = 5\nmax_decompressed_size = "10MiB"\n' +
+        '[parsers.code]\nlanguages = ["python", "kotlin"]\n',
+    );
+    const config = resolve();
+    expect(config.parsers.extensions).toEqual(['md', 'pdf', 'docx', 'py', 'pyi', 'kt', 'kts']);
+    expect(config.parsers).toMatchObject({ timeoutSeconds: 5, maxDecompressedBytes: 10 * 1024 * 1024 });
+    expect(config.parsers.maxPages).toBe(DEFAULTS.parsers.maxPages);
+  });
+
+  it('rejects an unknown parser id, an empty list and an unknown language', () => {
+    for (const toml of [
+      '[parsers]\nenabled = ["md", "xls"]\n',
+      '[parsers]\nenabled = []\n',
+      '[parsers]\nenabled = ["code"]\n[parsers.code]\nlanguages = ["cobol"]\n',
+      '[parsers]\ntimeout_seconds = 0\n',
+    ]) {
+      write('groove.toml', toml);
+      expect(() => resolve(), toml).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+    }
+  });
+});
+
 describe('resolveConfig validation', () => {
   it('rejects an unknown top-level key, naming the key and the file', () => {
     const file = write('groove.toml', 'kb_path = "kb"\ncolour = "blue"\n');

@@ -30,11 +30,11 @@ function targetProblem(target: string): string | null {
   return null;
 }
 
-export function getBestPractice(
+export async function getBestPractice(
   request: BestPracticeRequest,
   templates: readonly string[],
   options: GetDocumentOptions,
-): BestPracticeResult {
+): Promise<BestPracticeResult> {
   if (templates.length === 0) {
     throw new GrooveError('INVALID_ARGUMENT', 'get_best_practice is not configured', {
       hint: 'list path templates in groove.toml, e.g. [best_practice] path_templates = ["best-practices/{target}/PERFECT.md"]',
@@ -43,7 +43,7 @@ export function getBestPractice(
   const problem = targetProblem(request.target);
   if (problem) throw new GrooveError('INVALID_ARGUMENT', `target ${problem}`);
   for (const template of templates) {
-    const found = getDocument(template.replaceAll('{target}', request.target), options);
+    const found = await getDocument(template.replaceAll('{target}', request.target), options);
     if (!found.ok) continue;
     const { document } = found;
     if (request.category === undefined)

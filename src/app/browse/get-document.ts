@@ -3,10 +3,15 @@
 // links, and text over 1 MiB. Part of the composition root: it binds the checked-read adapter.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { displayPath } from '../../core/display-path.js';
+import { formatOfPath, isBinaryFormat } from '../../core/document-formats.js';
+import { renderExtractedText } from '../../core/extracted-document.js';
+import { truncateToUtf8Bytes } from '../../core/utf8-bytes.js';
 import { decodeUtf8Text, describeSkipReason, readCheckedFile } from '../../fs/checked-read.js';
 import { isAddressablePath } from '../../fs/walk-kb.js';
 import type { BrowseReader } from '../../store/browse-queries.js';
+import { extractFile } from '../index/index.js';
 
 /** Text larger than this is refused rather than cut, so a caller never mistakes a prefix for the file. */
 export const GET_DOCUMENT_MAX_BYTES = 1024 * 1024;
@@ -18,9 +23,17 @@ export interface DocumentPayload {
   date: string | null;
   topic: string | null;
   tags: string[];
-  /** The file's text as stored on disk (a UTF-8 byte-order mark removed). */
+  /**
+   * The file's text as stored on disk (a UTF-8 byte-order mark removed); for PDF and Office files, the text
+   * groove extracted from it (what its chunks and match spans refer to), with a `#` line per page, sheet or slide.
+   */
   content: string;
-  /** Always false for text: over-cap text is refused, never truncated. Kept for binary extractors. */
+  /** True when `content` is extracted text, not the file's own bytes. */
+  extracted: boolean;
+  /**
+   * False for text files (over-cap text is refused, never cut). For extracted text: the extraction left text
+   * out at a cap, or the text was cut at 1 MiB.
+   */
   truncated: boolean;
 }
 
@@ -35,6 +48,8 @@ export interface GetDocumentOptions {
   /** `[parsers] enabled`: a document whose extension left the list is no longer served. */
   enabledExtensions: readonly string[];
   browser: BrowseReader;
+  /** The config the extractors use; without it, PDF and Office files are refused. */
+  config?: ResolvedConfig;
 }
 
 function extensionOf(relPath: string): string {
@@ -49,7 +64,10 @@ export function isServedExtension(relPath: string, enabledExtensions: readonly s
 const EXAMPLE = 'pass the path exactly as a search result spells it, e.g. "guides/setup.md"';
 
 /** Read one indexed document, or say why not (misses are data; nothing here throws for a bad path). */
-export function getDocument(requestedPath: string, options: GetDocumentOptions): GetDocumentResult {
+export async function getDocument(
+  requestedPath: string,
+  options: GetDocumentOptions,
+): Promise<GetDocumentResult> {
   const shapeProblem = describePathShapeProblem(requestedPath);
   // Every message quotes the path as displayPath prints it; the payload keeps the real one.
   const shown = displayPath(requestedPath);
@@ -72,7 +90,11 @@ export function getDocument(requestedPath: string, options: GetDocumentOptions):
   const absPath = path.join(options.kbPath, ...requestedPath.split('/'));
   const linkProblem = describeLinkedAncestor(options.kbPath, requestedPath, absPath);
   if (linkProblem) return linkProblem;
-  const read = readCheckedFile(absPath, { maxBytes: GET_DOCUMENT_MAX_BYTES });
+  const binary = isBinaryFormat(formatOfPath(requestedPath));
+  if (binary && !options.config)
+    return miss('refused', `refused ${shown}: its text is extracted, not served here`);
+  const maxBytes = binary && options.config ? options.config.index.maxFileBytes : GET_DOCUMENT_MAX_BYTES;
+  const read = readCheckedFile(absPath, { maxBytes });
   if (!read.ok) {
     if (read.reason === 'vanished') {
       return miss('not-found', `"${shown}" was indexed but no longer exists on disk; search again`);
@@ -86,22 +108,40 @@ export function getDocument(requestedPath: string, options: GetDocumentOptions):
   // Checked again after the read: a parent swapped for a link during the read must not slip through.
   const linkedAfterRead = describeLinkedAncestor(options.kbPath, requestedPath, absPath);
   if (linkedAfterRead) return linkedAfterRead;
+  if (binary && options.config) {
+    const extracted = await extractFile(requestedPath, { bytes: read.bytes, text: '' }, options.config);
+    if (!extracted.ok) return miss('refused', extracted.message.replace(/^skipped /, 'refused '));
+    const text = renderExtractedText(extracted.extraction);
+    const content = truncateToUtf8Bytes(text, GET_DOCUMENT_MAX_BYTES);
+    return {
+      ok: true,
+      document: {
+        ...documentFacts(indexed),
+        content,
+        extracted: true,
+        truncated: extracted.extraction.truncated || content.length < text.length,
+      },
+    };
+  }
   const decoded = decodeUtf8Text(read.bytes);
   if (!decoded.ok) {
     return miss('refused', describeSkipReason(requestedPath, decoded).replace(/^skipped /, 'refused '));
   }
   return {
     ok: true,
-    document: {
-      path: indexed.path,
-      title: indexed.title,
-      date: indexed.date,
-      topic: indexed.topic,
-      tags: indexed.tags,
-      content: decoded.text,
-      truncated: false,
-    },
+    document: { ...documentFacts(indexed), content: decoded.text, extracted: false, truncated: false },
   };
+}
+
+function documentFacts(indexed: {
+  path: string;
+  title: string;
+  date: string | null;
+  topic: string | null;
+  tags: string[];
+}) {
+  const { path, title, date, topic, tags } = indexed;
+  return { path, title, date, topic, tags };
 }
 
 /** Why a requested path can never name an indexed file, decided before touching the disk; null when fine. */

@@ -65,6 +65,8 @@ export interface DoctorContext {
   lock: LockState;
   model: ModelFilesProblem | null;
   golden: GoldenFacts;
+  /** The extensions the enabled parsers claim (`[parsers] enabled`, `[parsers.code] languages`). */
+  servedExtensions: readonly string[];
 }
 
 /** A rule that holds or is broken: what a check returns when it finds something. */

@@ -78,10 +78,11 @@ function gatherFacts(reader: IntegrityReader, input: DoctorInput, ports: DoctorP
     schema: { recorded: Number.isFinite(recorded) ? recorded : 0, current: CURRENT_SCHEMA_VERSION },
     counts,
     linkRules: { recorded: recordedLinkRules(meta.chunk_policy), current: NOTE_LINK_RULES },
-    noteExtensions: input.config.parsers.enabled,
+    noteExtensions: input.config.parsers.extensions,
     lock: inspectIndexLock(input.dbPath),
     model: identity ? findModelFilesProblem(input.config, identity) : null,
     golden: goldenFacts(input, ports, counts),
+    servedExtensions: input.config.parsers.extensions,
   };
 }
 

@@ -93,6 +93,23 @@ export const SERVABILITY_CHECKS: readonly DoctorCheck[] = [
     },
   },
   {
+    check: 'parser-not-enabled',
+    severity: 'warning',
+    remedy:
+      'add the parser back to [parsers] enabled (or the language to [parsers.code] languages), or run groove index to drop these documents',
+    inspect({ reader, tables, servedExtensions }) {
+      if (!tables.has('documents')) return NOT_APPLICABLE;
+      const served = new Set(servedExtensions.map((ext) => ext.toLowerCase()));
+      const unclaimed = reader.documentPaths().filter((path) => !served.has(extensionOf(path)));
+      if (unclaimed.length === 0) return null;
+      return {
+        count: unclaimed.length,
+        summary: `${plural(unclaimed.length, 'indexed document')} no enabled parser claims: searches still find them, get_document refuses them, and the next groove index deletes them`,
+        samples: unclaimed.slice(0, SAMPLE_LIMIT),
+      };
+    },
+  },
+  {
     check: 'skipped-files',
     severity: 'warning',
     remedy:
@@ -130,3 +147,9 @@ export const SERVABILITY_CHECKS: readonly DoctorCheck[] = [
     },
   },
 ];
+
+function extensionOf(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+}

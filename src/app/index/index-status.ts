@@ -49,7 +49,7 @@ export function requireKbPaths(config: ResolvedConfig): { kbPath: string; dbPath
 }
 
 /**
- * Counts and identity of the index at dbPath; never creates one. `noteExtensions` (`[parsers] enabled`) tells a
+ * Counts and identity of the index at dbPath; never creates one. `noteExtensions` (the extensions of `[parsers] enabled`) tells a
  * dangling link to a note from a link to an attachment.
  */
 export function readIndexStatus(

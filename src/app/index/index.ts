@@ -16,4 +16,4 @@ export {
   type StatusReport,
   statusReportToJson,
 } from './index-status.js';
-export { buildIndexerPorts } from './indexer-ports.js';
+export { buildIndexerPorts, type ExtractedFile, extractFile } from './indexer-ports.js';

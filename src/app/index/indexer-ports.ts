@@ -3,10 +3,17 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
-import { formatOfPath, parseDocument } from '../../core/parse-document.js';
+import { displayPath } from '../../core/display-path.js';
+import { codeLanguageOfPath, formatOfPath, isBinaryFormat } from '../../core/document-formats.js';
+import { type Extraction, parseExtraction } from '../../core/extracted-document.js';
+import { parseDocument, titleFromFileName } from '../../core/parse-document.js';
 import { segmentForIndex } from '../../core/segment-words.js';
 import { decodeUtf8Text, describeSkipReason, readCheckedFile } from '../../fs/checked-read.js';
+import type { ExtractionLimits } from '../../fs/extract/extract-job.js';
+import { describeExtractRefusal } from '../../fs/extract/extract-refusal.js';
+import { sharedExtractionPool } from '../../fs/extract/extraction-pool.js';
 import { walkKnowledgeBase } from '../../fs/walk-kb.js';
+import type { ParsedDocument } from '../../types.js';
 import { indexFilePaths, isInside } from './index-database.js';
 import type { IndexerPorts } from './indexer.js';
 
@@ -33,8 +40,73 @@ function ownFilesInKb(kbPath: string, dbPath: string | null): Set<string> {
   return own;
 }
 
+/** The caps of one file's extraction, from `[parsers]` and `[chunking]`. */
+export function extractionLimitsOf(config: ResolvedConfig): ExtractionLimits {
+  const parsers = config.parsers;
+  return {
+    timeoutMs: parsers.timeoutSeconds * 1000,
+    maxDecompressedBytes: parsers.maxDecompressedBytes,
+    maxZipEntries: 10_000,
+    maxPages: parsers.maxPages,
+    maxSheets: parsers.maxSheets,
+    maxCellsPerSheet: parsers.maxCellsPerSheet,
+    maxSlides: parsers.maxSlides,
+    maxTextChars: parsers.maxTextChars,
+    chunkBytes: config.chunking.maxChunkBytes,
+    maxHeadingLevel: config.chunking.maxHeadingLevel,
+  };
+}
+
+/** Whether a file's text comes out of the extraction thread: the binary formats, and code with a grammar. */
+export function needsExtraction(relPath: string): boolean {
+  const format = formatOfPath(relPath);
+  return isBinaryFormat(format) || (format === 'code' && codeLanguageOfPath(relPath)?.grammar != null);
+}
+
+export type ExtractedFile = { ok: true; extraction: Extraction } | { ok: false; message: string };
+
+/**
+ * Extract one file in the extraction thread: a binary format from its bytes, code from its text. Never throws: a
+ * refusal (encrypted, corrupt, no text, zip bomb, deadline, crash) comes back as the skip message.
+ */
+export async function extractFile(
+  relPath: string,
+  content: { bytes: Uint8Array; text: string },
+  config: ResolvedConfig,
+): Promise<ExtractedFile> {
+  const format = formatOfPath(relPath);
+  const limits = extractionLimitsOf(config);
+  const language = codeLanguageOfPath(relPath);
+  const outcome = isBinaryFormat(format)
+    ? await sharedExtractionPool().extract({ format, bytes: content.bytes, limits })
+    : await sharedExtractionPool().extract({
+        format: 'code',
+        text: content.text,
+        grammar: language?.grammar ?? '',
+        language: language?.id ?? '',
+        limits,
+      });
+  if (outcome.ok) return outcome;
+  return { ok: false, message: describeExtractRefusal(displayPath(relPath), outcome) };
+}
+
+/** An extraction as the document the indexer writes. */
+export function parseExtractedFile(
+  relPath: string,
+  extraction: Extraction,
+  config: ResolvedConfig,
+): ParsedDocument {
+  return parseExtraction({
+    path: relPath,
+    extraction,
+    fallbackTitle: titleFromFileName(relPath),
+    maxChunkBytes: config.chunking.maxChunkBytes,
+    excludeHeadings: config.excludeHeadings,
+  });
+}
+
 export function buildIndexerPorts(kbPath: string, config: ResolvedConfig): IndexerPorts {
-  const extensions = config.parsers.enabled;
+  const extensions = config.parsers.extensions;
   return {
     walk() {
       const result = walkKnowledgeBase({ root: kbPath, extensions, excludeDirs: config.excludeDirs });
@@ -58,17 +130,26 @@ export function buildIndexerPorts(kbPath: string, config: ResolvedConfig): Index
           message: describeSkipReason(file.relPath, read, { capAdvice: TOO_LARGE_ADVICE }),
         };
       }
+      const contentHash = createHash('sha256').update(read.bytes).digest('hex');
+      const facts = { contentHash, sizeBytes: read.sizeBytes, mtimeMs: read.mtimeMs };
+      // Binary formats stay bytes until the extraction thread reads them (and only when their hash changed).
+      if (isBinaryFormat(formatOfPath(file.relPath)))
+        return { ok: true, text: '', bytes: read.bytes, ...facts };
       const decoded = decodeUtf8Text(read.bytes);
       if (!decoded.ok)
         return { ok: false, vanished: false, message: describeSkipReason(file.relPath, decoded) };
-      return {
-        ok: true,
-        // Keep the BOM in the text so chunk byte offsets stay offsets into the file.
-        text: decoded.hadBom ? `\uFEFF${decoded.text}` : decoded.text,
-        contentHash: createHash('sha256').update(read.bytes).digest('hex'),
-        sizeBytes: read.sizeBytes,
-        mtimeMs: read.mtimeMs,
-      };
+      // Keep the BOM in the text so chunk byte offsets stay offsets into the file.
+      return { ok: true, text: decoded.hadBom ? `\uFEFF${decoded.text}` : decoded.text, ...facts };
+    },
+    async extract(relPath, read) {
+      if (!needsExtraction(relPath)) return { ok: true, parsed: this.parse(relPath, read.text) };
+      const extracted = await extractFile(
+        relPath,
+        { bytes: read.bytes ?? new Uint8Array(0), text: read.text },
+        config,
+      );
+      if (!extracted.ok) return extracted;
+      return { ok: true, parsed: parseExtractedFile(relPath, extracted.extraction, config) };
     },
     parse(relPath, text) {
       const format = formatOfPath(relPath);

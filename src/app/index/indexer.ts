@@ -22,7 +22,16 @@ export interface WalkedEntry {
 }
 
 export type FileReadResult =
-  | { ok: true; text: string; contentHash: string; sizeBytes: number; mtimeMs: number }
+  | {
+      ok: true;
+      /** The decoded text ('' for a binary format). */
+      text: string;
+      /** A binary format's bytes, for the extractor. */
+      bytes?: Uint8Array;
+      contentHash: string;
+      sizeBytes: number;
+      mtimeMs: number;
+    }
   | { ok: false; vanished: boolean; message: string };
 
 /** The I/O and parsing the indexer needs; the composition root binds them to the KB and the config. */
@@ -35,8 +44,15 @@ export interface IndexerPorts {
   };
   readFile(file: WalkedEntry): FileReadResult;
   parse(relPath: string, text: string): ParsedDocument;
+  /**
+   * Parse through the extraction thread where the format needs it (PDF, Office, code), else like parse. A
+   * refusal skips the file and keeps what was indexed for it before. Without it, every file goes to parse.
+   */
+  extract?(relPath: string, read: Extract<FileReadResult, { ok: true }>): Promise<ExtractedParse>;
   segment(text: string): string;
 }
+
+export type ExtractedParse = { ok: true; parsed: ParsedDocument } | { ok: false; message: string };
 
 export interface RunIndexOptions {
   store: DocumentStore;
@@ -212,9 +228,13 @@ export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> 
 async function processInGroups(pending: PendingFile[], options: RunIndexOptions, summary: IndexSummary) {
   for (let start = 0; start < pending.length; start += FILES_PER_GROUP) {
     const prepared: PreparedFile[] = [];
-    for (const file of pending.slice(start, start + FILES_PER_GROUP)) {
-      prepared.push(prepareFile(file, options));
-      if (prepared.length % YIELD_EVERY_PARSED === 0) await yieldToEventLoop();
+    for (const [position, file] of pending.slice(start, start + FILES_PER_GROUP).entries()) {
+      const parse = options.ports.extract
+        ? await options.ports.extract(file.entry.relPath, file.read)
+        : { ok: true as const, parsed: options.ports.parse(file.entry.relPath, file.read.text) };
+      if (parse.ok) prepared.push(prepareFile(file, parse.parsed, options));
+      else refuseFile(file, parse.message, options, summary);
+      if (position % YIELD_EVERY_PARSED === YIELD_EVERY_PARSED - 1) await yieldToEventLoop();
     }
     if (options.recheckLongVectors && options.embedder && !(options.embedder instanceof Promise)) {
       await dropCutOffVectors(prepared, options.embedder, options);
@@ -253,9 +273,21 @@ async function modelForTheQueue(options: RunIndexOptions, summary: IndexSummary)
   return embedder;
 }
 
-function prepareFile(file: PendingFile, options: RunIndexOptions): PreparedFile {
+/**
+ * A file its extractor refused: skipped, and what was indexed for it before stays (like any refused file). A
+ * refused rename target leaves the old path's rows behind under a name that no longer exists, so those go.
+ */
+function refuseFile(file: PendingFile, message: string, options: RunIndexOptions, summary: IndexSummary) {
+  summary.skipped++;
+  options.onEvent({ kind: 'skipped', path: file.entry.relPath, message });
+  if (file.renamedFrom !== undefined && options.store.deleteDocuments([file.renamedFrom]) > 0) {
+    summary.deleted++;
+    options.onEvent({ kind: 'deleted', path: file.renamedFrom });
+  }
+}
+
+function prepareFile(file: PendingFile, parsed: ParsedDocument, options: RunIndexOptions): PreparedFile {
   const { ports, store } = options;
-  const parsed = ports.parse(file.entry.relPath, file.read.text);
   const sourceId = file.sourceDocumentId;
   const reusable: Map<string, Float32Array> =
     options.embedder && sourceId !== undefined ? store.readReusableVectors(sourceId) : new Map();

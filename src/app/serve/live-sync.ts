@@ -293,7 +293,7 @@ export function startLiveSync(options: StartLiveSyncOptions): LiveSyncHandle {
   });
   const watcher = watchKnowledgeBase({
     root: kb.kbPath,
-    extensions: kb.config.parsers.enabled,
+    extensions: kb.config.parsers.extensions,
     excludeDirs: kb.config.excludeDirs,
     onChange: (change) => sync.notify(change),
     onError: (error) => log(`live sync: watcher error: ${error.message}; serving continues`),
