@@ -2,6 +2,7 @@
 // vector leg `partial` and its coverage; embeddings fill in behind, shortest inputs first, one transaction per
 // batch, and a run that stops midway (paused, or its embedder failing) leaves the rest queued for the next run.
 import { describe, expect, it } from 'vitest';
+import { CALL_BATCHES } from '../../src/app/index/embed-queue-fill.js';
 import { type IndexEvent, openKnowledgeBase, type SearchResponse } from '../../src/app/index.js';
 import type { Embedder } from '../../src/types.js';
 import { CountingEmbedder } from '../support/counting-embedder.js';
@@ -23,8 +24,10 @@ class GatedEmbedder extends CountingEmbedder {
   }
 }
 const NOTES = 12;
-const BATCH = 4;
-const TOML = `[embedding]\nbatch_size = ${BATCH}\n`;
+/** Inference batches of 2 chunks: each embedder call, and each transaction of vectors, holds CALL_BATCHES. */
+const BATCH_SIZE = 2;
+const BATCH = BATCH_SIZE * CALL_BATCHES;
+const TOML = `[embedding]\nbatch_size = ${BATCH_SIZE}\n`;
 
 /** Notes whose sections differ in length, so the order of the queue shows. */
 function makeKb(): TempKb {

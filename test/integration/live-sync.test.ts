@@ -298,7 +298,7 @@ describe('live sync while a first index is still embedding', () => {
   /** A counting embedder that takes a while per call, like a real model on two cores. */
   class SlowEmbedder extends CountingEmbedder {
     override async embedDocuments(texts: string[]): Promise<Float32Array[]> {
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      await new Promise((resolve) => setTimeout(resolve, 100));
       return super.embedDocuments(texts);
     }
   }

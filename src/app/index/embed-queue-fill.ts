@@ -1,6 +1,6 @@
 // The second stage of a run: embed the queued chunks (written before their vectors, so they are searchable
-// lexically already), shortest inputs first in batches of one length, storing each batch in its own
-// transaction. A killed run loses at most the batch in flight; the next run starts with what is left.
+// lexically already), shortest inputs first so each call holds inputs of about one length, storing each call's
+// vectors in one transaction. A killed run loses at most the call in flight; the next run starts with the rest.
 import type { QueuedChunk, QueuedChunkText } from '../../store/embedding-queue.js';
 import type { Embedder } from '../../types.js';
 import { embeddingText } from './embed-rows.js';
@@ -20,13 +20,20 @@ export interface FillOptions {
   embedder: Embedder;
   queue: EmbeddingQueuePort;
   contextual: boolean;
-  /** Chunks per embedding call. */
+  /** Chunks per inference batch (`[embedding] batch_size`); a call carries CALL_BATCHES of them. */
   batchSize: number;
   onEvent: IndexEventSink;
   /** Asked between batches: true stops the stage (the rest stays queued for the next run). */
   shouldPause?: () => boolean;
   now?: () => number;
 }
+
+/**
+ * Batches' worth of chunks per embedder call, stored in one transaction. The embedder packs a call into full
+ * inference batches under its token budget; a call of one batch's worth splits into a full batch and a small
+ * remainder, which measured 25% slower on the default model's shape (4 batches: within 10% of raw onnxruntime).
+ */
+export const CALL_BATCHES = 4;
 
 /** Embed the queue until it is empty or `shouldPause` says stop; counts go into the summary. */
 export async function fillEmbeddingQueue(options: FillOptions, summary: IndexSummary): Promise<void> {
@@ -40,9 +47,10 @@ export async function fillEmbeddingQueue(options: FillOptions, summary: IndexSum
   const fit = { overLimit: 0, truncated: 0 };
   let done = 0;
   try {
-    for (let start = 0; start < queued.length; start += options.batchSize) {
+    const perCall = options.batchSize * CALL_BATCHES;
+    for (let start = 0; start < queued.length; start += perCall) {
       if (start > 0 && options.shouldPause?.()) break;
-      const ids = queued.slice(start, start + options.batchSize).map((q) => q.chunkId);
+      const ids = queued.slice(start, start + perCall).map((q) => q.chunkId);
       const rows = queue.readTexts(ids);
       const texts = rows.map((row) => embeddingText(row.context, row.content, options));
       const vectors = rows.length === 0 ? [] : await embedder.embedDocuments(texts, fit);
