@@ -1,8 +1,10 @@
 // Real PDF, DOCX, XLSX and PPTX files made by real writers (pdf-lib, docx, exceljs, pptxgenjs), plus the
 // hostile ones: a zip bomb, a PDF that needs a password, an image-only PDF. Test-only.
+
 import { createRequire } from 'node:module';
 import { zipSync } from 'fflate';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import type { ExtractionLimits } from '../../src/fs/extract/extract-job.js';
 
 const require = createRequire(import.meta.url);
 
@@ -188,4 +190,21 @@ function lieAboutSize(zip: Buffer, name: string, size: number): void {
       if (zip.toString('utf8', at + 46, at + 46 + nameLength) === name) zip.writeUInt32LE(size, at + 24);
     }
   }
+}
+
+/** Extraction limits for extractor tests: generous, but small enough that the hostile cases hit them. */
+export function testExtractionLimits(overrides: Partial<ExtractionLimits> = {}): ExtractionLimits {
+  return {
+    timeoutMs: 30_000,
+    maxDecompressedBytes: 8 * 1024 * 1024,
+    maxZipEntries: 10_000,
+    maxPages: 100,
+    maxSheets: 10,
+    maxCellsPerSheet: 10_000,
+    maxSlides: 100,
+    maxTextChars: 1_000_000,
+    chunkBytes: 4000,
+    maxHeadingLevel: 3,
+    ...overrides,
+  };
 }

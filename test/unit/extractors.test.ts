@@ -2,7 +2,6 @@
 // which refusal each bad file gets. Runs the extractors in this thread (the thread pool has its own tests).
 import { describe, expect, it } from 'vitest';
 import { renderExtractedText } from '../../src/core/extracted-document.js';
-import type { ExtractionLimits } from '../../src/fs/extract/extract-job.js';
 import { dehyphenate, garbledShare } from '../../src/fs/extract/extract-pdf.js';
 import { runExtractJob } from '../../src/fs/extract/extract-run.js';
 import {
@@ -13,20 +12,10 @@ import {
   makePptx,
   makeXlsx,
   makeZipBomb,
+  testExtractionLimits,
 } from '../support/office-files.js';
 
-const limits: ExtractionLimits = {
-  timeoutMs: 30_000,
-  maxDecompressedBytes: 8 * 1024 * 1024,
-  maxZipEntries: 10_000,
-  maxPages: 100,
-  maxSheets: 10,
-  maxCellsPerSheet: 10_000,
-  maxSlides: 100,
-  maxTextChars: 1_000_000,
-  chunkBytes: 4000,
-  maxHeadingLevel: 3,
-};
+const limits = testExtractionLimits();
 
 async function extract(format: 'pdf' | 'docx' | 'xlsx' | 'pptx', bytes: Uint8Array, over = {}) {
   return runExtractJob({ format, bytes, limits: { ...limits, ...over } });

@@ -2,22 +2,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ExtractionLimits } from '../../src/fs/extract/extract-job.js';
 import { runExtractJob } from '../../src/fs/extract/extract-run.js';
+import { testExtractionLimits } from '../support/office-files.js';
 
 const folder = path.resolve(import.meta.dirname, '../fixtures/office');
-const limits: ExtractionLimits = {
-  timeoutMs: 30_000,
-  maxDecompressedBytes: 64 * 1024 * 1024,
-  maxZipEntries: 10_000,
-  maxPages: 100,
-  maxSheets: 10,
-  maxCellsPerSheet: 10_000,
-  maxSlides: 100,
-  maxTextChars: 1_000_000,
-  chunkBytes: 4000,
-  maxHeadingLevel: 3,
-};
+const limits = testExtractionLimits({ maxDecompressedBytes: 64 * 1024 * 1024 });
 
 async function extract(format: 'pdf' | 'docx' | 'xlsx' | 'pptx') {
   const outcome = await runExtractJob({
