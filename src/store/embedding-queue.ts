@@ -29,6 +29,7 @@ export class EmbeddingQueue {
         'SELECT chunk_id AS chunkId, input_chars AS inputChars FROM embedding_queue ORDER BY input_chars, chunk_id',
       ),
       size: db.prepare('SELECT count(*) FROM embedding_queue').pluck(),
+      ids: db.prepare('SELECT chunk_id FROM embedding_queue').pluck(),
       // Only a chunk still in the queue gets the vector: one deleted meanwhile (an edit) is skipped.
       storeVector: db.prepare(`INSERT INTO chunk_vectors(chunk_id, embedding)
         SELECT chunk_id, ? FROM embedding_queue WHERE chunk_id = ?
@@ -40,6 +41,11 @@ export class EmbeddingQueue {
   /** Every queued chunk, shortest input first (ties by id), so each batch holds inputs of about one length. */
   readAll(): QueuedChunk[] {
     return this.statements.all.all() as QueuedChunk[];
+  }
+
+  /** The ids of every queued chunk. */
+  readIds(): number[] {
+    return this.statements.ids.all() as number[];
   }
 
   size(): number {

@@ -36,6 +36,8 @@ const RESCORE_FACTOR = 8;
 const RESCORE_MIN = 256;
 /** This many candidate rows or fewer (the whole index, or what a document filter leaves) are scored exactly. */
 const SMALL_SUBSET_ROWS = 2048;
+/** Chunk ids bound per statement when vectors are read by id (well under SQLite's variable limit). */
+const ROWS_PER_STATEMENT = 500;
 
 /** A snapshot of all chunk vectors; rebuild it when the index changes. */
 export class VectorIndex {
@@ -81,6 +83,28 @@ export class VectorIndex {
     })();
   }
 
+  /** The stored vectors of the given chunks (those that have one), for `withAdded`. */
+  static loadRows(db: SqliteDatabase, chunkIds: readonly number[], dimension: number): VectorEntry[] {
+    const entries: VectorEntry[] = [];
+    for (let start = 0; start < chunkIds.length; start += ROWS_PER_STATEMENT) {
+      const ids = chunkIds.slice(start, start + ROWS_PER_STATEMENT);
+      const rows = db
+        .prepare(
+          `SELECT c.id, c.document_id, c.quality_score, v.embedding FROM chunk_vectors v
+           JOIN chunks c ON c.id = v.chunk_id WHERE v.chunk_id IN (${ids.map(() => '?').join(',')})`,
+        )
+        .raw()
+        .all(...ids) as [number, number, number, Buffer][];
+      for (const [id, documentId, quality, embedding] of rows) {
+        const vector = new Float32Array(dimension);
+        const bytes = Math.min(embedding.byteLength, dimension * 4);
+        new Uint8Array(vector.buffer).set(embedding.subarray(0, bytes));
+        entries.push({ id, documentId, quality, vector });
+      }
+    }
+    return entries;
+  }
+
   /** Build from vectors already in memory (each is copied, cut or zero-padded to `dimension`). */
   static fromEntries(entries: readonly VectorEntry[], dimension: number): VectorIndex {
     const index = new VectorIndex(entries.length, dimension);
@@ -88,6 +112,34 @@ export class VectorIndex {
       index.matrix.set(entry.vector.subarray(0, dimension), row * dimension);
       index.place(row, entry.id, entry.documentId, entry.quality);
     });
+    return index;
+  }
+
+  /**
+   * This snapshot with `added` rows merged in by chunk id, as `load` would order them after those vectors were
+   * stored (a row whose id is already here is replaced). Copies the matrix once instead of re-reading every vector;
+   * the int8 codes are built again when wanted.
+   */
+  withAdded(added: readonly VectorEntry[]): VectorIndex {
+    const incoming = [...added].sort((a, b) => a.id - b.id);
+    const replaced = new Set(incoming.filter((e) => this.rowById.has(e.id)).map((e) => e.id));
+    const index = new VectorIndex(this.size - replaced.size + incoming.length, this.dimension);
+    const dim = this.dimension;
+    let row = 0;
+    let next = 0;
+    const takeIncoming = () => {
+      const entry = incoming[next++]!;
+      index.matrix.set(entry.vector.subarray(0, dim), row * dim);
+      index.place(row++, entry.id, entry.documentId, entry.quality);
+    };
+    for (let old = 0; old < this.size; old++) {
+      const id = this.ids[old]!;
+      while (next < incoming.length && incoming[next]!.id < id) takeIncoming();
+      if (replaced.has(id)) continue;
+      index.matrix.set(this.matrix.subarray(old * dim, (old + 1) * dim), row * dim);
+      index.place(row++, id, this.documentIds[old]!, this.quality[old]!);
+    }
+    while (next < incoming.length) takeIncoming();
     return index;
   }
 

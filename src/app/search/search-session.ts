@@ -62,12 +62,24 @@ export interface SessionView {
   reranker: Reranker | null;
 }
 
+/**
+ * The vector snapshot of one data_version; `text` and `queued` (the chunks then waiting for a vector) let the
+ * next version's snapshot be this one plus the vectors stored since, when only the embedding stage wrote.
+ */
+interface VectorSnapshot {
+  version: number;
+  text: string | null;
+  queued: Int32Array | null;
+  index: VectorIndex | null;
+}
+
 /** Yield once so the model's load message goes out first, then load the snapshot of the current data_version. */
 async function preloadVectors(database: IndexDatabase, dimension: number) {
   await new Promise((resolve) => setImmediate(resolve));
   const version = database.db.pragma('data_version', { simple: true }) as number;
   const loaded = VectorIndex.load(database.db, dimension);
-  return { version, index: loaded.size > 0 ? loaded : null };
+  // No queue read with it: the first snapshot after a commit is loaded whole, the ones after that can add.
+  return { version, text: null, queued: null, index: loaded.size > 0 ? loaded : null };
 }
 
 export class SearchSession {
@@ -77,7 +89,7 @@ export class SearchSession {
   private readonly reranker: Reranker | null;
   private readonly reader: SearchReader;
   private browser: BrowseReader | null = null;
-  private vectorCache: { version: number; index: VectorIndex | null } | null = null;
+  private vectorCache: VectorSnapshot | null = null;
   private factsCache: { text: string; facts: DocumentFacts[] } | null = null;
   private pendingCache: { version: number; pending: number } | null = null;
   private wordCache: { text: string; index: WordIndex | null } | null = null;
@@ -286,10 +298,26 @@ export class SearchSession {
   private currentVectors(): VectorIndex | null {
     if (!this.embedder) return null;
     const version = this.dataVersion();
-    if (this.vectorCache?.version !== version) {
-      const loaded = VectorIndex.load(this.database.db, this.embedder.dimension);
-      this.vectorCache = { version, index: loaded.size > 0 ? loaded : null };
-    }
+    const cached = this.vectorCache;
+    if (cached?.version === version) return cached.index;
+    const text = this.textKey();
+    const dimension = this.embedder.dimension;
+    const db = this.database.db;
+    const queue = this.database.embeddingQueue;
+    // The queue and the vectors are read in one snapshot, so a commit in between cannot be missed or counted twice.
+    this.vectorCache = db.transaction((): VectorSnapshot => {
+      const queuedNow = queue.readIds();
+      // Within one text generation only the embedding stage stores vectors, each for a queued chunk: add those.
+      if (cached?.queued && cached.text === text && text.startsWith('g')) {
+        const waiting = new Set(queuedNow);
+        const stored = [...cached.queued].filter((id) => !waiting.has(id));
+        const base = cached.index ?? VectorIndex.fromEntries([], dimension);
+        const index = stored.length > 0 ? base.withAdded(VectorIndex.loadRows(db, stored, dimension)) : base;
+        return { version, text, queued: Int32Array.from(queuedNow), index: index.size > 0 ? index : null };
+      }
+      const loaded = VectorIndex.load(db, dimension);
+      return { version, text, queued: Int32Array.from(queuedNow), index: loaded.size > 0 ? loaded : null };
+    })();
     return this.vectorCache.index;
   }
 
