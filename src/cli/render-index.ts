@@ -97,6 +97,12 @@ function setupLines(report: StatusReport): string[] {
     `Prefixes:      query ${quotedPrefix(setup.queryPrefix)}, passage ${quotedPrefix(setup.passagePrefix)}`,
   ];
   if (setup.source !== '') lines.push(`Setup from:    ${displayLine(setup.source)}`);
+  if (report.longInputs === 'windows') lines.push('Long inputs:   read whole, in windows');
+  if (report.longInputs === 'cut') {
+    lines.push(
+      'Long inputs:   cut at the model limit (an older index; the next groove index embeds them again)',
+    );
+  }
   return lines;
 }
 

@@ -35,6 +35,9 @@ describe('index and search with a local model folder, offline', () => {
     const status = JSON.parse((await groove(['status', '--kb-path', kbPath, '--format', 'json'])).stdout);
     expect(status.vectors).toBe(status.chunks);
     expect(status.dimension).toBeGreaterThan(0);
+    expect(status.long_inputs).toBe('windows');
+    const statusText = (await groove(['status', '--kb-path', kbPath])).stdout;
+    expect(statusText).toContain('Long inputs:   read whole, in windows');
 
     // No --model-dir here: search adopts the model the index records.
     const search = await groove(['search', 'password recovery', '--kb-path', kbPath, '--explain']);

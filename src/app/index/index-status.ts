@@ -16,6 +16,12 @@ export interface StatusReport {
   vectors: number;
   /** Chunks still waiting for their vector (a first index embedding behind its lexical rows). */
   pendingEmbeddings: number;
+  /**
+   * How a local model's inputs longer than it reads in one pass were embedded: `windows` (read whole, in windows)
+   * or `cut` (an index built before windows: those vectors miss their tails until the next `groove index`); null
+   * without a local model (lexical-only, or an endpoint, whose server decides).
+   */
+  longInputs: 'windows' | 'cut' | null;
   model: string;
   provider: string;
   dimension: number;
@@ -71,6 +77,8 @@ export function readIndexStatus(
       chunks: counts.chunks,
       vectors: counts.vectors,
       pendingEmbeddings: counts.pendingEmbeddings,
+      longInputs:
+        identity?.provider === 'transformers' ? (meta.long_inputs === 'windows' ? 'windows' : 'cut') : null,
       model: identity?.model ?? 'none',
       provider: identity?.provider ?? 'none',
       dimension: identity?.dimension ?? 0,
@@ -97,6 +105,7 @@ export function statusReportToJson(report: StatusReport): Record<string, unknown
     chunks: report.chunks,
     vectors: report.vectors,
     pending_embeddings: report.pendingEmbeddings,
+    long_inputs: report.longInputs,
     model: report.model,
     provider: report.provider,
     dimension: report.dimension,
