@@ -3,88 +3,20 @@
 import { createHash } from 'node:crypto';
 import { displayPath } from '../../core/display-path.js';
 import { isUnchangedByStat, planRenames, type StoredFileState } from '../../core/plan-index-changes.js';
-import type { ChunkRowInput, DocumentStore } from '../../store/document-store.js';
+import type { ChunkRowInput } from '../../store/document-store.js';
 import type { Embedder, ParsedDocument } from '../../types.js';
-import { type EmbeddingQueuePort, fillEmbeddingQueue } from './embed-queue-fill.js';
+import { fillEmbeddingQueue } from './embed-queue-fill.js';
 import { dropCutOffVectors, toEmbeddingInput } from './embed-rows.js';
-import {
-  emptyIndexSummary,
-  type IndexEvent,
-  type IndexEventSink,
-  type IndexSummary,
-} from './index-events.js';
+import { emptyIndexSummary, type IndexEvent, type IndexSummary } from './index-events.js';
+import type { FileReadResult, RunIndexOptions, WalkedEntry } from './indexer-options.js';
 
-export interface WalkedEntry {
-  relPath: string;
-  absPath: string;
-  sizeBytes: number;
-  mtimeMs: number;
-}
-
-export type FileReadResult =
-  | {
-      ok: true;
-      /** The decoded text ('' for a binary format). */
-      text: string;
-      /** A binary format's bytes, for the extractor. */
-      bytes?: Uint8Array;
-      contentHash: string;
-      sizeBytes: number;
-      mtimeMs: number;
-    }
-  | { ok: false; vanished: boolean; message: string };
-
-/** The I/O and parsing the indexer needs; the composition root binds them to the KB and the config. */
-export interface IndexerPorts {
-  walk(): {
-    files: WalkedEntry[];
-    skipped: { relPath: string; message: string }[];
-    warnings: string[];
-    unreadableDirs: string[];
-  };
-  readFile(file: WalkedEntry): FileReadResult;
-  parse(relPath: string, text: string): ParsedDocument;
-  /**
-   * Parse through the extraction thread where the format needs it (PDF, Office, code), else like parse. A
-   * refusal skips the file and keeps what was indexed for it before. Without it, every file goes to parse.
-   */
-  extract?(relPath: string, read: Extract<FileReadResult, { ok: true }>): Promise<ExtractedParse>;
-  segment(text: string): string;
-}
-
-export type ExtractedParse = { ok: true; parsed: ParsedDocument } | { ok: false; message: string };
-
-export interface RunIndexOptions {
-  store: DocumentStore;
-  ports: IndexerPorts;
-  /**
-   * The model; or, on a first index, its load still under way: every file's text is written meanwhile and the
-   * run waits for the model only when it has vectors to make.
-   */
-  embedder: Embedder | null | Promise<Embedder | null>;
-  /** What the run reports as its model while the model loads. */
-  modelLabel?: string;
-  /** Called once a model that was loading is loaded (or turned out to be none), before any vector is stored. */
-  onEmbedderReady?: (embedder: Embedder | null) => void;
-  /** Re-read and re-parse every file (chunking policy changed); vectors are still reused where text matches. */
-  reparseAll: boolean;
-  /**
-   * The index may hold vectors of inputs cut off at the model's token limit (made before long inputs were read in
-   * windows): reused vectors of inputs the embedder finds over its limit are embedded again.
-   */
-  recheckLongVectors?: boolean;
-  /** Prefix breadcrumbs to the embedding input (`[contextual] enabled`). */
-  contextual: boolean;
-  maxInputChars: number;
-  /** Chunks per embedding call. */
-  batchSize: number;
-  /** The chunks written without a vector; embedded after every file's lexical rows are in. */
-  queue: EmbeddingQueuePort;
-  /** Asked between embedding batches: true leaves the rest of the queue for the next run (live sync's edits). */
-  shouldPauseEmbedding?: () => boolean;
-  onEvent: IndexEventSink;
-  countRows(): { documents: number; chunks: number };
-}
+export type {
+  ExtractedParse,
+  FileReadResult,
+  IndexerPorts,
+  RunIndexOptions,
+  WalkedEntry,
+} from './indexer-options.js';
 
 interface PendingFile {
   entry: WalkedEntry;
