@@ -161,12 +161,13 @@ describe('--force rebuild', () => {
   it('leaves the old index whole and readable when the rebuild fails midway', async () => {
     await index(facade(new CountingEmbedder({ model: 'old' })));
     const before = kb.documents();
-    // Enough files that the first group (64 files) is written to the new file before a later batch fails.
+    // Every file's text, and the first calls' vectors, are written to the new file before a later call fails
+    // (166 chunks, 32 per call at batch_size 8).
     for (let i = 0; i < 80; i++) kb.write(`bulk/n${i}.md`, noteText(`n${i}`));
-    const failing = new CountingEmbedder({ model: 'new', failAfterCalls: 20 });
+    const failing = new CountingEmbedder({ model: 'new', failAfterCalls: 3 });
     const error = await indexError(facade(failing, { toml: '[embedding]\nbatch_size = 8\n' }), true);
     expect(error.message).toContain('failing on purpose');
-    expect(failing.calls).toBe(20);
+    expect(failing.calls).toBe(3);
 
     expect(kb.documents()).toEqual(before);
     expect(openKnowledgeBase(kb.config()).status()).toMatchObject({
