@@ -22,16 +22,36 @@ export interface RankedHit {
 /** Metric values keyed by k. */
 export type MetricsByK = Record<number, number>;
 
+/** P@k, AP@k, hit@k and R-precision per query (computed in eval-metrics-extra.ts). */
+export interface ExtraQueryMetrics {
+  precisionAtK: MetricsByK;
+  averagePrecisionAtK: MetricsByK;
+  /** 1 when any expected entry is matched in the top k, else 0. */
+  hitAtK: MetricsByK;
+  rPrecision: number;
+}
+
+export interface ExtraAggregateMetrics {
+  precisionAtK: MetricsByK;
+  mapAtK: MetricsByK;
+  hitRateAtK: MetricsByK;
+  rPrecision: number;
+}
+
 export interface QueryMetrics {
   recallAtK: MetricsByK;
   reciprocalRank: number;
   ndcgAtK: MetricsByK;
+  /** P@k, AP@k, hit@k, R-precision (eval-metrics-extra.ts); absent in runs recorded before they existed. */
+  extra?: ExtraQueryMetrics;
 }
 
 export interface AggregateMetrics {
   recallAtK: MetricsByK;
   mrr: number;
   ndcgAtK: MetricsByK;
+  /** P@k, MAP@k, hit rate@k, R-precision; absent in runs recorded before they existed. */
+  extra?: ExtraAggregateMetrics;
   /** Queries that had at least one expected entry (the denominator of every mean). */
   queryCount: number;
 }

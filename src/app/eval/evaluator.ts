@@ -7,7 +7,8 @@ import type { JudgedServe } from '../../core/counted-judgments.js';
 import { compareWithPrevious, type EvalComparison, selectBaseline } from '../../core/eval-compare.js';
 import { collectDegradation, type LegFailure } from '../../core/eval-degradation.js';
 import { type EvalFingerprint, normalizeEvalDepth } from '../../core/eval-fingerprint.js';
-import { aggregateMetrics, METRIC_VERSION } from '../../core/eval-metrics.js';
+import { type AggregateMetrics, aggregateMetrics, METRIC_VERSION } from '../../core/eval-metrics.js';
+import { aggregateExtraMetrics } from '../../core/eval-metrics-extra.js';
 import { type PairedRunComparison, pairRuns } from '../../core/eval-paired.js';
 import { type CorpusSnapshot, type EvalRun, formatRunTimestamp } from '../../core/eval-run.js';
 import { FTS_QUERY_VERSION } from '../../core/fts-query.js';
@@ -261,7 +262,11 @@ export async function runEvaluation(
       timestamp,
       fingerprint,
       corpus: measured.corpus,
-      aggregate: aggregateMetrics(measurement.perQuery, depth.kValues),
+      aggregate: withExtraAggregate(
+        aggregateMetrics(measurement.perQuery, depth.kValues),
+        measurement.perQuery,
+        depth.kValues,
+      ),
       perQuery: measurement.perQuery,
       findings: measured.findings[i]!,
       ...(row.name === null ? {} : { row: row.name }),
@@ -303,6 +308,19 @@ export async function runEvaluation(
   for (const other of otherRows) other.versusDecision = pairRuns(other.run, decisionReport!.run);
   pairLearnedRows(rows, reports);
   return { ...decisionReport!, otherRows };
+}
+
+/** The aggregate plus the means of P@k, MAP@k, hit rate@k and R-precision. */
+function withExtraAggregate(
+  aggregate: AggregateMetrics,
+  perQuery: EvalRun['perQuery'],
+  kValues: readonly number[],
+): AggregateMetrics {
+  const extra = aggregateExtraMetrics(
+    perQuery.map((q) => ({ expected: q.expected, extra: q.metrics.extra })),
+    kValues,
+  );
+  return extra ? { ...aggregate, extra } : aggregate;
 }
 
 /** Read the sidecar, if any, and refuse a set older than [eval] max_golden_age_days. */
