@@ -62,6 +62,7 @@ export function renderEvalText(report: EvalReport, options: RenderEvalTextOption
   lines.push(row('MRR', run.aggregate.mrr, report.diff?.mrr));
   lines.push(row(`nDCG@${maxK}`, run.aggregate.ndcgAtK[maxK] ?? 0, report.diff?.ndcgAtK[maxK]));
   lines.push(...renderExtraRows(report, { maxK, labelWidth, color: options.color }));
+  lines.push(...renderJudged(report, { maxK, labelWidth }));
   lines.push(...renderDetectableEffect(report, shown));
   if (options.decisionRow) lines.push(...renderVersusDecision(report, options.decisionRow, shown));
   lines.push(...renderLearnedRow(report, { decisionRow: options.decisionRow ?? report.run.row, shown }));
@@ -105,6 +106,16 @@ function renderExtraRows(
     line(`MAP@${maxK}`, `MAP@${maxK}`, extra.mapAtK[maxK], before?.mapAtK[maxK]),
     line('R-prec', 'R-precision', extra.rPrecision, before?.rPrecision),
     line(`hit@${maxK}`, `hit@${maxK}`, extra.hitRateAtK[maxK], before?.hitRateAtK[maxK]),
+  ];
+}
+
+/** judged@k at the largest k and what it means; nothing when it was not measured. */
+function renderJudged(report: EvalReport, layout: { maxK: number; labelWidth: number }): string[] {
+  const judged = report.run.aggregate.judgedAtK?.[layout.maxK];
+  if (judged === undefined) return [];
+  return [
+    `  ${`judged@${layout.maxK}`.padEnd(layout.labelWidth)}${judged.toFixed(3)}`,
+    `    share of the top ${layout.maxK} with any recorded judgment: labels from what was once served cannot credit a better document nobody judged`,
   ];
 }
 

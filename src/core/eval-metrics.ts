@@ -52,6 +52,11 @@ export interface AggregateMetrics {
   ndcgAtK: MetricsByK;
   /** P@k, MAP@k, hit rate@k, R-precision; absent in runs recorded before they existed. */
   extra?: ExtraAggregateMetrics;
+  /**
+   * judged@k (core/eval-judged.ts): the mean share of each query's top k carrying any recorded judgment; only
+   * when the index holds judgments or the golden set came from feedback. Describes the labels, not retrieval.
+   */
+  judgedAtK?: MetricsByK;
   /** Queries that had at least one expected entry (the denominator of every mean). */
   queryCount: number;
 }

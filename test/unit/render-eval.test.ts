@@ -116,6 +116,16 @@ function withExtras(run: EvalRun): EvalRun {
 }
 
 describe('eval text report', () => {
+  it('shows judged@k with its meaning only when it was measured', () => {
+    const run = withExtras(seedRun('2026-04-24T05:32:01+00:00', firstRunHits));
+    const plain = renderEvalText(report(run, null), { color: false });
+    expect(plain).not.toContain('judged@');
+    const judged = { ...run, aggregate: { ...run.aggregate, judgedAtK: { 1: 1, 5: 0.5, 10: 0.25 } } };
+    const text = renderEvalText(report(judged, null), { color: false });
+    expect(text).toContain('  hit@10     0.500\n  judged@10  0.250\n');
+    expect(text).toContain('cannot credit a better document nobody judged');
+  });
+
   it('adds P@k, MAP@k, R-precision and hit@k at the largest k, hand-computed for the seed', () => {
     const text = renderEvalText(
       report(withExtras(seedRun('2026-04-24T05:32:01+00:00', firstRunHits)), null),

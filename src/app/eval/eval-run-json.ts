@@ -106,6 +106,7 @@ const runSchema = z.object({
       map_at_k: optionalByK,
       hit_rate_at_k: optionalByK,
       r_precision: optionalMetric,
+      judged_at_k: optionalByK,
       query_count: z.number().default(0),
     })
     .prefault({}),
@@ -192,6 +193,7 @@ export function evalRunFromJson(value: unknown): EvalRun | null {
       mrr: r.aggregate.mrr,
       ndcgAtK: r.aggregate.ndcg_at_k,
       ...extraAggregateFromJson(r.aggregate),
+      ...(r.aggregate.judged_at_k ? { judgedAtK: r.aggregate.judged_at_k } : {}),
       queryCount: r.aggregate.query_count,
     },
     perQuery: r.per_query.map((q) => ({
@@ -354,6 +356,7 @@ export function aggregateToJson(a: AggregateMetrics): Json {
           r_precision: a.extra.rPrecision,
         }
       : {}),
+    ...(a.judgedAtK ? { judged_at_k: a.judgedAtK } : {}),
     query_count: a.queryCount,
   };
 }

@@ -7,7 +7,12 @@ import type { JudgedServe } from '../../core/counted-judgments.js';
 import { compareWithPrevious, type EvalComparison, selectBaseline } from '../../core/eval-compare.js';
 import { collectDegradation, type LegFailure } from '../../core/eval-degradation.js';
 import { type EvalFingerprint, normalizeEvalDepth } from '../../core/eval-fingerprint.js';
-import { type AggregateMetrics, aggregateMetrics, METRIC_VERSION } from '../../core/eval-metrics.js';
+import {
+  type AggregateMetrics,
+  aggregateMetrics,
+  METRIC_VERSION,
+  type MetricsByK,
+} from '../../core/eval-metrics.js';
 import { aggregateExtraMetrics } from '../../core/eval-metrics-extra.js';
 import { type PairedRunComparison, pairRuns } from '../../core/eval-paired.js';
 import { type CorpusSnapshot, type EvalRun, formatRunTimestamp } from '../../core/eval-run.js';
@@ -26,6 +31,7 @@ import {
 } from '../golden/index.js';
 import { judgmentWindowOf, type SearchOptions, type SearchResponse } from '../search/index.js';
 import { type CompareTarget, resolveCompareTarget } from './compare-target.js';
+import { judgedCoverage } from './eval-coverage.js';
 import {
   type EvalHistory,
   type HistoryWriteResult,
@@ -188,7 +194,8 @@ export async function runEvaluation(
     const probe = await probeLegs((request) => snapshot.search(request), snapshot.probeSample(), { rerank });
     if (probe.down.length > 0 && options.allowDegraded !== true)
       throw componentDownError(describeLegsDown(probe.down));
-    const learning = createEvalLearning(snapshot.judgments(), {
+    const serves = snapshot.judgments();
+    const learning = createEvalLearning(serves, {
       now: ports.now(),
       window: judgmentWindowOf(config),
       queries: golden.queries,
@@ -209,6 +216,12 @@ export async function runEvaluation(
         ),
       );
     }
+    const judged = measurements.map((m) =>
+      judgedCoverage(serves, m.perQuery, {
+        kValues: depth.kValues,
+        goldenSource: freshness?.meta.source ?? null,
+      }),
+    );
     const learningUse = rows.map((row) => learning.use(row.pipeline, { learned: row.learned }));
     const needles = buildQuoteNeedles(golden.queries.map((q) => q.query));
     const scan = createQuoteScan(needles);
@@ -223,6 +236,7 @@ export async function runEvaluation(
       learningUse,
       corpus,
       findings,
+      judged,
       model: snapshot.model,
       contextMode: snapshot.contextMode,
     };
@@ -263,6 +277,7 @@ export async function runEvaluation(
       fingerprint,
       corpus: measured.corpus,
       aggregate: withExtraAggregate(
+        measured.judged[i] ?? null,
         aggregateMetrics(measurement.perQuery, depth.kValues),
         measurement.perQuery,
         depth.kValues,
@@ -310,8 +325,9 @@ export async function runEvaluation(
   return { ...decisionReport!, otherRows };
 }
 
-/** The aggregate plus the means of P@k, MAP@k, hit rate@k and R-precision. */
+/** The aggregate plus the means of P@k, MAP@k, hit rate@k and R-precision, and judged@k when measured. */
 function withExtraAggregate(
+  judgedAtK: MetricsByK | null,
   aggregate: AggregateMetrics,
   perQuery: EvalRun['perQuery'],
   kValues: readonly number[],
@@ -320,7 +336,7 @@ function withExtraAggregate(
     perQuery.map((q) => ({ expected: q.expected, extra: q.metrics.extra })),
     kValues,
   );
-  return extra ? { ...aggregate, extra } : aggregate;
+  return { ...aggregate, ...(extra ? { extra } : {}), ...(judgedAtK ? { judgedAtK } : {}) };
 }
 
 /** Read the sidecar, if any, and refuse a set older than [eval] max_golden_age_days. */
