@@ -36,7 +36,12 @@ export {
   type PairedRunComparison,
   type QuoteFinding,
 } from './eval/index.js';
-export type { FeedbackFilterName, GoldenBuildResult, GoldenStampResult } from './golden/index.js';
+export type {
+  FeedbackFilterName,
+  GoldenBuildResult,
+  GoldenImportResult,
+  GoldenStampResult,
+} from './golden/index.js';
 export {
   type IndexEvent,
   type IndexSummary,

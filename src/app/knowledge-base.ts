@@ -30,6 +30,8 @@ import {
   probeLegs,
   recordEvalRun,
   runEvaluation,
+  type TrecExportOptions,
+  writeTrecFiles,
 } from './eval/index.js';
 import {
   buildGoldenFromFeedback,
@@ -37,8 +39,11 @@ import {
   type FeedbackReceipt,
   type GoldenBuildOptions,
   type GoldenBuildResult,
+  type GoldenImportOptions,
+  type GoldenImportResult,
   type GoldenPorts,
   type GoldenStampResult,
+  importGolden,
   recordFeedback,
   stampGolden,
 } from './golden/index.js';
@@ -314,6 +319,20 @@ export class KnowledgeBase {
         }),
       ),
     );
+  }
+
+  /** `groove eval golden import`: a golden YAML from TREC/BEIR query and qrels files (no index needed). */
+  importGolden(options: GoldenImportOptions): GoldenImportResult {
+    return importGolden(options, {
+      config: this.settings,
+      kbPath: this.kbPath,
+      ports: { readFile: filePorts.readFile, write: filePorts.write },
+    });
+  }
+
+  /** `groove eval --trec-run/--trec-qrels`: write the decision row's run and the golden qrels, atomically. */
+  exportTrec(report: EvalReport, options: TrecExportOptions): string[] {
+    return writeTrecFiles(report, options, filePorts.write);
   }
 
   private goldenPorts(counts: GoldenPorts['counts']): GoldenPorts {

@@ -25,6 +25,8 @@ interface EvalFlags extends CommonFlags {
   mmrLambda?: number;
   mmrSameDocPenalty?: number;
   parentRetriever?: boolean;
+  trecRun?: string;
+  trecQrels?: string;
 }
 
 export async function run({ flags, io }: RunContext<EvalFlags>): Promise<number> {
@@ -57,6 +59,11 @@ export async function run({ flags, io }: RunContext<EvalFlags>): Promise<number>
       const color = wantsColor(io, flags.color);
       io.stdout.write(renderEvalRowsText(report, { color }));
     }
+    const trec = kb.exportTrec(report, {
+      run: flags.trecRun === undefined ? undefined : expandPath(flags.trecRun, io.cwd),
+      qrels: flags.trecQrels === undefined ? undefined : expandPath(flags.trecQrels, io.cwd),
+    });
+    for (const written of trec) io.stderr.write(`groove eval: wrote ${written}\n`);
     io.stderr.write(renderIntegrityDiagnostics(report));
     io.stderr.write(renderEvalDiagnostics(report));
     io.stderr.write(renderQuoteFindings(report.run.findings));

@@ -14,7 +14,7 @@ import { formatOption, GOLDEN_OPTION, KB_OPTIONS, MODEL_OPTIONS, NO_COLOR_OPTION
 
 const GOLDEN_COMMAND: CommandSpec = {
   name: 'golden',
-  description: 'make golden sets: build from feedback, or stamp',
+  description: 'make golden sets: build from feedback, import from TREC/BEIR files, or stamp',
   positionalOptions: true,
   subcommands: [
     {
@@ -34,6 +34,27 @@ const GOLDEN_COMMAND: CommandSpec = {
         ...KB_OPTIONS,
       ],
       load: () => import('./cmd-golden-build.js'),
+    },
+    {
+      name: 'import',
+      description: 'write a golden set from TREC/BEIR files: qrels plus queries (TSV or JSONL)',
+      options: [
+        {
+          flags: '--qrels <path>',
+          description: 'qrels: `qid iter docid rel` or BEIR `query-id corpus-id score`',
+        },
+        {
+          flags: '--queries <path>',
+          description: 'queries: TSV `qid<TAB>text` or BEIR JSONL `{"_id","text"}`',
+        },
+        {
+          flags: '--out <path>',
+          description: 'where to write the golden YAML (default: the golden file eval reads, if none exists)',
+        },
+        formatOption(),
+        ...KB_OPTIONS,
+      ],
+      load: () => import('./cmd-golden-import.js'),
     },
     {
       name: 'stamp',
@@ -65,6 +86,14 @@ export const EVAL_COMMAND: CommandSpec = {
       parse: parseBoundedInt('eval', '--limit', MAX_CUTOFF),
     },
     formatOption(),
+    {
+      flags: '--trec-run <path>',
+      description: 'also write the ranking as a TREC run (`qid Q0 docid rank score tag`)',
+    },
+    {
+      flags: '--trec-qrels <path>',
+      description: 'also write the golden set as TREC qrels (`qid 0 docid 1`)',
+    },
     { flags: '--no-history', description: 'neither read nor write <kb>/.groove-eval-history.json' },
     { flags: '--no-diff', description: 'do not compare with the previous run (the run is still recorded)' },
     NO_COLOR_OPTION,

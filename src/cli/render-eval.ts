@@ -61,6 +61,8 @@ export function renderEvalText(report: EvalReport, options: RenderEvalTextOption
     lines.push(row(`recall@${k}`, run.aggregate.recallAtK[k] ?? 0, report.diff?.recallAtK[k]));
   lines.push(row('MRR', run.aggregate.mrr, report.diff?.mrr));
   lines.push(row(`nDCG@${maxK}`, run.aggregate.ndcgAtK[maxK] ?? 0, report.diff?.ndcgAtK[maxK]));
+  lines.push(...renderExtraRows(report, { maxK, labelWidth, color: options.color }));
+  lines.push(...renderJudged(report, { maxK, labelWidth }));
   lines.push(...renderDetectableEffect(report, shown));
   if (options.decisionRow) lines.push(...renderVersusDecision(report, options.decisionRow, shown));
   lines.push(...renderLearnedRow(report, { decisionRow: options.decisionRow ?? report.run.row, shown }));
@@ -78,6 +80,43 @@ export function renderEvalText(report: EvalReport, options: RenderEvalTextOption
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * P@k, MAP@k (largest k), R-precision (labelled `R-prec` to fit the label column) and the hit rate, after the
+ * gated metrics; a delta only when the compared run measured the metric too, and its paired interval.
+ */
+function renderExtraRows(
+  report: EvalReport,
+  layout: { maxK: number; labelWidth: number; color: boolean },
+): string[] {
+  const extra = report.run.aggregate.extra;
+  if (!extra) return [];
+  const { maxK, labelWidth } = layout;
+  const before = report.diff ? report.previous?.aggregate.extra : undefined;
+  const paired = new Map((report.paired?.metrics ?? []).map((m) => [m.metric, m]));
+  const line = (label: string, metric: string, now: number | undefined, then: number | undefined) => {
+    const value = now ?? 0;
+    const arrow =
+      then === undefined ? '' : renderDelta(value - then, report.regressionThreshold, layout.color);
+    return `  ${label.padEnd(labelWidth)}${value.toFixed(3)}${arrow}${renderIntervalSuffix(paired.get(metric))}`;
+  };
+  return [
+    line(`P@${maxK}`, `P@${maxK}`, extra.precisionAtK[maxK], before?.precisionAtK[maxK]),
+    line(`MAP@${maxK}`, `MAP@${maxK}`, extra.mapAtK[maxK], before?.mapAtK[maxK]),
+    line('R-prec', 'R-precision', extra.rPrecision, before?.rPrecision),
+    line(`hit@${maxK}`, `hit@${maxK}`, extra.hitRateAtK[maxK], before?.hitRateAtK[maxK]),
+  ];
+}
+
+/** judged@k at the largest k and what it means; nothing when it was not measured. */
+function renderJudged(report: EvalReport, layout: { maxK: number; labelWidth: number }): string[] {
+  const judged = report.run.aggregate.judgedAtK?.[layout.maxK];
+  if (judged === undefined) return [];
+  return [
+    `  ${`judged@${layout.maxK}`.padEnd(layout.labelWidth)}${judged.toFixed(3)}`,
+    `    share of the top ${layout.maxK} with any recorded judgment: labels from what was once served cannot credit a better document nobody judged`,
+  ];
 }
 
 /** Every row of a `--rows` run, one block each, the decision row first; a plain run is its single block. */

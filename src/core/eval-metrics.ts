@@ -22,16 +22,41 @@ export interface RankedHit {
 /** Metric values keyed by k. */
 export type MetricsByK = Record<number, number>;
 
+/** P@k, AP@k, hit@k and R-precision per query (computed in eval-metrics-extra.ts). */
+export interface ExtraQueryMetrics {
+  precisionAtK: MetricsByK;
+  averagePrecisionAtK: MetricsByK;
+  /** 1 when any expected entry is matched in the top k, else 0. */
+  hitAtK: MetricsByK;
+  rPrecision: number;
+}
+
+export interface ExtraAggregateMetrics {
+  precisionAtK: MetricsByK;
+  mapAtK: MetricsByK;
+  hitRateAtK: MetricsByK;
+  rPrecision: number;
+}
+
 export interface QueryMetrics {
   recallAtK: MetricsByK;
   reciprocalRank: number;
   ndcgAtK: MetricsByK;
+  /** P@k, AP@k, hit@k, R-precision (eval-metrics-extra.ts); absent in runs recorded before they existed. */
+  extra?: ExtraQueryMetrics;
 }
 
 export interface AggregateMetrics {
   recallAtK: MetricsByK;
   mrr: number;
   ndcgAtK: MetricsByK;
+  /** P@k, MAP@k, hit rate@k, R-precision; absent in runs recorded before they existed. */
+  extra?: ExtraAggregateMetrics;
+  /**
+   * judged@k (core/eval-judged.ts): the mean share of each query's top k carrying any recorded judgment; only
+   * when the index holds judgments or the golden set came from feedback. Describes the labels, not retrieval.
+   */
+  judgedAtK?: MetricsByK;
   /** Queries that had at least one expected entry (the denominator of every mean). */
   queryCount: number;
 }

@@ -54,6 +54,11 @@ export function pairRuns(now: EvalRun, before: EvalRun): PairedRunComparison {
     ...kValues.map((k) => metric(`recall@${k}`, (m) => m.recallAtK[k])),
     metric('MRR', (m) => m.reciprocalRank),
     ...kValues.map((k) => metric(`nDCG@${k}`, (m) => m.ndcgAtK[k])),
+    // The extra metrics pair only queries both runs measured them on (older history has none).
+    ...kValues.map((k) => metric(`P@${k}`, (m) => m.extra?.precisionAtK[k])),
+    ...kValues.map((k) => metric(`MAP@${k}`, (m) => m.extra?.averagePrecisionAtK[k])),
+    ...kValues.map((k) => metric(`hit@${k}`, (m) => m.extra?.hitAtK[k])),
+    metric('R-precision', (m) => m.extra?.rPrecision),
   ];
   return {
     against: before.timestamp,
@@ -66,7 +71,12 @@ export function pairRuns(now: EvalRun, before: EvalRun): PairedRunComparison {
 
 /** The metrics whose whole interval lies below zero: the only regressions --fail-on-significant-regression sees. */
 export function findSignificantRegressions(paired: PairedRunComparison): PairedMetric[] {
-  return paired.metrics.filter((m) => m.verdict === 'regressed');
+  return paired.metrics.filter((m) => m.verdict === 'regressed' && isGatedMetric(m.metric));
+}
+
+/** The gates watch recall@k, MRR and nDCG@k only; P@k, MAP@k, hit@k and R-precision are reported, not gated. */
+export function isGatedMetric(name: string): boolean {
+  return name === 'MRR' || name.startsWith('recall@') || name.startsWith('nDCG@');
 }
 
 function counts(q: QueryResult): boolean {

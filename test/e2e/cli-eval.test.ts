@@ -147,7 +147,15 @@ describe('groove eval: output and history', () => {
     }[];
     expect(perQuery.map((q) => q.id)).toEqual(['reset', 'backup', '売上報告書の作成', 'never']);
     expect(perQuery[0]!.top_k[0]!.rank).toBe(1);
-    expect(Object.keys(perQuery[0]!.metrics)).toEqual(['recall_at_k', 'reciprocal_rank', 'ndcg_at_k']);
+    expect(Object.keys(perQuery[0]!.metrics)).toEqual([
+      'recall_at_k',
+      'reciprocal_rank',
+      'ndcg_at_k',
+      'precision_at_k',
+      'average_precision_at_k',
+      'hit_at_k',
+      'r_precision',
+    ]);
 
     const second = await evalJson();
     expect(second.corpus_changed).toBe(false);

@@ -40,6 +40,9 @@ describe('evaluate()', () => {
       expect(report.run.fingerprint.model).toBe('test-counting:counting-8');
       expect(report.run.aggregate.queryCount).toBe(2);
       expect(report.run.aggregate.recallAtK[10]).toBe(1);
+      // The extra metrics are measured; judged@k is not (no judgment stored, hand-written golden set).
+      expect(report.run.aggregate.extra?.hitRateAtK[10]).toBe(1);
+      expect(report.run.aggregate.judgedAtK).toBeUndefined();
       expect(report.legFailures).toEqual([]);
       expect(report.run.corpus).toMatchObject({ documents: 3, chunks: 6 });
     } finally {

@@ -223,6 +223,21 @@ describe('golden build --from-feedback', () => {
       expect(report.run.perQuery.map((q) => q.id)).toEqual(['t-alpha', 't-beta']);
       expect(report.run.aggregate.recallAtK[10]).toBe(1);
       expect(report.freshness).toMatchObject({ stale: false, meta: { source: 'feedback' } });
+      // judged@k recomputed here: a hit is judged when its file was judged whole, or its heading was.
+      const judged = (hit: { path: string; heading: string | null }) =>
+        ['rules/always.md', 'notes/alpha.md', 'notes/gamma.md', 'notes/retired.md'].includes(hit.path) ||
+        (hit.path === 'notes/beta.md' && hit.heading?.toLowerCase() === 'details of beta');
+      for (const k of [1, 5, 10]) {
+        const shares = report.run.perQuery.map((q) => {
+          const top = q.topK.slice(0, k);
+          return top.filter(judged).length / top.length;
+        });
+        expect(report.run.aggregate.judgedAtK?.[k]).toBeCloseTo(
+          shares.reduce((a, b) => a + b, 0) / shares.length,
+          12,
+        );
+      }
+      expect(report.run.aggregate.judgedAtK?.[10]).toBeLessThan(1);
 
       // A rebuild over a set it built itself is fine.
       expect((await facade.buildGolden()).written).toBe(true);

@@ -3,6 +3,7 @@ import type { EvalReport, EvalRun } from '../../src/app/eval/evaluator.js';
 import { renderEvalText, renderGate, renderQuoteFindings } from '../../src/cli/render-eval.js';
 import { compareWithPrevious } from '../../src/core/eval-compare.js';
 import { aggregateMetrics, computeQueryMetrics, type ExpectedEntry } from '../../src/core/eval-metrics.js';
+import { aggregateExtraMetrics, computeExtraQueryMetrics } from '../../src/core/eval-metrics-extra.js';
 import type { QuoteFinding } from '../../src/core/eval-run.js';
 
 const K = [1, 5, 10];
@@ -101,7 +102,49 @@ function report(
   };
 }
 
+/** The same run with the extra metrics computed, as eval-measure and the evaluator do. */
+function withExtras(run: EvalRun): EvalRun {
+  const perQuery = run.perQuery.map((q) => ({
+    ...q,
+    metrics: { ...q.metrics, extra: computeExtraQueryMetrics(q.expected, q.topK, K) },
+  }));
+  const extra = aggregateExtraMetrics(
+    perQuery.map((q) => ({ expected: q.expected, extra: q.metrics.extra })),
+    K,
+  );
+  return { ...run, perQuery, aggregate: { ...run.aggregate, ...(extra ? { extra } : {}) } };
+}
+
 describe('eval text report', () => {
+  it('shows judged@k with its meaning only when it was measured', () => {
+    const run = withExtras(seedRun('2026-04-24T05:32:01+00:00', firstRunHits));
+    const plain = renderEvalText(report(run, null), { color: false });
+    expect(plain).not.toContain('judged@');
+    const judged = { ...run, aggregate: { ...run.aggregate, judgedAtK: { 1: 1, 5: 0.5, 10: 0.25 } } };
+    const text = renderEvalText(report(judged, null), { color: false });
+    expect(text).toContain('  hit@10     0.500\n  judged@10  0.250\n');
+    expect(text).toContain('cannot credit a better document nobody judged');
+  });
+
+  it('adds P@k, MAP@k, R-precision and hit@k at the largest k, hand-computed for the seed', () => {
+    const text = renderEvalText(
+      report(withExtras(seedRun('2026-04-24T05:32:01+00:00', firstRunHits)), null),
+      {
+        color: false,
+      },
+    );
+    // q1: relevant at ranks 1 and 3 of 2 entries; q2: nothing.
+    expect(text).toContain(
+      [
+        '  nDCG@10    0.460',
+        '  P@10       0.100',
+        '  MAP@10     0.417',
+        '  R-prec     0.250',
+        '  hit@10     0.500',
+      ].join('\n'),
+    );
+  });
+
   it('prints the seed transcript for the seed example', () => {
     const text = renderEvalText(report(seedRun('2026-04-24T05:32:01+00:00', firstRunHits), null), {
       color: false,

@@ -2,6 +2,7 @@
 // leg failure counted (a failed leg means the numbers measure less than they claim).
 import { countLegFailures, type LegFailure } from '../../core/eval-degradation.js';
 import { computeQueryMetrics } from '../../core/eval-metrics.js';
+import { computeExtraQueryMetrics } from '../../core/eval-metrics-extra.js';
 import type { QueryResult } from '../../core/eval-run.js';
 import type { LearnedSignals } from '../../core/learned-signals.js';
 import { GrooveError } from '../../errors.js';
@@ -70,7 +71,10 @@ export async function measureRow(
       query: q.query,
       expected: q.expected,
       topK,
-      metrics: computeQueryMetrics(q.expected, topK, options.kValues),
+      metrics: {
+        ...computeQueryMetrics(q.expected, topK, options.kValues),
+        extra: computeExtraQueryMetrics(q.expected, topK, options.kValues),
+      },
     });
   }
   return { perQuery, legFailures: [...legs.values()] };

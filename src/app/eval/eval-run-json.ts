@@ -22,6 +22,22 @@ const metric = z
   .default(0)
   .transform((v) => v ?? Number.NaN);
 
+// The extra metrics are optional: a run recorded before they existed has none, and stays without them.
+const optionalByK = z
+  .record(z.string(), z.number().nullable())
+  .optional()
+  .transform((record) => {
+    if (!record) return undefined;
+    const out: MetricsByK = {};
+    for (const [k, v] of Object.entries(record)) out[Number(k)] = v ?? Number.NaN;
+    return out;
+  });
+const optionalMetric = z
+  .number()
+  .nullable()
+  .optional()
+  .transform((v) => (v === undefined ? undefined : (v ?? Number.NaN)));
+
 const fingerprintSchema = z.object({
   model: z.string().default(''),
   reranker: z.string().nullable().default(null),
@@ -86,6 +102,11 @@ const runSchema = z.object({
       recall_at_k: metricsByK,
       mrr: metric,
       ndcg_at_k: metricsByK,
+      precision_at_k: optionalByK,
+      map_at_k: optionalByK,
+      hit_rate_at_k: optionalByK,
+      r_precision: optionalMetric,
+      judged_at_k: optionalByK,
       query_count: z.number().default(0),
     })
     .prefault({}),
@@ -97,7 +118,15 @@ const runSchema = z.object({
         expected: z.array(expectedSchema).default([]),
         top_k: z.array(hitSchema).default([]),
         metrics: z
-          .object({ recall_at_k: metricsByK, reciprocal_rank: metric, ndcg_at_k: metricsByK })
+          .object({
+            recall_at_k: metricsByK,
+            reciprocal_rank: metric,
+            ndcg_at_k: metricsByK,
+            precision_at_k: optionalByK,
+            average_precision_at_k: optionalByK,
+            hit_at_k: optionalByK,
+            r_precision: optionalMetric,
+          })
           .prefault({}),
       }),
     )
@@ -163,6 +192,8 @@ export function evalRunFromJson(value: unknown): EvalRun | null {
       recallAtK: r.aggregate.recall_at_k,
       mrr: r.aggregate.mrr,
       ndcgAtK: r.aggregate.ndcg_at_k,
+      ...extraAggregateFromJson(r.aggregate),
+      ...(r.aggregate.judged_at_k ? { judgedAtK: r.aggregate.judged_at_k } : {}),
       queryCount: r.aggregate.query_count,
     },
     perQuery: r.per_query.map((q) => ({
@@ -174,6 +205,7 @@ export function evalRunFromJson(value: unknown): EvalRun | null {
         recallAtK: q.metrics.recall_at_k,
         reciprocalRank: q.metrics.reciprocal_rank,
         ndcgAtK: q.metrics.ndcg_at_k,
+        ...extraQueryFromJson(q.metrics),
       },
     })),
     findings: r.findings.map((x) => ({
@@ -183,6 +215,41 @@ export function evalRunFromJson(value: unknown): EvalRun | null {
     })),
     ...(r.row === undefined || r.row === null ? {} : { row: r.row }),
     ...(r.degradation && r.degradation.length > 0 ? { degradation: r.degradation } : {}),
+  };
+}
+
+/** Present only when every extra metric is (a run from before they existed has none). */
+function extraAggregateFromJson(a: {
+  precision_at_k?: MetricsByK;
+  map_at_k?: MetricsByK;
+  hit_rate_at_k?: MetricsByK;
+  r_precision?: number;
+}): Pick<AggregateMetrics, 'extra'> {
+  if (!a.precision_at_k || !a.map_at_k || !a.hit_rate_at_k || a.r_precision === undefined) return {};
+  return {
+    extra: {
+      precisionAtK: a.precision_at_k,
+      mapAtK: a.map_at_k,
+      hitRateAtK: a.hit_rate_at_k,
+      rPrecision: a.r_precision,
+    },
+  };
+}
+
+function extraQueryFromJson(m: {
+  precision_at_k?: MetricsByK;
+  average_precision_at_k?: MetricsByK;
+  hit_at_k?: MetricsByK;
+  r_precision?: number;
+}): Pick<QueryMetrics, 'extra'> {
+  if (!m.precision_at_k || !m.average_precision_at_k || !m.hit_at_k || m.r_precision === undefined) return {};
+  return {
+    extra: {
+      precisionAtK: m.precision_at_k,
+      averagePrecisionAtK: m.average_precision_at_k,
+      hitAtK: m.hit_at_k,
+      rPrecision: m.r_precision,
+    },
   };
 }
 
@@ -277,11 +344,37 @@ export function fingerprintToJson(f: EvalFingerprint): Json {
 }
 
 export function aggregateToJson(a: AggregateMetrics): Json {
-  return { recall_at_k: a.recallAtK, mrr: a.mrr, ndcg_at_k: a.ndcgAtK, query_count: a.queryCount };
+  return {
+    recall_at_k: a.recallAtK,
+    mrr: a.mrr,
+    ndcg_at_k: a.ndcgAtK,
+    ...(a.extra
+      ? {
+          precision_at_k: a.extra.precisionAtK,
+          map_at_k: a.extra.mapAtK,
+          hit_rate_at_k: a.extra.hitRateAtK,
+          r_precision: a.extra.rPrecision,
+        }
+      : {}),
+    ...(a.judgedAtK ? { judged_at_k: a.judgedAtK } : {}),
+    query_count: a.queryCount,
+  };
 }
 
 function queryMetricsToJson(m: QueryMetrics): Json {
-  return { recall_at_k: m.recallAtK, reciprocal_rank: m.reciprocalRank, ndcg_at_k: m.ndcgAtK };
+  return {
+    recall_at_k: m.recallAtK,
+    reciprocal_rank: m.reciprocalRank,
+    ndcg_at_k: m.ndcgAtK,
+    ...(m.extra
+      ? {
+          precision_at_k: m.extra.precisionAtK,
+          average_precision_at_k: m.extra.averagePrecisionAtK,
+          hit_at_k: m.extra.hitAtK,
+          r_precision: m.extra.rPrecision,
+        }
+      : {}),
+  };
 }
 
 export function findingsToJson(findings: readonly QuoteFinding[]): Json[] {

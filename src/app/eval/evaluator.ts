@@ -7,7 +7,13 @@ import type { JudgedServe } from '../../core/counted-judgments.js';
 import { compareWithPrevious, type EvalComparison, selectBaseline } from '../../core/eval-compare.js';
 import { collectDegradation, type LegFailure } from '../../core/eval-degradation.js';
 import { type EvalFingerprint, normalizeEvalDepth } from '../../core/eval-fingerprint.js';
-import { aggregateMetrics, METRIC_VERSION } from '../../core/eval-metrics.js';
+import {
+  type AggregateMetrics,
+  aggregateMetrics,
+  METRIC_VERSION,
+  type MetricsByK,
+} from '../../core/eval-metrics.js';
+import { aggregateExtraMetrics } from '../../core/eval-metrics-extra.js';
 import { type PairedRunComparison, pairRuns } from '../../core/eval-paired.js';
 import { type CorpusSnapshot, type EvalRun, formatRunTimestamp } from '../../core/eval-run.js';
 import { FTS_QUERY_VERSION } from '../../core/fts-query.js';
@@ -25,6 +31,7 @@ import {
 } from '../golden/index.js';
 import { judgmentWindowOf, type SearchOptions, type SearchResponse } from '../search/index.js';
 import { type CompareTarget, resolveCompareTarget } from './compare-target.js';
+import { judgedCoverage } from './eval-coverage.js';
 import {
   type EvalHistory,
   type HistoryWriteResult,
@@ -187,7 +194,8 @@ export async function runEvaluation(
     const probe = await probeLegs((request) => snapshot.search(request), snapshot.probeSample(), { rerank });
     if (probe.down.length > 0 && options.allowDegraded !== true)
       throw componentDownError(describeLegsDown(probe.down));
-    const learning = createEvalLearning(snapshot.judgments(), {
+    const serves = snapshot.judgments();
+    const learning = createEvalLearning(serves, {
       now: ports.now(),
       window: judgmentWindowOf(config),
       queries: golden.queries,
@@ -208,6 +216,12 @@ export async function runEvaluation(
         ),
       );
     }
+    const judged = measurements.map((m) =>
+      judgedCoverage(serves, m.perQuery, {
+        kValues: depth.kValues,
+        goldenSource: freshness?.meta.source ?? null,
+      }),
+    );
     const learningUse = rows.map((row) => learning.use(row.pipeline, { learned: row.learned }));
     const needles = buildQuoteNeedles(golden.queries.map((q) => q.query));
     const scan = createQuoteScan(needles);
@@ -222,6 +236,7 @@ export async function runEvaluation(
       learningUse,
       corpus,
       findings,
+      judged,
       model: snapshot.model,
       contextMode: snapshot.contextMode,
     };
@@ -261,7 +276,12 @@ export async function runEvaluation(
       timestamp,
       fingerprint,
       corpus: measured.corpus,
-      aggregate: aggregateMetrics(measurement.perQuery, depth.kValues),
+      aggregate: withExtraAggregate(
+        measured.judged[i] ?? null,
+        aggregateMetrics(measurement.perQuery, depth.kValues),
+        measurement.perQuery,
+        depth.kValues,
+      ),
       perQuery: measurement.perQuery,
       findings: measured.findings[i]!,
       ...(row.name === null ? {} : { row: row.name }),
@@ -303,6 +323,20 @@ export async function runEvaluation(
   for (const other of otherRows) other.versusDecision = pairRuns(other.run, decisionReport!.run);
   pairLearnedRows(rows, reports);
   return { ...decisionReport!, otherRows };
+}
+
+/** The aggregate plus the means of P@k, MAP@k, hit rate@k and R-precision, and judged@k when measured. */
+function withExtraAggregate(
+  judgedAtK: MetricsByK | null,
+  aggregate: AggregateMetrics,
+  perQuery: EvalRun['perQuery'],
+  kValues: readonly number[],
+): AggregateMetrics {
+  const extra = aggregateExtraMetrics(
+    perQuery.map((q) => ({ expected: q.expected, extra: q.metrics.extra })),
+    kValues,
+  );
+  return { ...aggregate, ...(extra ? { extra } : {}), ...(judgedAtK ? { judgedAtK } : {}) };
 }
 
 /** Read the sidecar, if any, and refuse a set older than [eval] max_golden_age_days. */

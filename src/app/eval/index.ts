@@ -1,5 +1,6 @@
 // The eval feature's public surface: other features and the facade import only this file.
 export { evalReportToJson } from './eval-report-json.js';
+export { type TrecExportOptions, writeTrecFiles } from './eval-trec.js';
 export {
   type EvalReport,
   type EvaluateOptions,

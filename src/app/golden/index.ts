@@ -16,4 +16,5 @@ export {
   type ReadCheckedFile,
   resolveGoldenPath,
 } from './golden-file.js';
+export { type GoldenImportOptions, type GoldenImportResult, importGolden } from './golden-import.js';
 export { loadGoldenMeta } from './golden-meta.js';

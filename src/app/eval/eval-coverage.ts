@@ -1,0 +1,23 @@
+// How much of each row's top k the recorded judgments cover (judged@k, core/eval-judged.ts): computed when the
+// index holds any judgment, or when the golden set was built from feedback (then an empty store reads 0, which
+// is the point: nothing returned can be credited beyond what was judged).
+import type { JudgedServe } from '../../core/counted-judgments.js';
+import { computeJudgedAtK, indexJudgedItems, meanJudgedAtK } from '../../core/eval-judged.js';
+import type { MetricsByK } from '../../core/eval-metrics.js';
+import type { QueryResult } from '../../core/eval-run.js';
+
+export function judgedCoverage(
+  serves: readonly JudgedServe[],
+  perQuery: readonly QueryResult[],
+  options: { kValues: readonly number[]; goldenSource: string | null },
+): MetricsByK | null {
+  const items = serves.flatMap((serve) => serve.items);
+  if (items.length === 0 && options.goldenSource !== 'feedback') return null;
+  const judged = indexJudgedItems(items);
+  // The same queries as every other mean: those with at least one expected entry.
+  const counted = perQuery.filter((q) => q.expected.length > 0);
+  return meanJudgedAtK(
+    counted.map((q) => computeJudgedAtK(q.topK, judged, options.kValues)),
+    options.kValues,
+  );
+}
