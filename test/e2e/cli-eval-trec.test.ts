@@ -11,6 +11,11 @@ const repoRoot = path.resolve(import.meta.dirname, '../..');
 let root: string;
 let kb: string;
 
+/** `groove eval golden import --kb-path <kb> …args`. */
+function importGolden(...args: string[]) {
+  return groove('eval', 'golden', 'import', '--kb-path', kb, ...args);
+}
+
 async function groove(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
@@ -116,12 +121,7 @@ function score(run: Map<string, string[]>, qrels: Map<string, Set<string>>, k: n
 
 describe('groove eval TREC interop', () => {
   it('import -> eval -> export: an independent scorer over the exported files gets groove numbers', async () => {
-    const imported = await groove(
-      'eval',
-      'golden',
-      'import',
-      '--kb-path',
-      kb,
+    const imported = await importGolden(
       '--qrels',
       'qrels.tsv',
       '--queries',
@@ -197,12 +197,7 @@ describe('groove eval TREC interop', () => {
     expect(aggregate.recall_at_k[10]).toBeGreaterThan(0);
 
     // The exported qrels import back to the same golden queries.
-    const again = await groove(
-      'eval',
-      'golden',
-      'import',
-      '--kb-path',
-      kb,
+    const again = await importGolden(
       '--qrels',
       'qrels.txt',
       '--queries',
@@ -221,19 +216,7 @@ describe('groove eval TREC interop', () => {
 
   it('names the file and line of malformed input, and accepts BEIR JSONL queries', async () => {
     fs.writeFileSync(path.join(root, 'bad.tsv'), 'reset 0 a.md 1\nreset a.md\n');
-    const bad = await groove(
-      'eval',
-      'golden',
-      'import',
-      '--kb-path',
-      kb,
-      '--qrels',
-      'bad.tsv',
-      '--queries',
-      'queries.tsv',
-      '--out',
-      'x.yml',
-    );
+    const bad = await importGolden('--qrels', 'bad.tsv', '--queries', 'queries.tsv', '--out', 'x.yml');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain(`"${path.join(root, 'bad.tsv')}" line 2: expected 3 columns`);
     expect(fs.existsSync(path.join(root, 'x.yml'))).toBe(false);
@@ -242,51 +225,19 @@ describe('groove eval TREC interop', () => {
       path.join(root, 'q.jsonl'),
       '{"_id": "reset", "text": "forgot password", "metadata": {}}\n{"_id": 7}\n',
     );
-    const jsonl = await groove(
-      'eval',
-      'golden',
-      'import',
-      '--kb-path',
-      kb,
-      '--qrels',
-      'qrels.tsv',
-      '--queries',
-      'q.jsonl',
-      '--out',
-      'x.yml',
-    );
+    const jsonl = await importGolden('--qrels', 'qrels.tsv', '--queries', 'q.jsonl', '--out', 'x.yml');
     expect(jsonl.code).toBe(1);
     expect(jsonl.stderr).toContain('line 2: missing `text`');
 
     fs.writeFileSync(path.join(root, 'q.jsonl'), '{"_id": "reset", "text": "forgot password"}\n');
     fs.writeFileSync(path.join(root, 'r.tsv'), 'reset\tguides/password-reset.md\t1\n');
-    const ok = await groove(
-      'eval',
-      'golden',
-      'import',
-      '--kb-path',
-      kb,
-      '--qrels',
-      'r.tsv',
-      '--queries',
-      'q.jsonl',
-    );
+    const ok = await importGolden('--qrels', 'r.tsv', '--queries', 'q.jsonl');
     expect(ok.code, ok.stderr).toBe(0);
     expect(fs.readFileSync(path.join(kb, '.groove-eval.yml'), 'utf8')).toContain(
       '- path: guides/password-reset.md',
     );
     // The default output is never overwritten.
-    const twice = await groove(
-      'eval',
-      'golden',
-      'import',
-      '--kb-path',
-      kb,
-      '--qrels',
-      'r.tsv',
-      '--queries',
-      'q.jsonl',
-    );
+    const twice = await importGolden('--qrels', 'r.tsv', '--queries', 'q.jsonl');
     expect(twice.code).toBe(1);
     expect(twice.stderr).toContain('refusing to overwrite');
   });
