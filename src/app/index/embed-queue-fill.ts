@@ -29,9 +29,9 @@ export interface FillOptions {
 }
 
 /**
- * Batches' worth of chunks per embedder call, stored in one transaction. The embedder packs a call into full
- * inference batches under its token budget; a call of one batch's worth splits into a full batch and a small
- * remainder, which measured 25% slower on the default model's shape (4 batches: within 10% of raw onnxruntime).
+ * Batches' worth of chunks per embedder call, stored in one transaction. Calls of one batch's worth measured 25%
+ * slower on the default model's shape than calls of four (each call has its fixed costs, and the embedder can
+ * pack inputs of one length into full batches only within a call).
  */
 export const CALL_BATCHES = 4;
 
