@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
+import { runGroove } from '../support/run-cli.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 let root: string;
@@ -16,16 +16,8 @@ function importGolden(...args: string[]) {
   return groove('eval', 'golden', 'import', '--kb-path', kb, ...args);
 }
 
-async function groove(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: { write: (s: string) => (stdout += s), isTTY: false },
-    stderr: { write: (s: string) => (stderr += s) },
-    env: {},
-    cwd: root,
-  });
-  return { code, stdout, stderr };
+function groove(...args: string[]) {
+  return runGroove(args, { cwd: root, env: {} });
 }
 
 const QUERIES = [
