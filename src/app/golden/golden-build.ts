@@ -8,9 +8,9 @@ import { type FeedbackServe, filterFeedback, type GoldenDraft } from '../../core
 import type { CorpusCounts, GoldenMeta } from '../../core/golden-freshness.js';
 import { GrooveError } from '../../errors.js';
 import {
+  checkGoldenText,
   loadGoldenFile,
   MAX_GOLDEN_BYTES,
-  parseGoldenYaml,
   type ReadCheckedFile,
   resolveGoldenPath,
 } from './golden-file.js';
@@ -76,15 +76,11 @@ export function buildGoldenFromFeedback(
   };
   if (draft.queries.length === 0) return { outPath, metaPath, draft, meta, written: false };
   const text = formatGoldenYaml(draft, meta);
-  if (Buffer.byteLength(text) > MAX_GOLDEN_BYTES) {
-    throw new GrooveError(
-      'GOLDEN_INVALID',
-      `the built golden set is ${Buffer.byteLength(text)} bytes, over the ${MAX_GOLDEN_BYTES}-byte limit eval reads`,
-      { hint: 'eval cannot read a larger set; prune old feedback or split the knowledge base' },
-    );
-  }
   // What eval will parse must parse: a failure here is a bug, not a user error.
-  parseGoldenYaml(text, outPath);
+  checkGoldenText(text, outPath, {
+    what: 'the built golden set',
+    hint: 'eval cannot read a larger set; prune old feedback or split the knowledge base',
+  });
   ports.write(outPath, text);
   ports.write(metaPath, formatGoldenMeta(meta));
   return { outPath, metaPath, draft, meta, written: true };

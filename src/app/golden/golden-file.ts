@@ -96,6 +96,26 @@ function expectedKeys(keys: readonly string[]): string {
   return quoted.length === 2 ? `${quoted[0]} or ${quoted[1]}` : `one of ${quoted.join(', ')}`;
 }
 
+/**
+ * Refuse golden YAML that eval could not read back: over MAX_GOLDEN_BYTES (`what` names the set, `hint` the way
+ * out), or anything parseGoldenYaml refuses (naming `outPath`). Call before writing it.
+ */
+export function checkGoldenText(
+  text: string,
+  outPath: string,
+  refusal: { what: string; hint: string },
+): void {
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_GOLDEN_BYTES) {
+    throw new GrooveError(
+      'GOLDEN_INVALID',
+      `${refusal.what} is ${bytes} bytes, over the ${MAX_GOLDEN_BYTES}-byte limit eval reads`,
+      { hint: refusal.hint },
+    );
+  }
+  parseGoldenYaml(text, outPath);
+}
+
 /** Parse golden YAML text strictly; `displayPath` names the file in errors. */
 export function parseGoldenYaml(text: string, displayPath: string): GoldenQuery[] {
   let raw: unknown;

@@ -6,7 +6,7 @@ import { stringify as stringifyYaml } from 'yaml';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { goldenFromTrec, parseTrecQrels, parseTrecQueries } from '../../core/trec.js';
 import { GrooveError } from '../../errors.js';
-import { MAX_GOLDEN_BYTES, parseGoldenYaml, type ReadCheckedFile, resolveGoldenPath } from './golden-file.js';
+import { checkGoldenText, MAX_GOLDEN_BYTES, type ReadCheckedFile, resolveGoldenPath } from './golden-file.js';
 
 /** Each input is at most 16 MiB: the golden file it becomes is at most 1 MiB anyway. */
 export const MAX_TREC_INPUT_BYTES = 16 * 1024 * 1024;
@@ -61,15 +61,11 @@ export function importGolden(
     );
   }
   const text = formatImportedYaml(golden, options);
-  if (Buffer.byteLength(text) > MAX_GOLDEN_BYTES) {
-    throw new GrooveError(
-      'GOLDEN_INVALID',
-      `the imported golden set is ${Buffer.byteLength(text)} bytes, over the ${MAX_GOLDEN_BYTES}-byte limit eval reads`,
-      { hint: 'import a subset of the queries (eval cannot read a larger set)' },
-    );
-  }
-  // Whatever eval would refuse (an over-long or exclusion-only query) is refused now, naming the output.
-  parseGoldenYaml(text, outPath);
+  // Whatever eval would refuse (too big, an over-long or exclusion-only query) is refused now, naming the output.
+  checkGoldenText(text, outPath, {
+    what: 'the imported golden set',
+    hint: 'import a subset of the queries (eval cannot read a larger set)',
+  });
   ports.write(outPath, text);
   return {
     outPath,
