@@ -91,7 +91,6 @@ export class SearchSession {
   private browser: BrowseReader | null = null;
   private vectorCache: VectorSnapshot | null = null;
   private factsCache: { text: string; facts: DocumentFacts[] } | null = null;
-  private pendingCache: { version: number; pending: number } | null = null;
   private wordCache: { text: string; index: WordIndex | null } | null = null;
   /** Searches run against the current text; the word snapshot is built from the second one on. */
   private searchesSeen = { text: '', count: 0 };
@@ -285,16 +284,14 @@ export class SearchSession {
     return this.database.db.pragma('data_version', { simple: true }) as number;
   }
 
-  /** Chunks waiting in the embedding queue, re-counted only after another connection committed. */
+  /** Chunks waiting in the embedding queue: the queue the current vector snapshot was read with. */
   private pendingEmbeddings(): number {
     if (!this.embedder) return 0;
-    const version = this.dataVersion();
-    if (this.pendingCache?.version !== version)
-      this.pendingCache = { version, pending: this.database.embeddingQueue.size() };
-    return this.pendingCache.pending;
+    this.currentVectors();
+    return this.vectorCache?.queued?.length ?? this.database.embeddingQueue.size();
   }
 
-  /** Reload the vector snapshot only when another connection committed since it was taken. */
+  /** Reload the vector snapshot only when another connection committed since it was taken (see VectorSnapshot). */
   private currentVectors(): VectorIndex | null {
     if (!this.embedder) return null;
     const version = this.dataVersion();
@@ -351,7 +348,6 @@ export class SearchSession {
     this.vectorCache = null;
     this.wordCache = null;
     this.factsCache = null;
-    this.pendingCache = null;
     this.textCache = null;
     this.judgmentCache = null;
     this.learnedCache = null;
