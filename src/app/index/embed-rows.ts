@@ -9,8 +9,8 @@ export interface EmbeddableFile {
   missing: number[];
 }
 
+/** How a chunk becomes its embedding input. */
 export interface EmbedRowsOptions {
-  embedder: Embedder | null;
   /** Prefix breadcrumbs to the embedding input (`[contextual] enabled`). */
   contextual: boolean;
   maxInputChars: number;
