@@ -14,6 +14,7 @@ import { writeTestModel } from '../scripts/test-model/write-test-model.js';
 import { createEmbedderFor, legBroke, openKnowledgeBase, searchStages } from '../src/app/index.js';
 import { resolveConfig } from '../src/config/resolve-config.js';
 import type { Embedder } from '../src/types.js';
+import { bindEmbedder, randomVectorEmbedder, timeIndex } from './bench-kb.js';
 import { measureColdCli } from './cli-cold.js';
 import { measureStages } from './search-stages.js';
 import { type BenchQuery, buildQueries, createRandom, writeSyntheticKb } from './synthetic-kb.js';
@@ -55,25 +56,6 @@ interface Plan {
 const fullPlan: Plan = { runs, queries, exactStages: true };
 const millionPlan: Plan = { runs: 1, queries: queries.filter((_, i) => i % 4 === 0), exactStages: false };
 
-function hashText(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-/** Indexing stand-in: the real model's identity, deterministic random unit vectors instead of inference. */
-function randomVectorEmbedder(real: Embedder): Embedder {
-  return {
-    id: real.id,
-    provider: real.provider,
-    dimension: real.dimension,
-    embedDocuments: async (texts) =>
-      texts.map((t) => randomUnitVector(real.dimension, createRandom(hashText(t)))),
-    embedQuery: (text) => real.embedQuery(text),
-    close: async () => {},
-  };
-}
-
 /**
  * The real model's identity, answering each query from vectors the real model computed beforehand: the search
  * pipeline runs unchanged except for inference, which is how retrieval+fusion is timed on its own.
@@ -88,17 +70,6 @@ function precomputedEmbedder(real: Embedder, vectors: ReadonlyMap<string, Float3
     },
     close: async () => {},
   };
-}
-
-async function timeIndex(kbPath: string, dbPath: string, modelDir: string | null, embedder: Embedder | null) {
-  const overrides = modelDir ? { kbPath, dbPath, modelDir } : { kbPath, dbPath, model: 'none' };
-  const config = resolveConfig({ cwd: path.dirname(dbPath), env: {}, overrides });
-  const kb = openKnowledgeBase(config, embedder ? { createEmbedder: async () => embedder } : {});
-  const started = performance.now();
-  const summary = await kb.index();
-  const ms = performance.now() - started;
-  await kb.close();
-  return { ms, chunks: summary.chunks, documents: summary.documents };
 }
 
 interface LatencyReport {
@@ -148,17 +119,6 @@ async function measureSearch(dbPath: string, kbPath: string, embedder: Embedder 
   } finally {
     await kb.close();
   }
-}
-
-function bindEmbedder(real: Embedder): Embedder {
-  return {
-    id: real.id,
-    provider: real.provider,
-    dimension: real.dimension,
-    embedDocuments: (texts) => real.embedDocuments(texts),
-    embedQuery: (text) => real.embedQuery(text),
-    close: () => real.close(),
-  };
 }
 
 /** The query embedding alone: each query's text through the real model, one at a time, nothing else running. */
