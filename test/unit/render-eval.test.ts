@@ -85,6 +85,7 @@ function report(
     learning: null,
     versusCore: null,
     versusTwin: null,
+    ablation: null,
     legFailures: [],
     probe: {
       query: 'probe words here',

@@ -1,10 +1,12 @@
 // `groove eval --format json`: the decision row's report as one object (the keys of docs/eval.md first), plus what the
 // integrity checks decided — the leg probe, degradation, golden freshness, paired intervals, both gates — and,
-// with --rows, every row's report. Not a frozen format; keys are snake_case, non-finite numbers are null.
+// with --rows, every row's report; with --ablate, every stage switched off in turn. Not a frozen format; keys
+// are snake_case, non-finite numbers are null.
 import type { RegressionGate, SignificantGate } from '../../core/eval-compare.js';
 import type { PairedRunComparison } from '../../core/eval-paired.js';
 import type { GoldenFreshness } from '../../core/golden-freshness.js';
 import type { LegProbeResult } from '../../core/leg-verdict.js';
+import type { AblationRow } from './eval-ablation.js';
 import type { LearningUse } from './eval-learning.js';
 import { evalRunToJson } from './eval-run-json.js';
 import type { EvalReport } from './evaluator.js';
@@ -30,6 +32,24 @@ export function evalReportToJson(report: EvalReport): Json {
             : null,
         }))
       : null,
+    ablation: report.ablation ? report.ablation.map(ablationRowToJson) : null,
+  };
+}
+
+/** One stage of `--ablate`: its state, and for a measured stage the aggregate, the pairing with full, the verdict. */
+function ablationRowToJson(row: AblationRow): Json {
+  const measured = row.run !== null;
+  return {
+    stage: row.stage,
+    row: row.name,
+    state: measured ? 'run' : 'not-applicable',
+    reason: row.reason,
+    aggregate: row.run ? evalRunToJson(row.run).aggregate : null,
+    degraded: (row.run?.degradation ?? []).length > 0,
+    versus_full: pairedToJson(row.versusFull),
+    verdict: row.judgement?.verdict ?? null,
+    helps_on: row.judgement?.helpsOn ?? [],
+    hurts_on: row.judgement?.hurtsOn ?? [],
   };
 }
 
