@@ -143,3 +143,125 @@ describe('--ablate on a lexical-only index', () => {
     expect(history.runs[0]!.row).toBeUndefined();
   });
 });
+
+describe('--ablate with --rows and with the learned stages configured', () => {
+  it('ablates the decision row (the first of --rows) only; the reference rows are printed as before', async () => {
+    await indexLexical();
+    const result = await evalCli('--rows', 'mmr,core', '--ablate', '--format', 'json', '--no-history');
+    expect(result.code, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout) as EvalJson;
+    expect(json.rows!.map((r) => r.row)).toEqual(['mmr', 'core']);
+    const stages = byStage(json);
+    expect(json.ablation!.filter((r) => r.state === 'run').map((r) => r.row)).toEqual(['-mmr']);
+    expect(stages.get('parent')!.reason).toBe(
+      'the parent retriever is off in the decision row "mmr" (--parent-retriever or [search.parent_retriever] enabled)',
+    );
+    const coreFirst = JSON.parse(
+      (await evalCli('--rows', 'core,mmr', '--ablate', '--format', 'json', '--no-history')).stdout,
+    ) as EvalJson;
+    expect(byStage(coreFirst).get('mmr')!.reason).toBe(
+      'MMR is off in the decision row "core" (--mmr or [search.mmr] enabled)',
+    );
+  });
+
+  it('the boost and the graph hop, on in groove.toml, are not applicable: no decision row runs them', async () => {
+    await indexLexical();
+    fs.writeFileSync(
+      path.join(kb.root, 'groove.toml'),
+      '[search.boost]\nenabled = true\n[search.graph]\nenabled = true\n',
+    );
+    const json = JSON.parse(
+      (await evalCli('--ablate', '--format', 'json', '--no-history')).stdout,
+    ) as EvalJson;
+    const stages = byStage(json);
+    expect(stages.get('boost')!.reason).toBe(
+      '[search.boost] is on, but a plain run never boosts; measure it with --rows core,boost (its honest twin is added when it learns from judgments)',
+    );
+    expect(stages.get('graph')!.state).toBe('not-applicable');
+    expect(stages.get('graph')!.reason).toContain('[search.graph] is on, but a plain run never hops');
+  });
+});
+
+/** A note of one repeated letter: its words match no query word, but share the query's WordPiece tokens. */
+const letterNote = (letter: string) =>
+  `# ${letter.repeat(6)}\n\n${Array.from({ length: 6 }, () => letter.repeat(8)).join(' ')}\n`;
+
+/**
+ * Hybrid: the twelve notes, found by their words, plus eight letter notes, each asked for by a longer run of
+ * its letter. No indexed word or trigram run contains that longer run, so only the vector leg (the model sees
+ * the same letter tokens) can answer those eight queries.
+ */
+async function indexHybrid(): Promise<void> {
+  const letterQueries = LETTERS.map((l) => goldenEntry(`letter-${l}`, l.repeat(14), `letters/${l}.md`)).join(
+    '',
+  );
+  const files: Record<string, string> = {
+    ...noteFiles(),
+    '.groove-eval.yml': `queries:\n${noteQueries()}${letterQueries}`,
+  };
+  for (const letter of LETTERS) files[`letters/${letter}.md`] = letterNote(letter);
+  kb = createTempKb(files);
+  const indexed = await groove('index', ...where(), '--model-dir', ensureTinyModel('embed'));
+  expect(indexed.code, indexed.stderr).toBe(0);
+}
+
+describe('--ablate on a hybrid index with the generated ONNX model', () => {
+  it('switches each leg off: without the vector leg the letter queries are lost, and the verdict says the stage helps', async () => {
+    await indexHybrid();
+    const result = await evalCli('--ablate', '--format', 'json', '--no-history');
+    expect(result.code, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout) as EvalJson;
+    const stages = byStage(json);
+    expect(json.ablation!.filter((r) => r.state === 'run').map((r) => r.row)).toEqual([
+      '-lexical',
+      '-vector',
+    ]);
+    const vector = stages.get('vector')!;
+    // Without the vector leg nothing answers the eight letter queries; the twelve note queries keep their note.
+    expect(vector.aggregate!.recall_at_k['10']).toBeCloseTo(12 / 20, 10);
+    expect(json.aggregate.recall_at_k['10']).toBe(1);
+    expect(vector.versus_full!.shared_queries).toBe(20);
+    const recall = vector.versus_full!.metrics.find((m) => m.metric === 'recall@10')!;
+    expect(recall.mean_diff).toBeCloseTo(-8 / 20, 10);
+    expect(recall.ci_high!).toBeLessThan(0);
+    expect(vector.verdict).toBe('helps');
+    expect(vector.helps_on).toEqual(expect.arrayContaining(['recall@10', 'MRR', 'nDCG@10']));
+    expect(vector.hurts_on).toEqual([]);
+    // Without the lexical leg the run is measured (the vector leg alone), whatever it finds.
+    const lexical = stages.get('lexical')!;
+    expect(lexical.versus_full!.shared_queries).toBe(20);
+    expect(lexical.verdict).not.toBeNull();
+  });
+
+  it('an ablation row far below full never changes the exit code of the regression gates', async () => {
+    await indexHybrid();
+    expect((await evalCli()).code).toBe(0);
+    const gated = await evalCli(
+      '--ablate',
+      '--fail-on-regression',
+      '--fail-on-significant-regression',
+      '--format',
+      'json',
+    );
+    expect(gated.code, gated.stderr).toBe(0);
+    const json = JSON.parse(gated.stdout) as EvalJson & { gates: Record<string, { state: string }> };
+    expect(byStage(json).get('vector')!.verdict).toBe('helps');
+    expect(json.gates.regression.state).toBe('passed');
+    expect(json.gates.significant_regression.state).toBe('passed');
+    // Only decision rows reach the history: the baseline run and this one.
+    const history = JSON.parse(fs.readFileSync(kb.abs('.groove-eval-history.json'), 'utf8')) as {
+      runs: { row?: string }[];
+    };
+    expect(history.runs.map((r) => r.row ?? null)).toEqual([null, null]);
+    // Control: the same drop in the decision row does fail the gate. The letter notes lose their letters, so
+    // full itself now misses the eight letter queries (-vector was already without them).
+    for (const letter of LETTERS) kb.write(`letters/${letter}.md`, letterNote('x'));
+    const reindexed = await groove('index', ...where(), '--model-dir', ensureTinyModel('embed'));
+    expect(reindexed.code, reindexed.stderr).toBe(0);
+    const regressed = await evalCli('--ablate', '--fail-on-regression');
+    expect(regressed.code).toBe(1);
+    expect(regressed.stderr).toMatch(
+      /groove eval: regression against the run of \S+ \(threshold [\d.]+\): recall@1 /,
+    );
+  });
+});
