@@ -244,7 +244,9 @@ describe('--ablate on a hybrid index with the generated ONNX model', () => {
       'json',
     );
     expect(gated.code, gated.stderr).toBe(0);
-    const json = JSON.parse(gated.stdout) as EvalJson & { gates: Record<string, { state: string }> };
+    const json = JSON.parse(gated.stdout) as EvalJson & {
+      gates: { regression: { state: string }; significant_regression: { state: string } };
+    };
     expect(byStage(json).get('vector')!.verdict).toBe('helps');
     expect(json.gates.regression.state).toBe('passed');
     expect(json.gates.significant_regression.state).toBe('passed');
