@@ -28,7 +28,7 @@ export function renderAblationText(report: EvalReport): string {
   const shared = ablation.find((row) => row.versusFull)?.versusFull?.sharedQueries;
   const lines = [
     '',
-    'Stage ablation: the decision pipeline ("full"), then each stage switched off in turn',
+    `Stage ablation: ${report.run.row === undefined ? 'the decision pipeline' : `the decision row ${report.run.row}`} ("full"), then each stage switched off in turn`,
     `  paired with full${shared === undefined ? '' : ` over ${shared} queries`} (95% CI; Δ = without the stage − full); never gated, never saved to the history`,
     `  ${'row'.padEnd(nameWidth)}${cells(metrics)}verdict`,
     `  ${'full'.padEnd(nameWidth)}${valuesOf(report.run.aggregate)}(decision row)`,

@@ -1,11 +1,11 @@
-// `groove eval --ablate` through the CLI (runCli in-process): on a lexical-only index (the lexical and vector
+// `groove eval --ablate` through the CLI (in-process runner): on a lexical-only index (the lexical and vector
 // stages not applicable, MMR and the parent retriever switched off in turn), on a hybrid index with the generated
-// ONNX test model (queries only the vector leg can answer, so switching it off provably hurts), with --rows, and
+// ONNX test model (queries only the vector leg can answer, so the vector stage provably helps), with --rows, and
 // never touching the exit code of --fail-on-regression or the history.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
+import { runGroove } from '../support/run-cli.js';
 import { createTempKb, noteText, type TempKb } from '../support/temp-kb.js';
 import { ensureTinyModel } from '../support/test-models.js';
 
@@ -16,17 +16,7 @@ const LETTERS = ['b', 'c', 'd', 'f', 'g', 'h', 'j', 'k'];
 let kb: TempKb;
 afterEach(() => kb.cleanup());
 
-async function groove(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: { write: (s: string) => (stdout += s), isTTY: false },
-    stderr: { write: (s: string) => (stderr += s) },
-    env: { GROOVE_OFFLINE: '1', GROOVE_MODEL_DIR: path.join(kb.root, 'model-cache') },
-    cwd: kb.root,
-  });
-  return { code, stdout, stderr };
-}
+const groove = (...args: string[]) => runGroove(args, { cwd: kb.root });
 const where = () => ['--kb-path', kb.kbPath, '--db-path', kb.dbPath];
 const evalCli = (...args: string[]) => groove('eval', ...where(), ...args);
 
@@ -156,12 +146,24 @@ describe('--ablate with --rows and with the learned stages configured', () => {
     expect(stages.get('parent')!.reason).toBe(
       'the parent retriever is off in the decision row "mmr" (--parent-retriever or [search.parent_retriever] enabled)',
     );
+    const text = await evalCli('--rows', 'mmr,core', '--ablate', '--no-history');
+    const blocks = text.stdout.split('\n').filter((l) => l.startsWith('── row ') || l.startsWith('Stage '));
+    expect(blocks).toEqual([
+      '── row mmr · decision row (the gates apply to it) ──',
+      '── row core · reference row (printed, never gated) ──',
+      'Stage ablation: the decision row mmr ("full"), then each stage switched off in turn',
+    ]);
     const coreFirst = JSON.parse(
       (await evalCli('--rows', 'core,mmr', '--ablate', '--format', 'json', '--no-history')).stdout,
     ) as EvalJson;
     expect(byStage(coreFirst).get('mmr')!.reason).toBe(
       'MMR is off in the decision row "core" (--mmr or [search.mmr] enabled)',
     );
+    // A learned row still cannot decide, so it cannot be ablated either: the usage error of --rows, exit 2.
+    const learnedFirst = await evalCli('--rows', 'boost,core', '--ablate', '--no-history');
+    expect(learnedFirst.code).toBe(2);
+    expect(learnedFirst.stdout).toBe('');
+    expect(learnedFirst.stderr).toContain('cannot be the decision row');
   });
 
   it('the boost and the graph hop, on in groove.toml, are not applicable: no decision row runs them', async () => {
