@@ -228,6 +228,12 @@ describe('--ablate on a hybrid index with the generated ONNX model', () => {
     expect(recall.ci_high!).toBeLessThan(0);
     expect(vector.verdict).toBe('helps');
     expect(vector.helps_on).toEqual(expect.arrayContaining(['recall@10', 'MRR', 'nDCG@10']));
+    const text = await evalCli('--ablate', '--no-history');
+    expect(text.stdout).toMatch(
+      new RegExp(
+        `\\n {2}-vector {4}0\\.600 {6}[\\d.]+ {2}[\\d.]+ {4}stage helps \\(worse without it: ${vector.helps_on.join(', ')}\\)\\n {13}Δ recall@10 -0\\.400 \\[`,
+      ),
+    );
     expect(vector.hurts_on).toEqual([]);
     // Without the lexical leg the run is measured (the vector leg alone), whatever it finds.
     const lexical = stages.get('lexical')!;
