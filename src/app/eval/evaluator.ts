@@ -5,23 +5,10 @@
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import type { JudgedServe } from '../../core/counted-judgments.js';
 import { compareWithPrevious, type EvalComparison, selectBaseline } from '../../core/eval-compare.js';
-import { collectDegradation, type LegFailure } from '../../core/eval-degradation.js';
-import { type EvalFingerprint, normalizeEvalDepth } from '../../core/eval-fingerprint.js';
-import {
-  type AggregateMetrics,
-  aggregateMetrics,
-  METRIC_VERSION,
-  type MetricsByK,
-} from '../../core/eval-metrics.js';
-import { aggregateExtraMetrics } from '../../core/eval-metrics-extra.js';
+import type { LegFailure } from '../../core/eval-degradation.js';
+import { normalizeEvalDepth } from '../../core/eval-fingerprint.js';
 import { type PairedRunComparison, pairRuns } from '../../core/eval-paired.js';
-import {
-  type CorpusSnapshot,
-  type EvalRun,
-  formatRunTimestamp,
-  type QuoteFinding,
-} from '../../core/eval-run.js';
-import { FTS_QUERY_VERSION } from '../../core/fts-query.js';
+import { type CorpusSnapshot, type EvalRun, formatRunTimestamp } from '../../core/eval-run.js';
 import { assessGoldenAge, type GoldenFreshness, measureCorpusDrift } from '../../core/golden-freshness.js';
 import { buildQuoteNeedles, createQuoteScan, detectQuotedQueries } from '../../core/golden-quotes.js';
 import { componentDownError, describeLegsDown, type LegProbeResult } from '../../core/leg-verdict.js';
@@ -51,14 +38,9 @@ import {
   loadEvalHistory,
   saveEvalHistory,
 } from './eval-history.js';
-import {
-  createEvalLearning,
-  type LearningUse,
-  learnedFingerprint,
-  pairLearnedRows,
-  plainRunNotes,
-} from './eval-learning.js';
-import { measureRow, type RowMeasurement } from './eval-measure.js';
+import { createEvalLearning, type LearningUse, pairLearnedRows, plainRunNotes } from './eval-learning.js';
+import { measureRow } from './eval-measure.js';
+import { buildRun } from './eval-row-run.js';
 import { type EvalRowSpec, effectivePipeline, resolveEvalRows } from './eval-rows.js';
 import { probeLegs } from './leg-probe.js';
 
@@ -323,99 +305,23 @@ export async function runEvaluation(
   pairLearnedRows(rows, reports);
   if (options.ablate) {
     const context = { measured, depth, golden, timestamp, allowDegraded: options.allowDegraded };
+    // The measured stages follow the rows, in plan order.
     const ablated = new Map<AblationStage, EvalRun>();
-    measured.measuredRows.slice(rows.length).forEach((row, j) => {
-      ablated.set(row.name!.slice(1) as AblationStage, buildRun(row, rows.length + j, context));
-    });
+    measured.plan
+      .filter((entry) => entry.pipeline !== null)
+      .forEach((entry, j) => {
+        const i = rows.length + j;
+        ablated.set(entry.stage, buildRun(measured.measuredRows[i]!, i, context));
+      });
     decisionReport!.ablation = toAblationRows(measured.plan, ablated, decisionReport!.run);
   }
   return { ...decisionReport!, otherRows };
-}
-
-/** What one measured row needs to become a run: the snapshot's measurements and the run's settings. */
-interface RunContext {
-  measured: {
-    probe: LegProbeResult;
-    measurements: readonly RowMeasurement[];
-    learningUse: readonly (LearningUse | null)[];
-    judged: readonly (MetricsByK | null)[];
-    findings: readonly QuoteFinding[][];
-    corpus: CorpusSnapshot;
-    model: string;
-    contextMode: 'static' | 'off';
-  };
-  depth: { limit: number; kValues: number[] };
-  golden: GoldenSet;
-  timestamp: string;
-  allowDegraded: boolean | undefined;
-}
-
-/**
- * The i-th measured row as a run: its fingerprint, aggregate and findings. A row whose legs failed on some
- * queries is refused unless --allow-degraded, which records the degradation in the run and its fingerprint.
- */
-function buildRun(row: EvalRowSpec, i: number, context: RunContext): EvalRun {
-  const { measured, depth, golden, timestamp } = context;
-  const options = { allowDegraded: context.allowDegraded };
-  const measurement = measured.measurements[i]!;
-  const degradation = collectDegradation(measured.probe, measurement.legFailures, golden.queries.length);
-  if (degradation.length > 0 && options.allowDegraded !== true) {
-    throw componentDownError(
-      `component down: ${degradation[0]!.leg} — ${degradation[0]!.reason}; the numbers would mix healthy and degraded queries`,
-    );
-  }
-  const { pipeline } = row;
-  const fingerprint: EvalFingerprint = {
-    model: measured.model,
-    reranker: pipeline.reranker,
-    limit: depth.limit,
-    kValues: depth.kValues,
-    goldenHash: golden.hash,
-    metricVersion: METRIC_VERSION,
-    ftsQueryVersion: FTS_QUERY_VERSION,
-    ...(pipeline.mmr ? { mmr: pipeline.mmr } : {}),
-    ...(pipeline.parentRetriever ? { parentRetriever: pipeline.parentRetriever } : {}),
-    ...(pipeline.fusion ? { fusion: pipeline.fusion } : {}),
-    ...learnedFingerprint(pipeline, measured.learningUse[i]!),
-    ...(measured.contextMode !== 'off' ? { context: { mode: measured.contextMode } } : {}),
-    ...(degradation.length > 0 ? { degraded: [...new Set(degradation.map((d) => d.leg))].sort() } : {}),
-  };
-  const run: EvalRun = {
-    timestamp,
-    fingerprint,
-    corpus: measured.corpus,
-    aggregate: withExtraAggregate(
-      measured.judged[i] ?? null,
-      aggregateMetrics(measurement.perQuery, depth.kValues),
-      measurement.perQuery,
-      depth.kValues,
-    ),
-    perQuery: measurement.perQuery,
-    findings: measured.findings[i]!,
-    ...(row.name === null ? {} : { row: row.name }),
-    ...(degradation.length > 0 ? { degradation } : {}),
-  };
-  return run;
 }
 
 /** A measured ablation stage as a row of the evaluator's loop, named `-stage`. */
 function ablationRowSpec(entry: AblationPlanEntry): EvalRowSpec[] {
   if (entry.pipeline === null) return [];
   return [{ name: entry.name, pipeline: entry.pipeline, learned: false, twin: null, appended: false }];
-}
-
-/** The aggregate plus the means of P@k, MAP@k, hit rate@k and R-precision, and judged@k when measured. */
-function withExtraAggregate(
-  judgedAtK: MetricsByK | null,
-  aggregate: AggregateMetrics,
-  perQuery: EvalRun['perQuery'],
-  kValues: readonly number[],
-): AggregateMetrics {
-  const extra = aggregateExtraMetrics(
-    perQuery.map((q) => ({ expected: q.expected, extra: q.metrics.extra })),
-    kValues,
-  );
-  return { ...aggregate, ...(extra ? { extra } : {}), ...(judgedAtK ? { judgedAtK } : {}) };
 }
 
 /** Read the sidecar, if any, and refuse a set older than [eval] max_golden_age_days. */
