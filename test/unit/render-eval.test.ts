@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { toAblationRows } from '../../src/app/eval/eval-ablation.js';
+import type { AblationRow } from '../../src/app/eval/eval-ablation.js';
 import type { EvalReport, EvalRun } from '../../src/app/eval/evaluator.js';
 import { renderAblationText } from '../../src/cli/render-ablation.js';
 import { renderEvalText, renderGate, renderQuoteFindings } from '../../src/cli/render-eval.js';
+import { judgeAblation } from '../../src/core/ablation-verdict.js';
 import { compareWithPrevious } from '../../src/core/eval-compare.js';
 import { aggregateMetrics, computeQueryMetrics, type ExpectedEntry } from '../../src/core/eval-metrics.js';
 import { aggregateExtraMetrics, computeExtraQueryMetrics } from '../../src/core/eval-metrics-extra.js';
+import { pairRuns } from '../../src/core/eval-paired.js';
 import type { QuoteFinding } from '../../src/core/eval-run.js';
 
 const K = [1, 5, 10];
@@ -328,24 +330,25 @@ describe('eval ablation table', () => {
       ...firstRunHits,
       'rrf-basics': [['other.md', null], ...firstRunHits['rrf-basics']!],
     });
-    const plan = [
-      { stage: 'vector' as const, name: '-vector', pipeline: null, reason: 'no vector leg' },
+    const versusFull = pairRuns(without, full);
+    const ablation: AblationRow[] = [
       {
-        stage: 'mmr' as const,
+        stage: 'vector',
+        name: '-vector',
+        reason: 'no vector leg',
+        run: null,
+        versusFull: null,
+        judgement: null,
+      },
+      {
+        stage: 'mmr',
         name: '-mmr',
-        pipeline: {
-          mmr: null,
-          parentRetriever: null,
-          fusion: null,
-          reranker: null,
-          boost: null,
-          graph: null,
-          honest: false,
-        },
         reason: null,
+        run: without,
+        versusFull,
+        judgement: judgeAblation(versusFull),
       },
     ];
-    const ablation = toAblationRows(plan, new Map([['mmr', without]]), full);
     const text = renderAblationText({ ...report(full, null), ablation });
     expect(text).toBe(
       [
