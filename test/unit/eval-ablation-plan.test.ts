@@ -60,7 +60,13 @@ describe('planAblation', () => {
     expect(plan[1]!.reason).toBe(
       'the vector leg is down in this run (--allow-degraded): the full pipeline already runs without it',
     );
-    expect(plan[0]!.pipeline).not.toBeNull();
+    // Nor the lexical leg: with the vector leg down it is the only one answering.
+    expect(plan[0]!.reason).toBe(
+      'the vector leg is down in this run (--allow-degraded): without the lexical leg nothing is retrieved',
+    );
+    expect(plan[0]!.pipeline).toBeNull();
+    const healthy = planAblation(effectivePipeline({}, config), { ...hybrid, config });
+    expect(healthy.slice(0, 2).map((e) => e.reason)).toEqual([null, null]);
   });
 
   it('a graph hop over written links alone can decide (--rows graph), so -graph switches it off', () => {

@@ -65,21 +65,26 @@ function notApplicable(
 ): string | null {
   const { config, decisionRow } = context;
   const row = decisionRow === null ? 'the configured pipeline' : `the decision row "${decisionRow}"`;
+  const isDown = (leg: string) => context.down.some((d) => d.leg === leg);
   const down = (leg: string) =>
-    context.down.some((d) => d.leg === leg)
+    isDown(leg)
       ? `the ${leg} leg is down in this run (--allow-degraded): the full pipeline already runs without it`
+      : null;
+  // Without the only leg that answers, nothing would be left to rank: every metric 0 by construction, a
+  // "helps" verdict that measures nothing.
+  const lastLeg = (leg: string, other: string) =>
+    isDown(other)
+      ? `the ${other} leg is down in this run (--allow-degraded): without the ${leg} leg nothing is retrieved`
       : null;
   switch (stage) {
     case 'lexical':
-      // Switched off on a lexical-only index, nothing would be left to rank: every metric 0 by construction,
-      // a "helps" verdict that measures nothing.
       if (context.lexicalOnly)
         return 'the only candidate leg of a lexical-only index: without it nothing is retrieved';
-      return down('lexical');
+      return down('lexical') ?? lastLeg('lexical', 'vector');
     case 'vector':
       if (context.lexicalOnly)
         return 'lexical-only index (indexed with --model none): there is no vector leg';
-      return down('vector');
+      return down('vector') ?? lastLeg('vector', 'lexical');
     case 'reranker':
       if (full.reranker !== null) return down('reranker');
       return config.reranker === 'none'
