@@ -71,7 +71,8 @@ function compileSearchable(query: string): Extract<CompiledLegQuery, { kind: 'qu
  * Stages: validate → compile queries (word-level, trigram, exclusions, short CJK terms) → resolve filters to
  * documents → lexical leg (word-level bm25 ranks; trigram and substring hits only fill what words left) and
  * vector leg (exact KNN, exclusions removed) → RRF → optional boost → optional graph hop → optional rerank →
- * optional MMR → low_confidence → optional parent retriever → match_spans → response with leg health.
+ * optional MMR → low_confidence → optional parent retriever → match_spans → response with leg health. Eval's
+ * stage ablation may skip one candidate leg (`skipLeg`).
  */
 export async function runSearch(
   context: SearchContext,
