@@ -28,6 +28,7 @@ export {
   type Severity,
 } from './doctor/index.js';
 export {
+  type AblationRow,
   type EvalReport,
   evalReportToJson,
   formatDrift,

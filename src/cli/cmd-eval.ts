@@ -4,6 +4,7 @@ import { expandPath } from '../config/resolve-config.js';
 import { EXIT, wantsColor } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
+import { renderAblationText } from './render-ablation.js';
 import { renderEvalDiagnostics, renderEvalRowsText, renderGate, renderQuoteFindings } from './render-eval.js';
 import { renderIntegrityDiagnostics, renderSignificantGate } from './render-integrity.js';
 
@@ -21,6 +22,7 @@ interface EvalFlags extends CommonFlags {
   allowStaleGolden?: boolean;
   compare?: string;
   rows?: string[];
+  ablate?: boolean;
   mmr?: boolean;
   mmrLambda?: number;
   mmrSameDocPenalty?: number;
@@ -48,6 +50,7 @@ export async function run({ flags, io }: RunContext<EvalFlags>): Promise<number>
           ? undefined
           : { id: flags.compare, path: expandPath(flags.compare, io.cwd) },
       rows: flags.rows,
+      ablate: flags.ablate,
       mmr: flags.mmr,
       mmrLambda: flags.mmrLambda,
       mmrSameDocPenalty: flags.mmrSameDocPenalty,
@@ -58,6 +61,7 @@ export async function run({ flags, io }: RunContext<EvalFlags>): Promise<number>
     } else {
       const color = wantsColor(io, flags.color);
       io.stdout.write(renderEvalRowsText(report, { color }));
+      io.stdout.write(renderAblationText(report));
     }
     const trec = kb.exportTrec(report, {
       run: flags.trecRun === undefined ? undefined : expandPath(flags.trecRun, io.cwd),

@@ -115,6 +115,11 @@ export const EVAL_COMMAND: CommandSpec = {
       parse: parseNameList('eval', '--rows', 'core,rerank'),
     },
     {
+      flags: '--ablate',
+      description:
+        'also measure the decision pipeline with each stage switched off in turn, paired against it (never gated)',
+    },
+    {
       flags: '--allow-degraded',
       description: 'measure even when a retrieval leg is down (the run is recorded as degraded)',
     },

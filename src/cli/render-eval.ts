@@ -93,19 +93,17 @@ function renderExtraRows(
   const extra = report.run.aggregate.extra;
   if (!extra) return [];
   const { maxK, labelWidth } = layout;
-  const before = report.diff ? report.previous?.aggregate.extra : undefined;
+  const delta = report.diff?.extra;
   const paired = new Map((report.paired?.metrics ?? []).map((m) => [m.metric, m]));
-  const line = (label: string, metric: string, now: number | undefined, then: number | undefined) => {
-    const value = now ?? 0;
-    const arrow =
-      then === undefined ? '' : renderDelta(value - then, report.regressionThreshold, layout.color);
-    return `  ${label.padEnd(labelWidth)}${value.toFixed(3)}${arrow}${renderIntervalSuffix(paired.get(metric))}`;
+  const line = (label: string, metric: string, now: number | undefined, change: number | undefined) => {
+    const arrow = change === undefined ? '' : renderDelta(change, report.regressionThreshold, layout.color);
+    return `  ${label.padEnd(labelWidth)}${(now ?? 0).toFixed(3)}${arrow}${renderIntervalSuffix(paired.get(metric))}`;
   };
   return [
-    line(`P@${maxK}`, `P@${maxK}`, extra.precisionAtK[maxK], before?.precisionAtK[maxK]),
-    line(`MAP@${maxK}`, `MAP@${maxK}`, extra.mapAtK[maxK], before?.mapAtK[maxK]),
-    line('R-prec', 'R-precision', extra.rPrecision, before?.rPrecision),
-    line(`hit@${maxK}`, `hit@${maxK}`, extra.hitRateAtK[maxK], before?.hitRateAtK[maxK]),
+    line(`P@${maxK}`, `P@${maxK}`, extra.precisionAtK[maxK], delta?.precisionAtK[maxK]),
+    line(`MAP@${maxK}`, `MAP@${maxK}`, extra.mapAtK[maxK], delta?.mapAtK[maxK]),
+    line('R-prec', 'R-precision', extra.rPrecision, delta?.rPrecision),
+    line(`hit@${maxK}`, `hit@${maxK}`, extra.hitRateAtK[maxK], delta?.hitRateAtK[maxK]),
   ];
 }
 

@@ -141,7 +141,8 @@ function describeEffect(effect: number): string {
   return effect > 1 ? 'none (> 1)' : effect.toFixed(3);
 }
 
-function signed(x: number): string {
+/** `+0.083` / `-0.083` at three decimals (never `-0.000`); `+inf` / `-inf` for an open interval bound. */
+export function signed(x: number): string {
   if (!Number.isFinite(x)) return x > 0 ? '+inf' : '-inf';
   const fixed = Math.abs(x).toFixed(3);
   return x < 0 && fixed !== '0.000' ? `-${fixed}` : `+${fixed}`;

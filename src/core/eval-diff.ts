@@ -2,7 +2,7 @@
 // behind --fail-on-regression, the per-query rows worth showing, and the corpus-change note.
 
 import { type EvalFingerprint, fingerprintsEqual } from './eval-fingerprint.js';
-import type { AggregateMetrics, MetricsByK } from './eval-metrics.js';
+import type { AggregateMetrics, ExtraAggregateMetrics, MetricsByK } from './eval-metrics.js';
 import type { CorpusSnapshot, EvalRun } from './eval-run.js';
 
 /**
@@ -28,6 +28,11 @@ export interface AggregateDiff {
   recallAtK: MetricsByK;
   ndcgAtK: MetricsByK;
   mrr: number;
+  /**
+   * now − previous of P@k, MAP@k, hit rate@k and R-precision; absent when either run lacks them (runs recorded
+   * before they existed), and each map holds only the k both runs measured.
+   */
+  extra?: ExtraAggregateMetrics;
 }
 
 /** now − previous for every k of the current run (a k the previous run lacks counts as 0). */
@@ -37,10 +42,30 @@ export function diffAggregates(now: AggregateMetrics, previous: AggregateMetrics
     for (const [k, value] of Object.entries(current)) out[Number(k)] = value - (before[Number(k)] ?? 0);
     return out;
   };
+  const extra = now.extra && previous.extra ? diffExtra(now.extra, previous.extra) : null;
   return {
     recallAtK: delta(now.recallAtK, previous.recallAtK),
     ndcgAtK: delta(now.ndcgAtK, previous.ndcgAtK),
     mrr: now.mrr - previous.mrr,
+    ...(extra ? { extra } : {}),
+  };
+}
+
+/** The extra metrics' deltas over the k both runs measured: a value one run never had is skipped, not 0. */
+function diffExtra(now: ExtraAggregateMetrics, previous: ExtraAggregateMetrics): ExtraAggregateMetrics {
+  const delta = (current: MetricsByK, before: MetricsByK): MetricsByK => {
+    const out: MetricsByK = {};
+    for (const [k, value] of Object.entries(current)) {
+      const then = before[Number(k)];
+      if (then !== undefined) out[Number(k)] = value - then;
+    }
+    return out;
+  };
+  return {
+    precisionAtK: delta(now.precisionAtK, previous.precisionAtK),
+    mapAtK: delta(now.mapAtK, previous.mapAtK),
+    hitRateAtK: delta(now.hitRateAtK, previous.hitRateAtK),
+    rPrecision: now.rPrecision - previous.rPrecision,
   };
 }
 

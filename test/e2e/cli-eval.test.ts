@@ -116,9 +116,17 @@ describe('groove eval: output and history', () => {
       'probe',
       'golden_freshness',
       'rows',
+      'ablation',
     ]);
     expect(first.corpus_changed).toBeNull();
-    expect(first).toMatchObject({ row: null, degraded: false, degradation: [], paired: null, rows: null });
+    expect(first).toMatchObject({
+      row: null,
+      degraded: false,
+      degradation: [],
+      paired: null,
+      rows: null,
+      ablation: null,
+    });
     expect(first.golden_freshness).toBeNull();
     expect(first.probe).toMatchObject({
       legs: {
@@ -160,10 +168,15 @@ describe('groove eval: output and history', () => {
     const second = await evalJson();
     expect(second.corpus_changed).toBe(false);
     expect((second.previous as { timestamp: string }).timestamp).toBe(first.timestamp);
+    const zero = { 1: 0, 5: 0, 10: 0 };
     expect(second.diff).toEqual({
-      recall_at_k: { 1: 0, 5: 0, 10: 0 },
-      ndcg_at_k: { 1: 0, 5: 0, 10: 0 },
+      recall_at_k: zero,
+      ndcg_at_k: zero,
       mrr: 0,
+      precision_at_k: zero,
+      map_at_k: zero,
+      hit_rate_at_k: zero,
+      r_precision: 0,
     });
     const text = await evalCli();
     expect(text.stdout).toMatch(
@@ -171,6 +184,19 @@ describe('groove eval: output and history', () => {
     );
     expect((second.paired as { shared_queries: number }).shared_queries).toBe(4);
     expect(readHistory().runs).toHaveLength(3);
+  });
+
+  it('diffs P@k, MAP@k, hit rate@k and R-precision only against a run that has them', async () => {
+    await evalCli();
+    // The history as an older version wrote it: no extra metrics in the aggregate.
+    const history = readHistory();
+    const aggregate = history.runs[0]!.aggregate as Record<string, unknown>;
+    for (const key of ['precision_at_k', 'map_at_k', 'hit_rate_at_k', 'r_precision']) delete aggregate[key];
+    fs.writeFileSync(historyPath(), JSON.stringify(history));
+    const json = await evalJson();
+    expect(Object.keys(json.diff as object)).toEqual(['recall_at_k', 'ndcg_at_k', 'mrr']);
+    const next = await evalJson();
+    expect(Object.keys(next.diff as object)).toContain('r_precision');
   });
 
   it('disables the diff when the golden file changed, and when the configuration changed', async () => {

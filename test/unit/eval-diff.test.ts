@@ -100,6 +100,30 @@ describe('diff and regression rule', () => {
     expect(diff.ndcgAtK[1]).toBeCloseTo(0.5);
   });
 
+  it('diffs P@k, MAP@k, hit rate@k and R-precision only where both runs measured them', () => {
+    const extra = (p: number, map: number, hit: number, rp: number, ks = [1, 10]) => ({
+      precisionAtK: Object.fromEntries(ks.map((k) => [k, p])),
+      mapAtK: Object.fromEntries(ks.map((k) => [k, map])),
+      hitRateAtK: Object.fromEntries(ks.map((k) => [k, hit])),
+      rPrecision: rp,
+    });
+    const now = { ...aggregate(0.5, 0.8, 0.6, 0.7), extra: extra(0.3, 0.5, 0.75, 0.5) };
+    const diff = diffAggregates(now, {
+      ...aggregate(0.5, 0.8, 0.6, 0.7),
+      extra: extra(0.1, 0.25, 1, 0.5, [10]),
+    });
+    // k = 1 was not measured by the previous run: skipped, not diffed against 0.
+    expect(diff.extra).toEqual({
+      precisionAtK: { 10: expect.closeTo(0.2) },
+      mapAtK: { 10: 0.25 },
+      hitRateAtK: { 10: -0.25 },
+      rPrecision: 0,
+    });
+    // A run recorded before the extra metrics existed has none: no deltas are made up for it.
+    expect(diffAggregates(now, aggregate(0.5, 0.8, 0.6, 0.7)).extra).toBeUndefined();
+    expect(diffAggregates(aggregate(0.5, 0.8, 0.6, 0.7), now).extra).toBeUndefined();
+  });
+
   it('classifies arrows and colours by the threshold', () => {
     expect(classifyDelta(0.056, 0.05)).toEqual({ arrow: '↑', tone: 'improved' });
     expect(classifyDelta(-0.056, 0.05)).toEqual({ arrow: '↓', tone: 'regressed' });

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import type { AblationRow } from '../../src/app/eval/eval-ablation.js';
 import type { EvalReport, EvalRun } from '../../src/app/eval/evaluator.js';
+import { renderAblationText } from '../../src/cli/render-ablation.js';
 import { renderEvalText, renderGate, renderQuoteFindings } from '../../src/cli/render-eval.js';
+import { judgeAblation } from '../../src/core/ablation-verdict.js';
 import { compareWithPrevious } from '../../src/core/eval-compare.js';
 import { aggregateMetrics, computeQueryMetrics, type ExpectedEntry } from '../../src/core/eval-metrics.js';
 import { aggregateExtraMetrics, computeExtraQueryMetrics } from '../../src/core/eval-metrics-extra.js';
+import { pairRuns } from '../../src/core/eval-paired.js';
 import type { QuoteFinding } from '../../src/core/eval-run.js';
 
 const K = [1, 5, 10];
@@ -85,6 +89,7 @@ function report(
     learning: null,
     versusCore: null,
     versusTwin: null,
+    ablation: null,
     legFailures: [],
     probe: {
       query: 'probe words here',
@@ -314,5 +319,52 @@ describe('golden-queries-quoted report', () => {
       ].join('\n'),
     );
     expect(renderQuoteFindings([])).toBe('');
+  });
+});
+
+describe('eval ablation table', () => {
+  it('prints full, each measured stage with its deltas and verdict, and each other stage with its reason', () => {
+    const full = seedRun('2026-04-24T05:32:01+00:00', firstRunHits);
+    // Without the stage the first query loses its top hit (rank 1 -> rank 2).
+    const without = seedRun('2026-04-24T05:32:01+00:00', {
+      ...firstRunHits,
+      'rrf-basics': [['other.md', null], ...firstRunHits['rrf-basics']!],
+    });
+    const versusFull = pairRuns(without, full);
+    const ablation: AblationRow[] = [
+      {
+        stage: 'vector',
+        name: '-vector',
+        reason: 'no vector leg',
+        run: null,
+        versusFull: null,
+        judgement: null,
+      },
+      {
+        stage: 'mmr',
+        name: '-mmr',
+        reason: null,
+        run: without,
+        versusFull,
+        judgement: judgeAblation(versusFull),
+      },
+    ];
+    const text = renderAblationText({ ...report(full, null), ablation });
+    expect(text).toBe(
+      [
+        '',
+        'Stage ablation: the decision pipeline ("full"), then each stage switched off in turn',
+        '  paired with full over 2 queries (95% CI; Δ = without the stage − full); never gated, never saved to the history',
+        '  row       recall@10  MRR    nDCG@10  verdict',
+        '  full      0.500      0.500  0.460    (decision row)',
+        '  -vector   not applicable: no vector leg',
+        // q1's hits move from ranks 1 and 3 to 2 and 4: nDCG@10 (1/log2 3 + 1/log2 5) / (1 + 1/log2 3) = 0.651.
+        '  -mmr      0.500      0.250  0.325    no measurable effect',
+        // Two queries: every interval is clipped to the metric range, and holds 0.
+        '            Δ recall@10 +0.000 [+0.000, +0.000]  MRR -0.250 [-1.000, +1.000]  nDCG@10 -0.134 [-1.000, +1.000]',
+        '',
+      ].join('\n'),
+    );
+    expect(renderAblationText(report(full, null))).toBe('');
   });
 });

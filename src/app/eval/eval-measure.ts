@@ -49,7 +49,10 @@ export async function measureRow(
       boost: pipeline.boost !== null,
       graph: pipeline.graph !== null,
     };
-    const response = await search(request, learns ? { learned: options.learnedFor(q) } : {});
+    const response = await search(request, {
+      ...(learns ? { learned: options.learnedFor(q) } : {}),
+      ...(pipeline.skipLeg ? { skipLeg: pipeline.skipLeg } : {}),
+    });
     if (pipeline.reranker !== null && response.legs.reranker.status === 'disabled') {
       throw new GrooveError(
         'MODEL_UNAVAILABLE',

@@ -1,10 +1,13 @@
 // `groove eval --format json`: the decision row's report as one object (the keys of docs/eval.md first), plus what the
 // integrity checks decided — the leg probe, degradation, golden freshness, paired intervals, both gates — and,
-// with --rows, every row's report. Not a frozen format; keys are snake_case, non-finite numbers are null.
+// with --rows, every row's report; with --ablate, every stage switched off in turn. Not a frozen format; keys
+// are snake_case, non-finite numbers are null.
 import type { RegressionGate, SignificantGate } from '../../core/eval-compare.js';
+import type { AggregateDiff } from '../../core/eval-diff.js';
 import type { PairedRunComparison } from '../../core/eval-paired.js';
 import type { GoldenFreshness } from '../../core/golden-freshness.js';
 import type { LegProbeResult } from '../../core/leg-verdict.js';
+import type { AblationRow } from './eval-ablation.js';
 import type { LearningUse } from './eval-learning.js';
 import { evalRunToJson } from './eval-run-json.js';
 import type { EvalReport } from './evaluator.js';
@@ -30,6 +33,24 @@ export function evalReportToJson(report: EvalReport): Json {
             : null,
         }))
       : null,
+    ablation: report.ablation ? report.ablation.map(ablationRowToJson) : null,
+  };
+}
+
+/** One stage of `--ablate`: its state, and for a measured stage the aggregate, the pairing with full, the verdict. */
+function ablationRowToJson(row: AblationRow): Json {
+  const measured = row.run !== null;
+  return {
+    stage: row.stage,
+    row: row.name,
+    state: measured ? 'run' : 'not-applicable',
+    reason: row.reason,
+    aggregate: row.run ? evalRunToJson(row.run).aggregate : null,
+    degraded: (row.run?.degradation ?? []).length > 0,
+    versus_full: pairedToJson(row.versusFull),
+    verdict: row.judgement?.verdict ?? null,
+    helps_on: row.judgement?.helpsOn ?? [],
+    hurts_on: row.judgement?.hurtsOn ?? [],
   };
 }
 
@@ -46,9 +67,7 @@ function rowToJson(report: EvalReport): Json {
     per_query: run.per_query,
     findings: run.findings,
     previous: report.previous ? evalRunToJson(report.previous) : null,
-    diff: report.diff
-      ? { recall_at_k: report.diff.recallAtK, ndcg_at_k: report.diff.ndcgAtK, mrr: report.diff.mrr }
-      : null,
+    diff: report.diff ? diffToJson(report.diff) : null,
     row: report.run.row ?? null,
     degraded: degradation.length > 0,
     degradation: degradation.map((d) => ({ leg: d.leg, reason: d.reason })),
@@ -61,6 +80,24 @@ function rowToJson(report: EvalReport): Json {
 }
 
 const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+/** The deltas against the compared run; P@k, MAP@k, hit rate@k and R-precision only when both runs have them. */
+function diffToJson(diff: AggregateDiff): Json {
+  const { extra } = diff;
+  return {
+    recall_at_k: diff.recallAtK,
+    ndcg_at_k: diff.ndcgAtK,
+    mrr: diff.mrr,
+    ...(extra
+      ? {
+          precision_at_k: extra.precisionAtK,
+          map_at_k: extra.mapAtK,
+          hit_rate_at_k: extra.hitRateAtK,
+          r_precision: finite(extra.rPrecision),
+        }
+      : {}),
+  };
+}
 
 function pairedToJson(paired: PairedRunComparison | null): Json | null {
   if (!paired) return null;

@@ -14,6 +14,7 @@ import {
 } from '../../core/eval-row-spec.js';
 import {
   boostParamsOf,
+  type CandidateLeg,
   type EffectiveSearchParams,
   graphParamsOf,
   isBuiltInFusion,
@@ -30,6 +31,8 @@ export interface EffectivePipeline {
   graph: EffectiveSearchParams['graph'];
   /** The learned stages leave out each golden query's own judgments. */
   honest: boolean;
+  /** A stage-ablation row (`-lexical`, `-vector`) runs without this candidate leg; absent elsewhere. */
+  skipLeg?: CandidateLeg;
 }
 
 export interface EvalRowSpec {

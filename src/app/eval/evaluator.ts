@@ -5,18 +5,10 @@
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import type { JudgedServe } from '../../core/counted-judgments.js';
 import { compareWithPrevious, type EvalComparison, selectBaseline } from '../../core/eval-compare.js';
-import { collectDegradation, type LegFailure } from '../../core/eval-degradation.js';
-import { type EvalFingerprint, normalizeEvalDepth } from '../../core/eval-fingerprint.js';
-import {
-  type AggregateMetrics,
-  aggregateMetrics,
-  METRIC_VERSION,
-  type MetricsByK,
-} from '../../core/eval-metrics.js';
-import { aggregateExtraMetrics } from '../../core/eval-metrics-extra.js';
+import type { LegFailure } from '../../core/eval-degradation.js';
+import { normalizeEvalDepth } from '../../core/eval-fingerprint.js';
 import { type PairedRunComparison, pairRuns } from '../../core/eval-paired.js';
 import { type CorpusSnapshot, type EvalRun, formatRunTimestamp } from '../../core/eval-run.js';
-import { FTS_QUERY_VERSION } from '../../core/fts-query.js';
 import { assessGoldenAge, type GoldenFreshness, measureCorpusDrift } from '../../core/golden-freshness.js';
 import { buildQuoteNeedles, createQuoteScan, detectQuotedQueries } from '../../core/golden-quotes.js';
 import { componentDownError, describeLegsDown, type LegProbeResult } from '../../core/leg-verdict.js';
@@ -31,6 +23,13 @@ import {
 } from '../golden/index.js';
 import { judgmentWindowOf, type SearchOptions, type SearchResponse } from '../search/index.js';
 import { type CompareTarget, resolveCompareTarget } from './compare-target.js';
+import {
+  type AblationPlanEntry,
+  type AblationRow,
+  type AblationStage,
+  planAblation,
+  toAblationRows,
+} from './eval-ablation.js';
 import { judgedCoverage } from './eval-coverage.js';
 import {
   type EvalHistory,
@@ -39,14 +38,9 @@ import {
   loadEvalHistory,
   saveEvalHistory,
 } from './eval-history.js';
-import {
-  createEvalLearning,
-  type LearningUse,
-  learnedFingerprint,
-  pairLearnedRows,
-  plainRunNotes,
-} from './eval-learning.js';
+import { createEvalLearning, type LearningUse, pairLearnedRows, plainRunNotes } from './eval-learning.js';
 import { measureRow } from './eval-measure.js';
+import { buildRun } from './eval-row-run.js';
 import { type EvalRowSpec, effectivePipeline, resolveEvalRows } from './eval-rows.js';
 import { probeLegs } from './leg-probe.js';
 
@@ -91,6 +85,8 @@ export interface EvaluateOptions {
   compare?: CompareTarget;
   /** `--rows core,rerank,…`: several pipelines in one run; the first decides. */
   rows?: string[];
+  /** `--ablate`: also measure the decision pipeline with each of its stages switched off in turn. */
+  ablate?: boolean;
   mmr?: boolean;
   mmrLambda?: number;
   mmrSameDocPenalty?: number;
@@ -136,6 +132,8 @@ export interface EvalReport extends EvalComparison {
   versusCore: PairedRunComparison | null;
   /** A learned row paired with its honest twin (this row − twin): the leak; else null. */
   versusTwin: { twin: string; paired: PairedRunComparison } | null;
+  /** `--ablate` on the decision row: every stage, switched off in turn or not applicable; else null. */
+  ablation: AblationRow[] | null;
   legFailures: LegFailure[];
   /** What the leg probe saw before measuring (shared by every row). */
   probe: LegProbeResult;
@@ -194,6 +192,17 @@ export async function runEvaluation(
     const probe = await probeLegs((request) => snapshot.search(request), snapshot.probeSample(), { rerank });
     if (probe.down.length > 0 && options.allowDegraded !== true)
       throw componentDownError(describeLegsDown(probe.down));
+    const plan = options.ablate
+      ? planAblation(rows[0]!.pipeline, {
+          lexicalOnly: snapshot.model === 'none',
+          down: probe.down,
+          decisionRow: rows[0]!.name,
+          config,
+        })
+      : [];
+    // Ablation rows go through the same loop as --rows rows; they learn nothing of their own (the decision
+    // pipeline never does).
+    const measuredRows = [...rows, ...plan.flatMap(ablationRowSpec)];
     const serves = snapshot.judgments();
     const learning = createEvalLearning(serves, {
       now: ports.now(),
@@ -202,7 +211,7 @@ export async function runEvaluation(
       goldenSource: freshness?.meta.source ?? null,
     });
     const measurements = [];
-    for (const row of rows) {
+    for (const row of measuredRows) {
       measurements.push(
         await measureRow(
           (request, searchOptions) => snapshot.search(request, searchOptions),
@@ -222,7 +231,7 @@ export async function runEvaluation(
         goldenSource: freshness?.meta.source ?? null,
       }),
     );
-    const learningUse = rows.map((row) => learning.use(row.pipeline, { learned: row.learned }));
+    const learningUse = measuredRows.map((row) => learning.use(row.pipeline, { learned: row.learned }));
     const needles = buildQuoteNeedles(golden.queries.map((q) => q.query));
     const scan = createQuoteScan(needles);
     const corpus = snapshot.readCorpus((row) =>
@@ -232,6 +241,8 @@ export async function runEvaluation(
     const findings = measurements.map((m) => detectQuotedQueries(m.perQuery, needles, matches));
     return {
       probe,
+      plan,
+      measuredRows,
       measurements,
       learningUse,
       corpus,
@@ -249,44 +260,13 @@ export async function runEvaluation(
   }
   const timestamp = formatRunTimestamp(ports.now());
   const reports = rows.map((row, i): EvalReport => {
-    const measurement = measured.measurements[i]!;
-    const degradation = collectDegradation(measured.probe, measurement.legFailures, golden.queries.length);
-    if (degradation.length > 0 && options.allowDegraded !== true) {
-      throw componentDownError(
-        `component down: ${degradation[0]!.leg} — ${degradation[0]!.reason}; the numbers would mix healthy and degraded queries`,
-      );
-    }
-    const { pipeline } = row;
-    const fingerprint: EvalFingerprint = {
-      model: measured.model,
-      reranker: pipeline.reranker,
-      limit: depth.limit,
-      kValues: depth.kValues,
-      goldenHash: golden.hash,
-      metricVersion: METRIC_VERSION,
-      ftsQueryVersion: FTS_QUERY_VERSION,
-      ...(pipeline.mmr ? { mmr: pipeline.mmr } : {}),
-      ...(pipeline.parentRetriever ? { parentRetriever: pipeline.parentRetriever } : {}),
-      ...(pipeline.fusion ? { fusion: pipeline.fusion } : {}),
-      ...learnedFingerprint(pipeline, measured.learningUse[i]!),
-      ...(measured.contextMode !== 'off' ? { context: { mode: measured.contextMode } } : {}),
-      ...(degradation.length > 0 ? { degraded: [...new Set(degradation.map((d) => d.leg))].sort() } : {}),
-    };
-    const run: EvalRun = {
+    const run = buildRun(row, i, {
+      measured,
+      depth,
+      golden,
       timestamp,
-      fingerprint,
-      corpus: measured.corpus,
-      aggregate: withExtraAggregate(
-        measured.judged[i] ?? null,
-        aggregateMetrics(measurement.perQuery, depth.kValues),
-        measurement.perQuery,
-        depth.kValues,
-      ),
-      perQuery: measurement.perQuery,
-      findings: measured.findings[i]!,
-      ...(row.name === null ? {} : { row: row.name }),
-      ...(degradation.length > 0 ? { degradation } : {}),
-    };
+      allowDegraded: options.allowDegraded,
+    });
     const decision = i === 0;
     const baseline =
       decision && explicitBaseline
@@ -309,7 +289,8 @@ export async function runEvaluation(
       learning: measured.learningUse[i]!,
       versusCore: null,
       versusTwin: null,
-      legFailures: measurement.legFailures,
+      ablation: null,
+      legFailures: measured.measurements[i]!.legFailures,
       probe: measured.probe,
       freshness,
       notes: decision
@@ -322,21 +303,25 @@ export async function runEvaluation(
   const [decisionReport, ...otherRows] = reports;
   for (const other of otherRows) other.versusDecision = pairRuns(other.run, decisionReport!.run);
   pairLearnedRows(rows, reports);
+  if (options.ablate) {
+    const context = { measured, depth, golden, timestamp, allowDegraded: options.allowDegraded };
+    // The measured stages follow the rows, in plan order.
+    const ablated = new Map<AblationStage, EvalRun>();
+    measured.plan
+      .filter((entry) => entry.pipeline !== null)
+      .forEach((entry, j) => {
+        const i = rows.length + j;
+        ablated.set(entry.stage, buildRun(measured.measuredRows[i]!, i, context));
+      });
+    decisionReport!.ablation = toAblationRows(measured.plan, ablated, decisionReport!.run);
+  }
   return { ...decisionReport!, otherRows };
 }
 
-/** The aggregate plus the means of P@k, MAP@k, hit rate@k and R-precision, and judged@k when measured. */
-function withExtraAggregate(
-  judgedAtK: MetricsByK | null,
-  aggregate: AggregateMetrics,
-  perQuery: EvalRun['perQuery'],
-  kValues: readonly number[],
-): AggregateMetrics {
-  const extra = aggregateExtraMetrics(
-    perQuery.map((q) => ({ expected: q.expected, extra: q.metrics.extra })),
-    kValues,
-  );
-  return { ...aggregate, ...(extra ? { extra } : {}), ...(judgedAtK ? { judgedAtK } : {}) };
+/** A measured ablation stage as a row of the evaluator's loop, named `-stage`. */
+function ablationRowSpec(entry: AblationPlanEntry): EvalRowSpec[] {
+  if (entry.pipeline === null) return [];
+  return [{ name: entry.name, pipeline: entry.pipeline, learned: false, twin: null, appended: false }];
 }
 
 /** Read the sidecar, if any, and refuse a set older than [eval] max_golden_age_days. */

@@ -1,4 +1,5 @@
 // The eval feature's public surface: other features and the facade import only this file.
+export { ABLATION_STAGES, type AblationRow, type AblationStage } from './eval-ablation.js';
 export { evalReportToJson } from './eval-report-json.js';
 export { type TrecExportOptions, writeTrecFiles } from './eval-trec.js';
 export {

@@ -17,4 +17,4 @@ export { searchWireSchema } from './search-param-schema.js';
 export { validateSearchRequest } from './search-request.js';
 export { type ReadSnapshot, SearchSession, type SessionView } from './search-session.js';
 export { type SearchHit, type SearchResponse, searchResponseToJson } from './search-types.js';
-export { checkSearchRequest, type SearchOptions } from './searcher.js';
+export { type CandidateLeg, checkSearchRequest, type SearchOptions } from './searcher.js';

@@ -44,7 +44,15 @@ export interface SearchOptions {
    * judgments it did not produce.
    */
   learned?: LearnedSignals;
+  /**
+   * Leave one candidate leg out (eval's stage ablation): it is not run and reports `disabled`, so fusion ranks
+   * what the other leg found. Never set by a user-facing surface.
+   */
+  skipLeg?: CandidateLeg;
 }
+
+/** The two candidate legs fusion combines. */
+export type CandidateLeg = 'lexical' | 'vector';
 
 /** Check a request without an index: its arguments, and that its query has something to search for. */
 export function checkSearchRequest(input: unknown): SearchRequest {
@@ -63,7 +71,8 @@ function compileSearchable(query: string): Extract<CompiledLegQuery, { kind: 'qu
  * Stages: validate → compile queries (word-level, trigram, exclusions, short CJK terms) → resolve filters to
  * documents → lexical leg (word-level bm25 ranks; trigram and substring hits only fill what words left) and
  * vector leg (exact KNN, exclusions removed) → RRF → optional boost → optional graph hop → optional rerank →
- * optional MMR → low_confidence → optional parent retriever → match_spans → response with leg health.
+ * optional MMR → low_confidence → optional parent retriever → match_spans → response with leg health. Eval's
+ * stage ablation may skip one candidate leg (`skipLeg`).
  */
 export async function runSearch(
   context: SearchContext,
@@ -87,18 +96,23 @@ export async function runSearch(
 
   const f = params.fusion;
   // Start the query embedding first: it runs on the inference thread while the lexical leg runs here.
-  const pendingVector = runVectorLeg(context, trigram.positiveText, {
-    pool,
-    minQuality,
-    documentIds,
-    excluded,
-  });
-  const lexical = runLexicalLeg(reader, compiled, {
-    weights: { heading: f.bm25HeadingWeight, context: f.bm25ContextWeight, content: f.bm25ContentWeight },
-    pool,
-    minQuality,
-    documentIds,
-  });
+  const pendingVector =
+    options.skipLeg === 'vector'
+      ? Promise.resolve({ ids: [], health: disabledLeg() })
+      : runVectorLeg(context, trigram.positiveText, { pool, minQuality, documentIds, excluded });
+  const lexical: LexicalLegResult =
+    options.skipLeg === 'lexical'
+      ? { ids: [], source: new Map(), health: disabledLeg() }
+      : runLexicalLeg(reader, compiled, {
+          weights: {
+            heading: f.bm25HeadingWeight,
+            context: f.bm25ContextWeight,
+            content: f.bm25ContentWeight,
+          },
+          pool,
+          minQuality,
+          documentIds,
+        });
   const vector = await pendingVector;
   const fused = fuseRrf(
     [
