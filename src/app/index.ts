@@ -8,6 +8,7 @@ import {
 } from './search/index.js';
 
 export { displayLine, displayPath } from '../core/display-path.js';
+export { isHit as isExpectedHit } from '../core/eval-metrics.js';
 export { describeLeg, legBroke } from '../core/leg-health.js';
 export { describeLegsDown, refuseDownLegs } from '../core/leg-verdict.js';
 export type { LegHealth, LegReport, LegState } from '../types.js';
@@ -28,10 +29,14 @@ export {
   type Severity,
 } from './doctor/index.js';
 export {
+  buildEvalTrend,
   type EvalReport,
+  type EvalTrendPoint,
   evalReportToJson,
   formatDrift,
   type LearningUse,
+  type NamedMetric,
+  namedAggregateMetrics,
   type PairedMetric,
   type PairedRunComparison,
   type QuoteFinding,
@@ -80,6 +85,7 @@ export type {
   FusionCondition,
   QueryDiagnostics,
   ScoredFusion,
+  TuneCriterion,
   TuneEvent,
   TuneOutcome,
   TuneReport,
