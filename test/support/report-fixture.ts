@@ -76,18 +76,33 @@ export async function createReportKb(): Promise<ReportKb> {
   const golden = path.join(root, 'golden.yml');
   writeNotes(kb);
   fs.writeFileSync(golden, goldenText());
-  const groove = (args: string[]) => runGroove(args, { cwd: root });
-  const indexed = await groove(['index', '--kb-path', kb, '--model', 'none']);
+  const fixture: ReportKb = {
+    root,
+    kb,
+    golden,
+    groove: (args) => runGroove(args, { cwd: root }),
+    cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
+  };
+  await reindex(fixture);
+  return fixture;
+}
+
+async function reindex(fixture: ReportKb): Promise<void> {
+  const indexed = await fixture.groove(['index', '--kb-path', fixture.kb, '--model', 'none']);
   if (indexed.code !== 0) throw new Error(`index failed: ${indexed.stderr}`);
-  return { root, kb, golden, groove, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
 }
 
 /**
- * Three runs into the history: two compatible with a default eval, one at other k values (incompatible), then
- * the second run copied as a degraded one (the vector leg down), as `--allow-degraded` records it. Returns how
- * many runs the history holds.
+ * The history of a KB that changed: three runs while `topic-0.md` lacked its term (so `q-velmorant` missed) —
+ * two compatible with a default eval, one at k = 1,3 (incompatible) — and the newest copied as a degraded run
+ * (the vector leg down), as `--allow-degraded` records it. Then the term comes back and the backup runbook
+ * loses its words, so the next eval gains one query and loses another. Returns how many runs the history holds.
  */
 export async function seedHistory(fixture: ReportKb): Promise<number> {
+  const topic = path.join(fixture.kb, 'topic-0.md');
+  const original = fs.readFileSync(topic, 'utf8');
+  fs.writeFileSync(topic, original.replace(`## On ${TERMS[0]}`, '## On nothing in particular'));
+  await reindex(fixture);
   const evalArgs = ['eval', '--kb-path', fixture.kb, '--golden', fixture.golden, '--no-color'];
   for (const extra of [[], ['--k', '1,3'], []]) {
     const run = await fixture.groove([...evalArgs, ...extra]);
@@ -103,5 +118,8 @@ export async function seedHistory(fixture: ReportKb): Promise<number> {
   };
   history.runs.splice(1, 0, degraded);
   fs.writeFileSync(historyPath, `${JSON.stringify(history, null, 2)}\n`);
+  fs.writeFileSync(topic, original);
+  fs.writeFileSync(path.join(fixture.kb, 'ops/backup-runbook.md'), '# Runbook\n\nMoved to the wiki.\n');
+  await reindex(fixture);
   return history.runs.length;
 }

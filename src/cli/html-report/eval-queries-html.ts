@@ -51,7 +51,7 @@ export function renderQueryTable(report: EvalReport): string {
       numberCell(q.metrics.extra?.precisionAtK[maxK], 'data-metric="precision"'),
       numberCell(q.metrics.extra?.averagePrecisionAtK[maxK], 'data-metric="ap"'),
       `<td class="num" data-value="${delta ?? ''}">${formatSigned(delta)}</td>`,
-      `<td>${renderHits(q)}</td>`,
+      `<td class="hits-cell">${renderHits(q)}</td>`,
       '</tr>',
     ].join('');
   });

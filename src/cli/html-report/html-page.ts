@@ -7,7 +7,7 @@ import { escapeHtml, renderJsonBlock } from './html-text.js';
 const PAGE_STYLE = `
 :root { color-scheme: light; --fg: #1d2125; --muted: #5f6b76; --line: #d8dee4; --bad: #b42318; --good: #067647; --warn: #b54708; }
 * { box-sizing: border-box; }
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); margin: 0 auto; max-width: 1180px; padding: 16px 24px 48px; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); margin: 0 auto; max-width: 1280px; padding: 16px 24px 48px; }
 h1 { font-size: 22px; margin: 8px 0 4px; }
 h2 { font-size: 17px; margin: 28px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
 h3 { font-size: 15px; margin: 18px 0 6px; }
@@ -17,7 +17,11 @@ dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 table { border-collapse: collapse; margin: 6px 0 12px; }
 th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
-th { background: #f3f5f7; font-weight: 600; }
+th { background: #f3f5f7; font-weight: 600; white-space: nowrap; }
+#per-query { width: 100%; }
+#per-query td.query-text { max-width: 260px; overflow-wrap: anywhere; }
+#per-query td.query-id { max-width: 180px; overflow-wrap: anywhere; }
+#per-query td.hits-cell { min-width: 320px; max-width: 440px; overflow-wrap: anywhere; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 th[data-sort] { cursor: pointer; user-select: none; }
 th[data-sort] button { all: inherit; cursor: pointer; padding: 0; border: 0; background: none; }

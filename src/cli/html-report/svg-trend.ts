@@ -49,14 +49,17 @@ export function renderTrendChart(metric: string, points: readonly TrendPoint[]):
       `<circle class="${classes}" cx="${x(i)}" cy="${y(p.value)}" r="${p.current ? 5 : 4}" data-value="${p.value}"><title>${escapeHtml(label)}</title></circle>`,
     ];
   });
-  const first = points[0]?.timestamp.slice(0, 10) ?? '';
-  const last = points[points.length - 1]?.timestamp.slice(0, 10) ?? '';
+  // `2026-05-04 10:00`: the minutes tell apart runs of one day.
+  const when = (p: TrendPoint | undefined) => p?.timestamp.slice(0, 16).replace('T', ' ') ?? '';
+  const first = when(points[0]);
+  const last = when(points[points.length - 1]);
   return [
     `<svg class="trend" data-metric="${escapeHtml(metric)}" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(`${metric} over ${points.length} run(s)`)}">`,
     ...grid,
     `<line class="axis" x1="${PAD.left}" x2="${PAD.left}" y1="${PAD.top}" y2="${HEIGHT - PAD.bottom}"/>`,
-    `<text x="${PAD.left}" y="${HEIGHT - 6}">${escapeHtml(first)}</text>`,
-    `<text x="${WIDTH - PAD.right}" y="${HEIGHT - 6}" text-anchor="end">${escapeHtml(last)}</text>`,
+    points.length === 1
+      ? `<text x="${x(0)}" y="${HEIGHT - 6}" text-anchor="middle">${escapeHtml(first)}</text>`
+      : `<text x="${PAD.left}" y="${HEIGHT - 6}">${escapeHtml(first)}</text><text x="${WIDTH - PAD.right}" y="${HEIGHT - 6}" text-anchor="end">${escapeHtml(last)}</text>`,
     line,
     ...dots,
     '</svg>',
