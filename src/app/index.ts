@@ -11,6 +11,7 @@ export { displayLine, displayPath } from '../core/display-path.js';
 export { isHit as isExpectedHit } from '../core/eval-metrics.js';
 export { describeLeg, legBroke } from '../core/leg-health.js';
 export { describeLegsDown, refuseDownLegs } from '../core/leg-verdict.js';
+export { TIE_TOLERANCE } from '../core/tune-select.js';
 export type { LegHealth, LegReport, LegState } from '../types.js';
 export {
   type ConnectionGraph,

@@ -122,6 +122,41 @@ describe('groove eval --report', () => {
     );
   });
 
+  it('with --rows: one block per row, the reference row paired against the decision row as in the JSON', async () => {
+    const file = path.join(fixture.root, 'rows.html');
+    const result = await fixture.groove([
+      ...evalArgs(),
+      '--no-history',
+      '--rows',
+      'core,mmr',
+      '--format',
+      'json',
+      '--report',
+      file,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout) as {
+      rows: {
+        row: string;
+        versus_decision: { metrics: { metric: string; mean_diff: number | null }[] } | null;
+      }[];
+    };
+    const html = fs.readFileSync(file, 'utf8');
+    expect([...html.matchAll(/<section class="row-block" data-row="([^"]*)">/g)].map((m) => m[1])).toEqual([
+      'core',
+      'mmr',
+    ]);
+    const block = html.slice(html.indexOf('<section class="row-block" data-row="mmr">'));
+    const paired = json.rows[1]!.versus_decision!.metrics;
+    expect(paired.length).toBeGreaterThan(10);
+    for (const m of paired) {
+      const row = block.match(new RegExp(`<tr data-metric="${m.metric}">(.*?)</tr>`))![1]!;
+      const shown = row.match(/data-role="mean-diff" data-value="([^"]*)"/)![1]!;
+      expect(shown === '' ? null : Number(shown), m.metric).toBe(m.mean_diff);
+    }
+    expect(block).toContain('against the decision row core');
+  });
+
   it('refuses a missing folder or a folder as the target before measuring, and replaces a file whole', async () => {
     const before = historyLength();
     const missing = path.join(fixture.root, 'no-such-folder', 'r.html');
@@ -160,6 +195,7 @@ describe('groove tune --report', () => {
       };
       loo: { folds: number };
       query_count: number;
+      per_query_impact: { improved: number; degraded: number };
       verdict: { criteria: unknown[] };
     };
     const html = fs.readFileSync(file, 'utf8');
@@ -181,6 +217,11 @@ describe('groove tune --report', () => {
     expect(html.match(/<tr data-criterion=/g)).toHaveLength(5);
     const bars = [...html.matchAll(/<rect class="bar [a-z]+"[^>]*data-count="(\d+)"/g)];
     expect(bars.reduce((s, m) => s + Number(m[1]), 0)).toBe(json.query_count);
+    // The unchanged bin counts the queries tune counts as neither improved nor degraded.
+    const unchanged = html.match(/<rect class="bar same"[^>]*data-count="(\d+)"/)![1];
+    expect(Number(unchanged)).toBe(
+      json.query_count - json.per_query_impact.improved - json.per_query_impact.degraded,
+    );
   });
 
   it('refuses a missing folder before sweeping', async () => {

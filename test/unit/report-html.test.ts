@@ -9,12 +9,12 @@ import type { TuneReport } from '../../src/app/tune/tuner.js';
 import { renderEvalHtml, renderTuneHtml } from '../../src/cli/html-report/index.js';
 import { binDeltas } from '../../src/cli/html-report/svg-histogram.js';
 import { tuneReportToJson } from '../../src/cli/tune-json.js';
-import { compareWithPrevious } from '../../src/core/eval-compare.js';
 import { aggregateMetrics, computeQueryMetrics } from '../../src/core/eval-metrics.js';
 import { aggregateExtraMetrics, computeExtraQueryMetrics } from '../../src/core/eval-metrics-extra.js';
 import { CONDITION_COUNT } from '../../src/core/tune-grid.js';
 import { runNestedLoo } from '../../src/core/tune-select.js';
 import { summariseTune } from '../../src/core/tune-summary.js';
+import { evalReportOf } from '../support/eval-report.js';
 import { buildLandscape } from '../support/tune-tables.js';
 
 const K = [1, 5];
@@ -67,39 +67,8 @@ function makeRun(
   };
 }
 
-/** A report of `run` against `history` (newest first), as the evaluator assembles it. */
-function makeReport(run: EvalRun, history: EvalRun[] | null): EvalReport {
-  return {
-    run,
-    ...compareWithPrevious(run, history?.[0] ?? null, {
-      history: history !== null,
-      diff: true,
-      failOnRegression: false,
-      threshold: 0.05,
-    }),
-    comparedWith: 'previous',
-    otherRows: [],
-    versusDecision: null,
-    appended: false,
-    learning: null,
-    versusCore: null,
-    versusTwin: null,
-    legFailures: [],
-    probe: {
-      query: 'probe',
-      legs: {
-        lexical: { status: 'ok', candidates: 3 },
-        vector: { status: 'disabled', candidates: 0 },
-        reranker: { status: 'disabled', candidates: 0 },
-      },
-      down: [],
-    },
-    freshness: null,
-    notes: [],
-    golden: { path: 'golden.yml', queries: [], hash: run.fingerprint.goldenHash },
-    history: history === null ? null : { path: 'h.json', runs: history, stored: [], warnings: [] },
-  };
-}
+/** A report of `run` against `history` (newest first; null as with --no-history). */
+const makeReport = (run: EvalRun, history: EvalRun[] | null): EvalReport => evalReportOf(run, { history });
 
 /** The element text of the first `<tag …>…</tag>` whose opening tag contains `marker`. */
 function elementWith(html: string, tag: string, marker: string): string {

@@ -1,9 +1,8 @@
 // The per-query impact of the tune refit as an inline SVG histogram: nDCG@5 of the refit minus the default's,
 // per query, in symmetric bins around an exact "unchanged" bin, so a few large losses cannot hide in the mean.
+import { TIE_TOLERANCE } from '../../app/index.js';
 import { escapeHtml } from './html-text.js';
 
-/** Deltas within this of zero are unchanged (the same tolerance the sign test uses). */
-const TIE_TOLERANCE = 1e-12;
 /** Bin widths to choose from: the smallest that covers the largest |delta| in at most MAX_SIDE_BINS bins. */
 const BIN_WIDTHS = [0.01, 0.02, 0.05, 0.1, 0.2] as const;
 const MAX_SIDE_BINS = 10;
@@ -16,7 +15,7 @@ export interface HistogramBin {
   count: number;
 }
 
-/** Bins in ascending order; every delta lands in exactly one. */
+/** Bins in ascending order; every delta lands in exactly one, within TIE_TOLERANCE of zero (as tune counts ties) in `same`. */
 export function binDeltas(deltas: readonly number[]): HistogramBin[] {
   const largest = Math.max(0, ...deltas.map((d) => Math.abs(d)).filter(Number.isFinite));
   const width = BIN_WIDTHS.find((w) => largest <= w * MAX_SIDE_BINS) ?? 0.2;
