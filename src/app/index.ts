@@ -9,6 +9,7 @@ import {
 
 export { displayLine, displayPath } from '../core/display-path.js';
 export { isHit as isExpectedHit } from '../core/eval-metrics.js';
+export { isGatedMetric } from '../core/eval-paired.js';
 export { describeLeg, legBroke } from '../core/leg-health.js';
 export { describeLegsDown, refuseDownLegs } from '../core/leg-verdict.js';
 export { TIE_TOLERANCE } from '../core/tune-select.js';

@@ -1,11 +1,13 @@
 // The HTML report renderers as pure functions: hostile text from the golden set and the KB stays text, the
 // embedded JSON is the object `--format json` prints, the trend has one point per history run plus this run
 // (incompatible and degraded runs marked), a run without a baseline says so, the heat map has one cell per grid
-// condition, and the impact histogram puts every query in exactly one bin.
+// condition, the impact histogram puts every query in exactly one bin, and the stage-ablation block (from the
+// JSON's `ablation` list, which `--ablate` adds) shows each stage.
 import { describe, expect, it } from 'vitest';
 import { evalReportToJson } from '../../src/app/eval/eval-report-json.js';
 import type { EvalReport, EvalRun } from '../../src/app/eval/evaluator.js';
 import type { TuneReport } from '../../src/app/tune/tuner.js';
+import { renderAblationBlock } from '../../src/cli/html-report/eval-ablation-html.js';
 import { renderEvalHtml, renderTuneHtml } from '../../src/cli/html-report/index.js';
 import { binDeltas } from '../../src/cli/html-report/svg-histogram.js';
 import { tuneReportToJson } from '../../src/cli/tune-json.js';
@@ -249,5 +251,116 @@ describe('binDeltas', () => {
   it('with nothing moved: only the unchanged bin has counts', () => {
     const bins = binDeltas([0, 0, 0]);
     expect(bins.filter((b) => b.count > 0).map((b) => b.kind)).toEqual(['same']);
+  });
+});
+
+describe('stage-ablation block', () => {
+  const paired = (diff: number, verdict: string) => ({
+    against: 't',
+    shared_queries: 12,
+    confidence: 0.95,
+    power: 0.8,
+    metrics: [
+      {
+        metric: 'recall@5',
+        n: 12,
+        mean_diff: diff,
+        ci_low: diff - 0.1,
+        ci_high: diff + 0.1,
+        verdict,
+        sd_diff: 0.1,
+        min_detectable_effect: 0.1,
+      },
+      {
+        metric: 'MRR',
+        n: 12,
+        mean_diff: diff / 2,
+        ci_low: null,
+        ci_high: null,
+        verdict: 'indistinguishable',
+        sd_diff: null,
+        min_detectable_effect: null,
+      },
+      {
+        metric: 'P@5',
+        n: 12,
+        mean_diff: 0.5,
+        ci_low: 0.4,
+        ci_high: 0.6,
+        verdict: 'improved',
+        sd_diff: 0.1,
+        min_detectable_effect: 0.1,
+      },
+    ],
+  });
+  const ablation = [
+    {
+      stage: 'lexical',
+      row: '-lexical',
+      state: 'run',
+      reason: null,
+      aggregate: {},
+      degraded: false,
+      versus_full: paired(-0.25, 'regressed'),
+      verdict: 'helps',
+      helps_on: ['recall@5'],
+      hurts_on: [],
+    },
+    {
+      stage: 'vector',
+      row: '-vector',
+      state: 'not-applicable',
+      reason: 'the index has no vectors (--model none)',
+      aggregate: null,
+      degraded: false,
+      versus_full: null,
+      verdict: null,
+      helps_on: [],
+      hurts_on: [],
+    },
+    {
+      stage: 'mmr',
+      row: '</td><script>x</script>',
+      state: 'run',
+      reason: null,
+      aggregate: {},
+      degraded: true,
+      versus_full: paired(0.125, 'improved'),
+      verdict: 'hurts',
+      helps_on: [],
+      hurts_on: ['recall@5'],
+    },
+  ];
+
+  it('renders one row per stage, the gated metrics only, not-applicable stages with their reason', () => {
+    const html = renderAblationBlock(ablation);
+    expect([...html.matchAll(/<tr data-stage="([^"]*)"/g)].map((m) => m[1])).toEqual([
+      'lexical',
+      'vector',
+      'mmr',
+    ]);
+    expect([...html.matchAll(/<th class="num">Δ ([^<]*)<\/th>/g)].map((m) => m[1])).toEqual([
+      'recall@5',
+      'MRR',
+    ]);
+    const lexical = elementWith(html, 'tr', '<tr data-stage="lexical"');
+    expect(lexical).toContain('data-value="-0.25"');
+    expect(lexical).toContain('[-0.350, -0.150]');
+    expect(elementWith(html, 'tr', '<tr data-stage="vector"')).toContain(
+      'the index has no vectors (--model none)',
+    );
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;/td&gt;&lt;script&gt;x&lt;/script&gt;');
+    expect(elementWith(html, 'tr', '<tr data-stage="mmr"')).toContain('badge down');
+  });
+
+  it('renders nothing without an ablation list, or with one of another shape', () => {
+    expect(renderAblationBlock(undefined)).toBe('');
+    expect(renderAblationBlock(null)).toBe('');
+    expect(renderAblationBlock([])).toBe('');
+    expect(renderAblationBlock([{ stage: 1 }])).toBe('');
+    expect(
+      renderEvalHtml(makeReport(makeRun('2026-05-04T10:00:00+00:00', [true, true, true]), null)),
+    ).not.toContain('Stage ablation');
   });
 });

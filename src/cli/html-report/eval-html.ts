@@ -10,6 +10,7 @@ import {
   namedAggregateMetrics,
   type PairedRunComparison,
 } from '../../app/index.js';
+import { renderAblationBlock } from './eval-ablation-html.js';
 import { renderEvalHeader } from './eval-header-html.js';
 import { renderQueryTable } from './eval-queries-html.js';
 import { renderReportPage } from './html-page.js';
@@ -136,6 +137,7 @@ export function renderEvalHtml(report: EvalReport): string {
     '<h2>Per query</h2>',
     renderQueryTable(report),
     renderRows(report),
+    renderAblationBlock(json.ablation),
   ].join('\n');
   return renderReportPage({
     title: `groove eval — ${report.run.timestamp}`,
