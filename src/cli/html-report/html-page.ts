@@ -49,7 +49,7 @@ svg .point.compatible { fill: #2e6bd9; stroke: #fff; }
 svg .point.incompatible { fill: #fff; stroke: #8a94a0; stroke-width: 1.5; }
 svg .point.degraded { stroke: var(--bad); stroke-width: 2.5; }
 svg .point.current { stroke: #111; stroke-width: 2; }
-svg .cell.default { stroke: #111; stroke-width: 1.5; stroke-dasharray: 3 2; }
+svg .cell.default { stroke: #f79009; stroke-width: 2.5; stroke-dasharray: 4 2; }
 svg .cell.refit { stroke: #e11d48; stroke-width: 2.5; }
 svg .bar.worse { fill: #d92d20; }
 svg .bar.same { fill: #98a2b3; }

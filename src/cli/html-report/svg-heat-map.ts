@@ -1,6 +1,6 @@
 // The tune grid as an inline SVG heat map: one row per bm25 weight set (heading / context / content), one column
 // per rrf_k, each cell coloured by its mean nDCG@5 with the value written in it and in its title. The built-in
-// default has a dashed outline, the refit condition a solid red one.
+// default has a dashed orange outline, the refit condition a solid red one.
 import type { FusionCondition } from '../../app/index.js';
 import { escapeHtml } from './html-text.js';
 
@@ -89,6 +89,6 @@ export function renderHeatMap(input: HeatMapInput): string {
     ...header,
     ...cells,
     '</svg>',
-    `<p class="legend">colour runs from ${low.toFixed(3)} (dark) to ${high.toFixed(3)} (yellow); dashed outline: the built-in default; red outline: the refit condition</p>`,
+    `<p class="legend">colour runs from ${low.toFixed(3)} (dark) to ${high.toFixed(3)} (yellow); dashed orange outline: the built-in default; red outline: the refit condition</p>`,
   ].join('');
 }
