@@ -156,6 +156,14 @@ describe('eval HTML report', () => {
     expect(renderEvalHtml(makeReport(current, null))).toContain('--no-history');
   });
 
+  it('shows judged@k only when the run measured it', () => {
+    expect(renderEvalHtml(makeReport(current, null))).not.toContain('<tr data-metric="judged@');
+    const judged = { ...current, aggregate: { ...current.aggregate, judgedAtK: { 1: 0.5, 5: 0.25 } } };
+    const html = renderEvalHtml(makeReport(judged, null));
+    expect(elementWith(html, 'tr', '<tr data-metric="judged@5"')).toContain('data-value="0.25"');
+    expect(elementWith(html, 'tr', '<tr data-metric="judged@1"')).toContain('>0.500<');
+  });
+
   it('shows every aggregate metric with its paired interval, and the miss first in the query table', () => {
     const report = makeReport(current, [makeRun('2026-05-03T10:00:00+00:00', [false, true, true])]);
     const html = renderEvalHtml(report);

@@ -57,7 +57,9 @@ function renderTrends(
 function renderAggregate(report: EvalReport, paired: PairedRunComparison | null, against: string): string {
   const kValues = report.run.fingerprint.kValues;
   const intervals = new Map((paired?.metrics ?? []).map((m) => [m.metric, m]));
-  const rows = namedAggregateMetrics(report.run.aggregate, kValues).map(({ metric, value }) => {
+  // A metric the run did not measure (judged@k without judgments, the extras in an old run) has no row.
+  const measured = namedAggregateMetrics(report.run.aggregate, kValues).filter((m) => m.value !== null);
+  const rows = measured.map(({ metric, value }) => {
     const m = intervals.get(metric);
     const ci =
       m && Number.isFinite(m.ciLow) && Number.isFinite(m.ciHigh)
@@ -74,6 +76,9 @@ function renderAggregate(report: EvalReport, paired: PairedRunComparison | null,
       '</tr>',
     ].join('');
   });
+  const judged = report.run.aggregate.judgedAtK
+    ? `<p class="muted">judged@k: the share of each query's top k with any recorded judgment — labels from what was once served cannot credit a better document nobody judged.</p>`
+    : '<p class="muted">judged@k not measured: no recorded judgments and a golden set not built from feedback.</p>';
   const caption = paired
     ? `paired over ${paired.sharedQueries} queries against ${escapeHtml(against)} (${Math.round(paired.confidence * 100)}% interval)`
     : `no paired comparison: ${escapeHtml(against)}`;
@@ -82,6 +87,7 @@ function renderAggregate(report: EvalReport, paired: PairedRunComparison | null,
     '<table class="aggregate"><thead><tr><th>metric</th><th class="num">value</th><th class="num">Δ mean</th><th class="num">95% CI</th><th>verdict</th><th class="num">min. detectable</th></tr></thead><tbody>',
     ...rows,
     '</tbody></table>',
+    judged,
   ].join('\n');
 }
 
