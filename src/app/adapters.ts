@@ -1,5 +1,5 @@
 // The composition root's file-system ports: the use cases get these functions, never the adapters themselves.
-import { writeFileAtomic } from '../fs/atomic-write.js';
+import { describeUnwritableTarget, writeFileAtomic } from '../fs/atomic-write.js';
 import { readCheckedFile } from '../fs/checked-read.js';
 import { gatePathFor, withFileGate } from '../store/file-gate.js';
 
@@ -7,6 +7,8 @@ import { gatePathFor, withFileGate } from '../store/file-gate.js';
 export interface FilePorts {
   readFile: typeof readCheckedFile;
   write: typeof writeFileAtomic;
+  /** Why a new file cannot be written at a path (missing folder, a folder in the way), or null. */
+  unwritable: typeof describeUnwritableTarget;
   /** Run work while holding `<target>.gate` (one holder at a time across processes). */
   withGate<T>(target: string, work: () => T | Promise<T>, guards: string): Promise<T>;
 }
@@ -14,5 +16,6 @@ export interface FilePorts {
 export const filePorts: FilePorts = {
   readFile: readCheckedFile,
   write: writeFileAtomic,
+  unwritable: describeUnwritableTarget,
   withGate: (target, work, guards) => withFileGate(gatePathFor(target), work, { guards }),
 };

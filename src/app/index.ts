@@ -8,8 +8,11 @@ import {
 } from './search/index.js';
 
 export { displayLine, displayPath } from '../core/display-path.js';
+export { isHit as isExpectedHit } from '../core/eval-metrics.js';
+export { isGatedMetric } from '../core/eval-paired.js';
 export { describeLeg, legBroke } from '../core/leg-health.js';
 export { describeLegsDown, refuseDownLegs } from '../core/leg-verdict.js';
+export { TIE_TOLERANCE } from '../core/tune-select.js';
 export type { LegHealth, LegReport, LegState } from '../types.js';
 export {
   type ConnectionGraph,
@@ -29,10 +32,14 @@ export {
 } from './doctor/index.js';
 export {
   type AblationRow,
+  buildEvalTrend,
   type EvalReport,
+  type EvalTrendPoint,
   evalReportToJson,
   formatDrift,
   type LearningUse,
+  type NamedMetric,
+  namedAggregateMetrics,
   type PairedMetric,
   type PairedRunComparison,
   type QuoteFinding,
@@ -81,6 +88,7 @@ export type {
   FusionCondition,
   QueryDiagnostics,
   ScoredFusion,
+  TuneCriterion,
   TuneEvent,
   TuneOutcome,
   TuneReport,

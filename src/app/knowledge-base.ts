@@ -2,6 +2,7 @@
 // use case; the index file (session, swap gate, rebuild) is an IndexFile, the file ports come from adapters.ts.
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { LegProbeResult } from '../core/leg-verdict.js';
+import { GrooveError } from '../errors.js';
 import type { Embedder, Reranker } from '../types.js';
 import { filePorts } from './adapters.js';
 import {
@@ -333,6 +334,23 @@ export class KnowledgeBase {
   /** `groove eval --trec-run/--trec-qrels`: write the decision row's run and the golden qrels, atomically. */
   exportTrec(report: EvalReport, options: TrecExportOptions): string[] {
     return writeTrecFiles(report, options, filePorts.write);
+  }
+
+  /**
+   * `--report FILE`: refuse, before anything is measured, a path whose folder is missing or that is a folder
+   * (`flag` names the option in the message).
+   */
+  checkReportTarget(filePath: string, flag: string): void {
+    const why = filePorts.unwritable(filePath);
+    if (why === null) return;
+    throw new GrooveError('INVALID_ARGUMENT', `${flag} "${filePath}" cannot be written: ${why}`, {
+      hint: 'name a file in an existing folder, e.g. --report eval-report.html',
+    });
+  }
+
+  /** Write an HTML report atomically: a reader sees the old file or the whole new one. */
+  writeReport(filePath: string, html: string): void {
+    filePorts.write(filePath, html);
   }
 
   private goldenPorts(counts: GoldenPorts['counts']): GoldenPorts {

@@ -4,6 +4,7 @@ import { expandPath } from '../config/resolve-config.js';
 import { EXIT, wantsColor } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
+import { renderEvalHtml } from './html-report/index.js';
 import { renderAblationText } from './render-ablation.js';
 import { renderEvalDiagnostics, renderEvalRowsText, renderGate, renderQuoteFindings } from './render-eval.js';
 import { renderIntegrityDiagnostics, renderSignificantGate } from './render-integrity.js';
@@ -29,12 +30,15 @@ interface EvalFlags extends CommonFlags {
   parentRetriever?: boolean;
   trecRun?: string;
   trecQrels?: string;
+  report?: string;
 }
 
 export async function run({ flags, io }: RunContext<EvalFlags>): Promise<number> {
   const config = loadConfig(flags, io);
   const kb = openKnowledgeBase(config);
+  const reportPath = flags.report === undefined ? undefined : expandPath(flags.report, io.cwd);
   try {
+    if (reportPath !== undefined) kb.checkReportTarget(reportPath, '--report');
     const report = await kb.evaluate({
       golden: flags.golden === undefined ? undefined : expandPath(flags.golden, io.cwd),
       kValues: flags.k,
@@ -68,6 +72,10 @@ export async function run({ flags, io }: RunContext<EvalFlags>): Promise<number>
       qrels: flags.trecQrels === undefined ? undefined : expandPath(flags.trecQrels, io.cwd),
     });
     for (const written of trec) io.stderr.write(`groove eval: wrote ${written}\n`);
+    if (reportPath !== undefined) {
+      kb.writeReport(reportPath, renderEvalHtml(report));
+      io.stderr.write(`groove eval: wrote the HTML report ${reportPath}\n`);
+    }
     io.stderr.write(renderIntegrityDiagnostics(report));
     io.stderr.write(renderEvalDiagnostics(report));
     io.stderr.write(renderQuoteFindings(report.run.findings));

@@ -5,13 +5,14 @@ import { expandPath } from '../config/resolve-config.js';
 import { EXIT, wantsColor } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
+import { renderTuneHtml } from './html-report/index.js';
 import {
   renderNoEffectiveQueries,
   renderTuneEvent,
   renderTuneLegFailures,
   renderTuneText,
-  tuneReportToJson,
 } from './render-tune.js';
+import { tuneReportToJson } from './tune-json.js';
 
 interface TuneFlags extends CommonFlags {
   golden?: string;
@@ -19,13 +20,16 @@ interface TuneFlags extends CommonFlags {
   limit?: number;
   color: boolean;
   allowDegraded?: boolean;
+  report?: string;
 }
 
 export async function run({ flags, io }: RunContext<TuneFlags>): Promise<number> {
   // tune measures the stage before reranking, so no reranker is loaded whatever groove.toml says.
   const config = loadConfig({ ...flags, reranker: 'none' }, io);
   const kb = openKnowledgeBase(config);
+  const reportPath = flags.report === undefined ? undefined : expandPath(flags.report, io.cwd);
   try {
+    if (reportPath !== undefined) kb.checkReportTarget(reportPath, '--report');
     // Like eval: a leg that is down would make every grid point measure a different system.
     const probe = await kb.probeLegs();
     if (!flags.allowDegraded) refuseDownLegs(probe);
@@ -54,6 +58,10 @@ export async function run({ flags, io }: RunContext<TuneFlags>): Promise<number>
       io.stdout.write(renderTuneText(report, { color }));
     }
     io.stderr.write(renderTuneLegFailures(report));
+    if (reportPath !== undefined) {
+      kb.writeReport(reportPath, renderTuneHtml(report));
+      io.stderr.write(`groove tune: wrote the HTML report ${reportPath}\n`);
+    }
     return EXIT.ok;
   } finally {
     await kb.close();

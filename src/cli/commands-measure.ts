@@ -94,6 +94,10 @@ export const EVAL_COMMAND: CommandSpec = {
       flags: '--trec-qrels <path>',
       description: 'also write the golden set as TREC qrels (`qid 0 docid 1`)',
     },
+    {
+      flags: '--report <file.html>',
+      description: 'also write a self-contained HTML report (metrics, trend charts, per-query table)',
+    },
     { flags: '--no-history', description: 'neither read nor write <kb>/.groove-eval-history.json' },
     { flags: '--no-diff', description: 'do not compare with the previous run (the run is still recorded)' },
     NO_COLOR_OPTION,
@@ -152,7 +156,7 @@ export const EVAL_COMMAND: CommandSpec = {
     ...KB_OPTIONS,
     ...MODEL_OPTIONS,
   ],
-  help: '\nExamples:\n  groove eval --kb-path ./notes\n  groove eval --kb-path ./notes --golden ci-golden.yml --k 1,3,10 --format json\n  groove eval --kb-path ./notes --fail-on-regression   # CI gate: exit 1 on a regression\n  groove eval --kb-path ./notes --rows core,rerank --reranker bge-reranker-v2-m3\n  groove eval golden build --from-feedback --kb-path ./notes\n\nExit codes: 0 ok, 1 regression (with a --fail-on-* gate) or error, 2 bad usage,\n3 refused to measure (a component is down, or the golden set is stale).',
+  help: '\nExamples:\n  groove eval --kb-path ./notes\n  groove eval --kb-path ./notes --golden ci-golden.yml --k 1,3,10 --format json\n  groove eval --kb-path ./notes --fail-on-regression   # CI gate: exit 1 on a regression\n  groove eval --kb-path ./notes --report eval-report.html\n  groove eval --kb-path ./notes --rows core,rerank --reranker bge-reranker-v2-m3\n  groove eval golden build --from-feedback --kb-path ./notes\n\nExit codes: 0 ok, 1 regression (with a --fail-on-* gate) or error, 2 bad usage,\n3 refused to measure (a component is down, or the golden set is stale).',
   subcommands: [GOLDEN_COMMAND],
   load: () => import('./cmd-eval.js'),
 };
@@ -174,13 +178,17 @@ export const TUNE_COMMAND: CommandSpec = {
       parse: parseBoundedInt('tune', '--limit', MAX_TUNE_LIMIT),
     },
     formatOption(),
+    {
+      flags: '--report <file.html>',
+      description: 'also write a self-contained HTML report (heat map, fold choices, impact, verdict)',
+    },
     NO_COLOR_OPTION,
     { flags: '--allow-degraded', description: 'sweep even when a retrieval leg fails the probe sent first' },
     ...KB_OPTIONS,
     ...MODEL_OPTIONS,
   ],
   help:
-    '\nExamples:\n  groove tune --kb-path ./notes\n  groove tune --kb-path ./notes --format json > tune.json\n  groove tune --kb-path ./notes --golden ci-golden.yml --limit 20\n\n' +
+    '\nExamples:\n  groove tune --kb-path ./notes\n  groove tune --kb-path ./notes --format json > tune.json\n  groove tune --kb-path ./notes --golden ci-golden.yml --limit 20\n  groove tune --kb-path ./notes --report tune-report.html\n\n' +
     'tune applies nothing: it prints a paste-ready [search.fusion] snippet or says to keep the defaults.\n' +
     'Exit codes: 0 either verdict, 1 error, 2 bad usage or no measurable golden query (effective N = 0),\n' +
     '3 a retrieval leg is down (the probe sent before sweeping failed; --allow-degraded sweeps anyway).',

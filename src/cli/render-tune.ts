@@ -1,5 +1,5 @@
-// Pure renderers for `groove tune`: the text report (stdout) in docs/tune.md's section order, its JSON form,
-// the stderr progress and warning lines, and the effective-N = 0 diagnosis.
+// Pure renderers for `groove tune`: the text report (stdout) in docs/tune.md's section order, the stderr progress
+// and warning lines, and the effective-N = 0 diagnosis. The JSON form is in tune-json.ts.
 import pc from 'picocolors';
 import type {
   FusionCondition,
@@ -166,86 +166,6 @@ function renderLoo(report: TuneReport): string[] {
     `  sign test: ${s.improved} improved, ${s.degraded} degraded, ${s.tied} tied, p = ${s.pValue.toFixed(4)} (reported only)`,
     `  selection stability: ${loo.selectionStability.toFixed(2)} (${agreeing} of ${loo.folds} folds chose the refit; needs > ${loo.minStability.toFixed(2)})`,
   ];
-}
-
-function conditionJson(c: FusionCondition) {
-  return {
-    rrf_k: c.rrfK,
-    bm25_heading_weight: c.bm25HeadingWeight,
-    bm25_context_weight: c.bm25ContextWeight,
-    bm25_content_weight: c.bm25ContentWeight,
-  };
-}
-
-/** `--format json`: the keys docs/tune.md lists, snake_case; an infinite SE is null. */
-export function tuneReportToJson(report: TuneReport): Record<string, unknown> {
-  const { loo, verdict } = report;
-  const scoredJson = (rows: ScoredFusion[]) =>
-    rows.map((r) => ({ condition: conditionJson(r.condition), ndcg: r.ndcg }));
-  const metricsJson = (m: TuneReport['secondary']['baseline']) => ({ recall_at_k: m.recallAtK, mrr: m.mrr });
-  return {
-    kb_path: report.kbPath,
-    golden_path: report.goldenPath,
-    model: report.model,
-    reranker: null,
-    limit: report.limit,
-    candidate_pool: report.candidatePool,
-    primary_k: report.primaryK,
-    k_values: report.kValues,
-    chunk_total: report.chunkTotal,
-    context_axis_noop: report.contextAxisNoop,
-    query_count: report.queryCount,
-    effective_query_count: report.effectiveQueryCount,
-    diagnostics: report.diagnostics.map((d) => ({
-      id: d.id,
-      fts_candidates: d.ftsCandidates,
-      fts_total_matches: d.ftsTotalMatches,
-      vec_fts_overlap: d.vecFtsOverlap,
-      bm25_sensitive: d.bm25Sensitive,
-      idf_clamped: d.idfClamped,
-      rrf_ties: d.rrfTies,
-      effective: d.effective,
-    })),
-    grid: {
-      rrf_k: report.grid.rrfK,
-      bm25_weights: report.grid.bm25Weights,
-      top_weight_conditions: scoredJson(report.grid.topWeightConditions),
-      rrf_k_sweep: scoredJson(report.grid.rrfKSweep),
-    },
-    loo: {
-      refit: conditionJson(loo.refit),
-      folds: loo.folds,
-      held_out_diffs: loo.heldOutDiffs,
-      mean_delta: loo.meanDelta,
-      paired_se: Number.isFinite(loo.pairedSe) ? loo.pairedSe : null,
-      selection_stability: loo.selectionStability,
-      sign_test: {
-        improved: loo.signTest.improved,
-        degraded: loo.signTest.degraded,
-        tied: loo.signTest.tied,
-        p_value: loo.signTest.pValue,
-      },
-    },
-    secondary_metrics: {
-      baseline: metricsJson(report.secondary.baseline),
-      refit: metricsJson(report.secondary.refit),
-      violations: report.secondary.violations,
-    },
-    per_query_impact: {
-      improved: report.perQueryImpact.improved,
-      degraded: report.perQueryImpact.degraded,
-      worst_delta: report.perQueryImpact.worstDelta,
-      worst_query: report.perQueryImpact.worstQueryId,
-    },
-    verdict:
-      verdict.decision === 'adopt'
-        ? {
-            decision: 'adopt',
-            condition: conditionJson(verdict.condition),
-            toml_snippet: verdict.tomlSnippet,
-          }
-        : { decision: 'keep_default', reasons: verdict.reasons },
-  };
 }
 
 /** One stderr block per progress event (ASCII apart from the dash in the context warning). */

@@ -6,10 +6,13 @@ import {
   DEFAULT_CONDITION,
   type FusionCondition,
   RRF_K_VALUES,
+  WEIGHT_SET_COUNT,
+  weightSetValues,
 } from './tune-grid.js';
 import type { MetricTable } from './tune-metric-table.js';
 import type { LooResult, SignTest } from './tune-select.js';
 import {
+  assessCriteria,
   compareSecondaryMetrics,
   decideVerdict,
   MIN_MEAN_DELTA,
@@ -19,7 +22,9 @@ import {
   SE_MULTIPLIER,
   type SecondaryComparison,
   type SecondaryMetrics,
+  type TuneCriterion,
   type TuneVerdict,
+  type VerdictEvidence,
 } from './tune-verdict.js';
 
 export interface ScoredFusion {
@@ -39,6 +44,10 @@ export interface TuneStatistics {
     rrfKSweep: ScoredFusion[];
     /** The built-in weights at k = 60, for reference when they are not in the top five. */
     defaultWeights: ScoredFusion;
+    /** The 64 weight sets in grid order (heading major, then context, then content). */
+    weightSets: { heading: number; context: number; content: number }[];
+    /** Mean nDCG@5 over the effective queries of every condition: `meanNdcg[rrf_k index][weight set index]`. */
+    meanNdcg: number[][];
   };
   loo: {
     refit: FusionCondition;
@@ -49,6 +58,8 @@ export interface TuneStatistics {
     /** Infinity when fewer than 2 effective queries. */
     pairedSe: number;
     selectionStability: number;
+    /** What each fold chose, in effective-query order: the query it held out and its held-out delta. */
+    foldChoices: { heldOut: string; condition: FusionCondition; heldOutDiff: number }[];
     signTest: SignTest;
     threshold: number;
     seMultiplier: number;
@@ -56,6 +67,10 @@ export interface TuneStatistics {
   };
   secondary: SecondaryComparison;
   perQueryImpact: PerQueryImpact;
+  /** nDCG@5 of the refit minus the default's, per usable query in golden order (the impact histogram). */
+  perQueryDeltas: { id: string; delta: number }[];
+  /** The five adoption criteria, each with whether it holds. */
+  criteria: TuneCriterion[];
   verdict: TuneVerdict;
 }
 
@@ -76,11 +91,27 @@ function secondaryAt(table: MetricTable, condition: number): SecondaryMetrics {
   return { recallAtK, mrr: mean(table.reciprocalRank) };
 }
 
-/** Everything the report says about selection and adoption; `queryIds` in table row order. */
+/** Mean nDCG@5 over `queries` for every condition, as rows of rrf_k and columns of weight sets. */
+function gridMeans(table: MetricTable, queries: readonly number[]): number[][] {
+  const n = table.queryCount;
+  return RRF_K_VALUES.map((_, k) =>
+    Array.from({ length: WEIGHT_SET_COUNT }, (_, w) => {
+      const condition = k * WEIGHT_SET_COUNT + w;
+      let total = 0;
+      for (const q of queries) total += table.primary[condition * n + q]!;
+      return queries.length === 0 ? 0 : total / queries.length;
+    }),
+  );
+}
+
+/**
+ * Everything the report says about selection and adoption. `queries.ids` are in table row order;
+ * `queries.effective` are the rows the LOO ran on.
+ */
 export function summariseTune(
   loo: LooResult,
   table: MetricTable,
-  queryIds: readonly string[],
+  queries: { ids: readonly string[]; effective: readonly number[] },
 ): TuneStatistics {
   const refit = loo.refit.condition;
   const secondary = compareSecondaryMetrics(
@@ -89,12 +120,18 @@ export function summariseTune(
     table.kValues,
   );
   const n = table.queryCount;
-  const perQueryImpact = measurePerQueryImpact(
-    queryIds.map((id, q) => ({
-      id,
-      delta: table.primary[refit * n + q]! - table.primary[DEFAULT_CONDITION * n + q]!,
-    })),
-  );
+  const perQueryDeltas = queries.ids.map((id, q) => ({
+    id,
+    delta: table.primary[refit * n + q]! - table.primary[DEFAULT_CONDITION * n + q]!,
+  }));
+  const evidence: VerdictEvidence = {
+    refit,
+    meanDelta: loo.meanDelta,
+    pairedSe: loo.pairedSe,
+    selectionStability: loo.selectionStability,
+    effectiveQueryCount: loo.foldSelections.length,
+    secondaryViolations: secondary.violations,
+  };
   return {
     grid: {
       rrfK: [...RRF_K_VALUES],
@@ -105,6 +142,8 @@ export function summariseTune(
         DEFAULT_CONDITION,
         loo.refit.weightRanking.find((s) => s.condition === DEFAULT_CONDITION)?.score ?? 0,
       ),
+      weightSets: Array.from({ length: WEIGHT_SET_COUNT }, (_, w) => weightSetValues(w)),
+      meanNdcg: gridMeans(table, queries.effective),
     },
     loo: {
       refit: conditionValues(refit),
@@ -114,20 +153,20 @@ export function summariseTune(
       meanDelta: loo.meanDelta,
       pairedSe: loo.pairedSe,
       selectionStability: loo.selectionStability,
+      foldChoices: loo.foldSelections.map((condition, j) => ({
+        heldOut: queries.ids[queries.effective[j]!]!,
+        condition: conditionValues(condition),
+        heldOutDiff: loo.heldOutDiffs[j]!,
+      })),
       signTest: loo.signTest,
       threshold: MIN_MEAN_DELTA,
       seMultiplier: SE_MULTIPLIER,
       minStability: MIN_STABILITY,
     },
     secondary,
-    perQueryImpact,
-    verdict: decideVerdict({
-      refit,
-      meanDelta: loo.meanDelta,
-      pairedSe: loo.pairedSe,
-      selectionStability: loo.selectionStability,
-      effectiveQueryCount: loo.foldSelections.length,
-      secondaryViolations: secondary.violations,
-    }),
+    perQueryImpact: measurePerQueryImpact(perQueryDeltas),
+    perQueryDeltas,
+    criteria: assessCriteria(evidence),
+    verdict: decideVerdict(evidence),
   };
 }

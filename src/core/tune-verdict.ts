@@ -69,31 +69,70 @@ function signed(value: number): string {
   return `${value >= 0 ? '+' : ''}${value.toFixed(4)}`;
 }
 
+/** One of the five adoption criteria: whether it holds, and each reason it does not (empty when it holds). */
+export interface TuneCriterion {
+  /** 1 to 5, in docs/tune.md's order. */
+  number: number;
+  /** What the criterion asks, e.g. `held-out mean delta > 0.0200`. */
+  rule: string;
+  holds: boolean;
+  reasons: string[];
+}
+
+/** The five criteria in order, each with the reasons it fails (a NaN never holds). */
+export function assessCriteria(evidence: VerdictEvidence): TuneCriterion[] {
+  const { meanDelta, pairedSe, selectionStability } = evidence;
+  const criterion = (number: number, rule: string, reasons: string[]): TuneCriterion => ({
+    number,
+    rule,
+    holds: reasons.length === 0,
+    reasons,
+  });
+  const seReasons = !Number.isFinite(pairedSe)
+    ? [
+        `paired SE is infinite: ${evidence.effectiveQueryCount} effective query(ies), at least 2 are needed to estimate it`,
+      ]
+    : meanDelta > SE_MULTIPLIER * pairedSe
+      ? []
+      : [
+          `held-out mean delta ${signed(meanDelta)} <= ${SE_MULTIPLIER} x paired SE ${(SE_MULTIPLIER * pairedSe).toFixed(4)}`,
+        ];
+  return [
+    criterion(
+      1,
+      'the refit condition differs from the built-in default',
+      evidence.refit === DEFAULT_CONDITION
+        ? ['the refit condition is the built-in default (rrf_k 60, bm25 weights 2.0/1.0/1.0)']
+        : [],
+    ),
+    criterion(
+      2,
+      `held-out mean delta > ${MIN_MEAN_DELTA.toFixed(4)}`,
+      meanDelta > MIN_MEAN_DELTA
+        ? []
+        : [`held-out mean delta ${signed(meanDelta)} <= threshold ${MIN_MEAN_DELTA.toFixed(4)}`],
+    ),
+    criterion(3, `held-out mean delta > ${SE_MULTIPLIER} x paired SE`, seReasons),
+    criterion(
+      4,
+      `selection stability > ${MIN_STABILITY.toFixed(2)}`,
+      selectionStability > MIN_STABILITY
+        ? []
+        : [
+            `selection stability ${selectionStability.toFixed(2)} <= ${MIN_STABILITY.toFixed(2)} (the folds disagree on the winner)`,
+          ],
+    ),
+    criterion(
+      5,
+      'no secondary metric (recall@k, MRR) degraded',
+      evidence.secondaryViolations.map((violation) => `secondary metric ${violation}`),
+    ),
+  ];
+}
+
 /** All five criteria or "keep the built-in defaults" with every failing reason (a NaN never adopts). */
 export function decideVerdict(evidence: VerdictEvidence): TuneVerdict {
-  const reasons: string[] = [];
-  const { meanDelta, pairedSe, selectionStability } = evidence;
-  if (evidence.refit === DEFAULT_CONDITION) {
-    reasons.push('the refit condition is the built-in default (rrf_k 60, bm25 weights 2.0/1.0/1.0)');
-  }
-  if (!(meanDelta > MIN_MEAN_DELTA)) {
-    reasons.push(`held-out mean delta ${signed(meanDelta)} <= threshold ${MIN_MEAN_DELTA.toFixed(4)}`);
-  }
-  if (!Number.isFinite(pairedSe)) {
-    reasons.push(
-      `paired SE is infinite: ${evidence.effectiveQueryCount} effective query(ies), at least 2 are needed to estimate it`,
-    );
-  } else if (!(meanDelta > SE_MULTIPLIER * pairedSe)) {
-    reasons.push(
-      `held-out mean delta ${signed(meanDelta)} <= ${SE_MULTIPLIER} x paired SE ${(SE_MULTIPLIER * pairedSe).toFixed(4)}`,
-    );
-  }
-  if (!(selectionStability > MIN_STABILITY)) {
-    reasons.push(
-      `selection stability ${selectionStability.toFixed(2)} <= ${MIN_STABILITY.toFixed(2)} (the folds disagree on the winner)`,
-    );
-  }
-  for (const violation of evidence.secondaryViolations) reasons.push(`secondary metric ${violation}`);
+  const reasons = assessCriteria(evidence).flatMap((c) => c.reasons);
   if (reasons.length > 0) return { decision: 'keep_default', reasons };
   const condition = conditionValues(evidence.refit);
   return { decision: 'adopt', condition, tomlSnippet: formatFusionSnippet(condition) };

@@ -70,3 +70,21 @@ function syncDirectory(dir: string): void {
     if (fd !== undefined) closeQuietly(fd);
   }
 }
+
+/** Why `filePath` cannot take a new file, or null when it can: its folder must exist, and it must not be one. */
+export function describeUnwritableTarget(filePath: string): string | null {
+  const dir = path.dirname(filePath);
+  let folder: fs.Stats;
+  try {
+    folder = fs.statSync(dir);
+  } catch {
+    return `its folder "${dir}" does not exist`;
+  }
+  if (!folder.isDirectory()) return `"${dir}" is not a folder`;
+  try {
+    if (fs.statSync(filePath).isDirectory()) return 'it is a folder';
+  } catch {
+    // Nothing there yet: the file is created.
+  }
+  return null;
+}

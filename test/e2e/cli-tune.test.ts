@@ -189,8 +189,27 @@ describe('groove tune', () => {
     ]);
     expect(first).toMatchObject({ id: 'q-alphion', fts_candidates: 3, fts_total_matches: 3 });
     expect(first.bm25_sensitive).toBe(true);
-    expect(Object.keys(json.grid)).toEqual(['rrf_k', 'bm25_weights', 'top_weight_conditions', 'rrf_k_sweep']);
+    expect(Object.keys(json.grid)).toEqual([
+      'rrf_k',
+      'bm25_weights',
+      'top_weight_conditions',
+      'rrf_k_sweep',
+      'weight_sets',
+      'mean_ndcg',
+    ]);
     expect(json.grid.rrf_k_sweep).toHaveLength(6);
+    // The heat map's matrix: one row per rrf_k, one column per weight set; the phase-K sweep is one column of it.
+    const meanNdcg = json.grid.mean_ndcg as number[][];
+    expect(meanNdcg.map((row) => row.length)).toEqual([64, 64, 64, 64, 64, 64]);
+    const sweep = json.grid.rrf_k_sweep as { condition: Condition; ndcg: number }[];
+    const weightSets = json.grid.weight_sets as { heading: number; context: number; content: number }[];
+    const column = weightSets.findIndex(
+      (w) =>
+        w.heading === sweep[0]!.condition.bm25_heading_weight &&
+        w.context === sweep[0]!.condition.bm25_context_weight &&
+        w.content === sweep[0]!.condition.bm25_content_weight,
+    );
+    expect(meanNdcg.map((row) => row[column])).toEqual(sweep.map((s) => s.ndcg));
     expect(Object.keys(json.loo)).toEqual([
       'refit',
       'folds',
@@ -198,9 +217,14 @@ describe('groove tune', () => {
       'mean_delta',
       'paired_se',
       'selection_stability',
+      'fold_choices',
       'sign_test',
     ]);
     expect(json.loo.folds).toBe(12);
+    expect(json.loo.fold_choices).toHaveLength(12);
+    expect((json.loo.fold_choices as { held_out: string }[]).map((f) => f.held_out)).toEqual(
+      TERMS.map((term) => `q-${term}`),
+    );
     expect(json.loo.mean_delta).toBeGreaterThan(0.02);
     expect(json.loo.sign_test).toMatchObject({ improved: 12, degraded: 0, tied: 0 });
     expect(json.verdict.decision).toBe('adopt');
@@ -209,6 +233,16 @@ describe('groove tune', () => {
     expect(json.verdict.toml_snippet).toContain(`rrf_k = ${c.rrf_k.toFixed(1)}`);
     expect(json.secondary_metrics.violations).toEqual([]);
     expect(json.per_query_impact).toMatchObject({ improved: 12, degraded: 0, worst_delta: null });
+    const deltas = (json.per_query_impact as { deltas: { delta: number }[] }).deltas;
+    expect(deltas.filter((d) => d.delta > 0)).toHaveLength(12);
+    const criteria = (json.verdict as unknown as { criteria: { number: number; holds: boolean }[] }).criteria;
+    expect(criteria.map((c) => [c.number, c.holds])).toEqual([
+      [1, true],
+      [2, true],
+      [3, true],
+      [4, true],
+      [5, true],
+    ]);
   });
 
   it('keeps the defaults when the weights cannot move anything, and names every failed criterion', async () => {

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_FLAGS, findChromium, missingChromiumReason } from '../support/chromium.js';
 import { repoRoot } from '../support/mcp-fixture.js';
 import {
   HOSTILE_HEADING,
@@ -17,44 +18,8 @@ import {
 
 const TOKEN = 'browser-test-token';
 const ARTIFACTS = path.join(repoRoot, 'test-artifacts');
-const LAUNCH_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-];
-
-/** `GROOVE_CHROMIUM`, else `chromium` or `chromium-browser` on PATH; null when there is none. */
-function findChromium(): string | null {
-  const named = process.env.GROOVE_CHROMIUM;
-  const candidates = named
-    ? [named]
-    : (process.env.PATH ?? '')
-        .split(path.delimiter)
-        .filter(Boolean)
-        .flatMap((dir) => [path.join(dir, 'chromium'), path.join(dir, 'chromium-browser')]);
-  return (
-    candidates.find((file) => {
-      try {
-        fs.accessSync(file, fs.constants.X_OK);
-        return fs.statSync(file).isFile();
-      } catch {
-        return false;
-      }
-    }) ?? null
-  );
-}
-
 const executablePath = findChromium();
-const why = [
-  'no Chromium executable found',
-  process.env.GROOVE_CHROMIUM ? `(GROOVE_CHROMIUM=${process.env.GROOVE_CHROMIUM} is not an executable)` : '',
-  process.env.GROOVE_CHROMIUM_INSTALL ? `(.ci/run: ${process.env.GROOVE_CHROMIUM_INSTALL})` : '',
-  '— install it with `apt-get install chromium`',
-]
-  .filter(Boolean)
-  .join(' ');
+const why = missingChromiumReason();
 if (!executablePath) process.stderr.write(`status page browser test skipped: ${why}\n`);
 
 const title = executablePath
@@ -69,7 +34,11 @@ describe.skipIf(!executablePath)(title, () => {
   beforeAll(async () => {
     server = await serveStatusPage({ watch: true, http: { token: TOKEN } });
     base = `http://127.0.0.1:${server.port}`;
-    browser = await chromium.launch({ executablePath: executablePath!, args: LAUNCH_FLAGS, timeout: 30_000 });
+    browser = await chromium.launch({
+      executablePath: executablePath!,
+      args: CHROMIUM_FLAGS,
+      timeout: 30_000,
+    });
   }, 60_000);
 
   afterAll(async () => {

@@ -9,6 +9,7 @@ import { aggregateMetrics, computeQueryMetrics, type ExpectedEntry } from '../..
 import { aggregateExtraMetrics, computeExtraQueryMetrics } from '../../src/core/eval-metrics-extra.js';
 import { pairRuns } from '../../src/core/eval-paired.js';
 import type { QuoteFinding } from '../../src/core/eval-run.js';
+import { evalReportOf } from '../support/eval-report.js';
 
 const K = [1, 5, 10];
 
@@ -74,37 +75,7 @@ function report(
   previous: EvalRun | null,
   options: { diff?: boolean; gate?: boolean } = {},
 ): EvalReport {
-  return {
-    run,
-    ...compareWithPrevious(run, previous, {
-      history: true,
-      diff: options.diff ?? true,
-      failOnRegression: options.gate ?? false,
-      threshold: 0.05,
-    }),
-    comparedWith: 'previous',
-    otherRows: [],
-    versusDecision: null,
-    appended: false,
-    learning: null,
-    versusCore: null,
-    versusTwin: null,
-    ablation: null,
-    legFailures: [],
-    probe: {
-      query: 'probe words here',
-      legs: {
-        lexical: { status: 'ok', candidates: 5 },
-        vector: { status: 'ok', candidates: 5 },
-        reranker: { status: 'disabled', candidates: 0 },
-      },
-      down: [],
-    },
-    freshness: null,
-    notes: [],
-    golden: { path: 'g.yml', queries: [], hash: 'g1' },
-    history: null,
-  };
+  return evalReportOf(run, { previous, ...options });
 }
 
 /** The same run with the extra metrics computed, as eval-measure and the evaluator do. */

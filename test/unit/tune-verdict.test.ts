@@ -9,6 +9,7 @@ import {
 } from '../../src/core/tune-grid.js';
 import { runNestedLoo } from '../../src/core/tune-select.js';
 import {
+  assessCriteria,
   compareSecondaryMetrics,
   decideVerdict,
   formatFusionSnippet,
@@ -29,6 +30,32 @@ const PASSING: VerdictEvidence = {
   effectiveQueryCount: 30,
   secondaryViolations: [],
 };
+
+describe('assessCriteria', () => {
+  it('holds all five for a passing verdict, and its failing reasons are the verdict reasons, in order', () => {
+    expect(assessCriteria(PASSING).map((c) => [c.number, c.holds])).toEqual([
+      [1, true],
+      [2, true],
+      [3, true],
+      [4, true],
+      [5, true],
+    ]);
+    const failing: VerdictEvidence = {
+      refit: DEFAULT_CONDITION,
+      meanDelta: 0.01,
+      pairedSe: 0.01,
+      selectionStability: 0.5,
+      effectiveQueryCount: 12,
+      secondaryViolations: ['MRR degraded: 0.5000 -> 0.4000'],
+    };
+    const criteria = assessCriteria(failing);
+    expect(criteria.map((c) => c.holds)).toEqual([false, false, false, false, false]);
+    const verdict = decideVerdict(failing);
+    expect(verdict.decision === 'keep_default' && verdict.reasons).toEqual(
+      criteria.flatMap((c) => c.reasons),
+    );
+  });
+});
 
 describe('decideVerdict', () => {
   it('adopts when all five criteria hold, with the condition and its snippet', () => {

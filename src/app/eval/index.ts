@@ -3,6 +3,12 @@ export { ABLATION_STAGES, type AblationRow, type AblationStage } from './eval-ab
 export { evalReportToJson } from './eval-report-json.js';
 export { type TrecExportOptions, writeTrecFiles } from './eval-trec.js';
 export {
+  buildEvalTrend,
+  type EvalTrendPoint,
+  type NamedMetric,
+  namedAggregateMetrics,
+} from './eval-trend.js';
+export {
   type EvalReport,
   type EvaluateOptions,
   formatDrift,

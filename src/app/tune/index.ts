@@ -4,6 +4,7 @@ export {
   type QueryDiagnostics,
   runTune,
   type ScoredFusion,
+  type TuneCriterion,
   type TuneEvent,
   type TuneOptions,
   type TuneOutcome,

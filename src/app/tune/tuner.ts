@@ -29,6 +29,7 @@ export type {
   PerQueryImpact,
   SecondaryComparison,
   SecondaryMetrics,
+  TuneCriterion,
   TuneVerdict,
 } from '../../core/tune-verdict.js';
 export type { QueryDiagnostics, TuneReadSnapshot } from './tune-measure.js';
@@ -188,11 +189,7 @@ export async function runTune(
       queryCount: prepared.length,
       effectiveQueryCount: effective.length,
       diagnostics,
-      ...summariseTune(
-        loo,
-        table,
-        prepared.map((p) => p.golden.id),
-      ),
+      ...summariseTune(loo, table, { ids: prepared.map((p) => p.golden.id), effective }),
       legFailures: prepared.flatMap((p) => (p.legFailure ? [{ id: p.golden.id, reason: p.legFailure }] : [])),
     };
     return { kind: 'report', report };
