@@ -55,7 +55,9 @@ import {
   readIndexStatus,
   requireKbPaths,
   runIndexOn,
+  SharedIndex,
   type StatusReport,
+  unsupportedOnSharedStore,
   withFeedbackDatabase,
 } from './index/index.js';
 import {
@@ -107,25 +109,29 @@ export class KnowledgeBase {
   private readonly createEmbedder: (config: ResolvedConfig) => Promise<Embedder | null>;
   private readonly createReranker: (config: ResolvedConfig) => Promise<Reranker | null>;
   private readonly now: () => Date;
+  /** The shared store and its working copy ([storage] backend = "postgres"); null for a SQLite index file. */
+  private readonly shared: SharedIndex | null;
 
   constructor(config: ResolvedConfig, deps: KnowledgeBaseDeps = {}) {
     this.settings = config;
     this.now = deps.now ?? (() => new Date());
     this.createEmbedder = deps.createEmbedder ?? createEmbedderFor;
     this.createReranker = deps.createReranker ?? createRerankerFor;
-    const paths = requireKbPaths(config);
+    this.shared = SharedIndex.of(config);
+    const paths = requireKbPaths(this.shared ? { ...config, dbPath: this.shared.dbPath } : config);
     this.kbPath = paths.kbPath;
     this.dbPath = paths.dbPath;
-    this.file = new IndexFile(this.dbPath, () =>
-      SearchSession.open(this.dbPath, this.settings, {
+    this.file = new IndexFile(this.dbPath, async () => {
+      await this.shared?.ensureRead();
+      return SearchSession.open(this.dbPath, this.settings, {
         embedder: (followed) => {
           this.settings = followed;
           return this.embedder();
         },
         reranker: (followed) => this.createReranker(followed),
         now: this.now,
-      }),
-    );
+      });
+    });
   }
 
   /** The configuration in effect (after following the model an index records). */
@@ -135,7 +141,32 @@ export class KnowledgeBase {
 
   /** Index the KB incrementally; `force` rebuilds into a new file and swaps it in only when complete. */
   index(options: IndexOptions = {}): Promise<IndexSummary> {
+    const shared = this.shared;
+    if (shared) {
+      if (options.force) return Promise.reject(unsupportedOnSharedStore('`groove index --force`'));
+      return this.file.write(() => this.updateShared(shared, options));
+    }
     return this.file.write(() => (options.force ? this.rebuild(options) : this.update(options)));
+  }
+
+  /**
+   * Stages on a shared store: read it into the working copy → check it can hold vectors (before any model
+   * work) → the SQLite run on the working copy → write what changed back, one document per transaction.
+   */
+  private async updateShared(shared: SharedIndex, options: IndexOptions): Promise<IndexSummary> {
+    await shared.refresh();
+    const database = IndexDatabase.open(this.dbPath, { create: false });
+    let settings: ResolvedConfig;
+    try {
+      const stored = database.identity();
+      settings = stored ? adoptIndexModel(this.settings, stored) : this.settings;
+    } finally {
+      database.close();
+    }
+    if (embedderIdOf(settings) !== 'none') await shared.requireVectors();
+    const summary = await this.update(options);
+    await shared.writeBack();
+    return summary;
   }
 
   private async update(options: IndexOptions): Promise<IndexSummary> {
@@ -194,11 +225,29 @@ export class KnowledgeBase {
 
   /** Counts and identity of the index; never creates one. */
   status(): StatusReport {
-    return readIndexStatus(this.kbPath, this.dbPath, this.settings.parsers.extensions);
+    if (this.shared) throw unsupportedOnSharedStore('a synchronous status read');
+    return readIndexStatus(this.kbPath, this.dbPath, this.settings.parsers.extensions, {
+      backend: 'sqlite',
+      location: this.dbPath,
+    });
+  }
+
+  /** `groove status` on either backend: a shared store is read into the working copy first. */
+  async describe(): Promise<StatusReport> {
+    if (!this.shared) return this.status();
+    const shared = this.shared;
+    return this.file.outsideSwap(async () => {
+      await shared.ensureRead();
+      return readIndexStatus(this.kbPath, this.dbPath, this.settings.parsers.extensions, {
+        backend: 'postgres',
+        location: shared.location,
+      });
+    });
   }
 
   /** `groove doctor`: integrity and servability checks on a read-only connection; changes nothing. */
   doctor(): DoctorReport {
+    if (this.shared) throw unsupportedOnSharedStore('`groove doctor`');
     const input = { kbPath: this.kbPath, dbPath: this.dbPath, config: this.settings };
     return runDoctor(input, { read: filePorts.readFile, now: this.now });
   }
@@ -286,6 +335,7 @@ export class KnowledgeBase {
 
   /** record_feedback: store one serve's judgments in the index file (kept across re-index and --force). */
   recordFeedback(input: FeedbackInput): Promise<FeedbackReceipt> {
+    if (this.shared) return Promise.reject(unsupportedOnSharedStore('recording feedback'));
     return this.file.outsideSwap(() =>
       withFeedbackDatabase(this.dbPath, (database) => recordFeedback(input, { ...database, now: this.now })),
     );
@@ -293,6 +343,7 @@ export class KnowledgeBase {
 
   /** `groove eval golden build --from-feedback`: the four filters, then the golden YAML and its sidecar. */
   buildGolden(options: GoldenBuildOptions = {}): Promise<GoldenBuildResult> {
+    if (this.shared) return Promise.reject(unsupportedOnSharedStore('building a golden set from feedback'));
     return this.file.outsideSwap(() =>
       withFeedbackDatabase(this.dbPath, (database) =>
         buildGoldenFromFeedback(options, {
@@ -310,6 +361,7 @@ export class KnowledgeBase {
 
   /** `groove eval golden stamp`: write the sidecar dating the golden set against the index as it is now. */
   stampGolden(options: { golden?: string } = {}): Promise<GoldenStampResult> {
+    if (this.shared) return Promise.reject(unsupportedOnSharedStore('`groove eval golden stamp`'));
     return this.file.outsideSwap(() =>
       withFeedbackDatabase(this.dbPath, (database) =>
         stampGolden(options, {
@@ -352,6 +404,7 @@ export class KnowledgeBase {
 
   /** Load the model once, following the model an existing index records, so the first call does not pay for it. */
   async warmUp(): Promise<void> {
+    if (this.shared) throw unsupportedOnSharedStore('`groove serve`');
     if (!IndexDatabase.exists(this.dbPath)) {
       await this.embedder();
       return;
@@ -386,6 +439,7 @@ export class KnowledgeBase {
 
   async close(): Promise<void> {
     await this.file.close();
+    await this.shared?.close();
     const embedder = await this.embedderPromise?.catch(() => null);
     await embedder?.close();
   }

@@ -1,0 +1,122 @@
+// A knowledge base kept in a shared store ([storage] backend = "postgres"): its SQLite working copy in a private
+// temp folder, filled from the store before reads and indexing, and written back after indexing. Composition
+// root: the only app file that builds the PostgreSQL adapter (imported lazily, so SQLite users never load `pg`).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ResolvedConfig } from '../../config/resolve-config.js';
+import { maskDatabaseUrl } from '../../core/database-url.js';
+import type { IndexContents, IndexStorage, WriteBackSummary } from '../../core/index-storage.js';
+import { segmentForIndex } from '../../core/segment-words.js';
+import { GrooveError } from '../../errors.js';
+import { loadWorkingCopy, readWorkingCopy } from '../../store/working-copy.js';
+import { IndexDatabase } from './index-database.js';
+import { writeBack } from './write-back.js';
+
+/** The commands a shared store does not serve yet: each refuses before doing anything. */
+export function unsupportedOnSharedStore(what: string): GrooveError {
+  return new GrooveError(
+    'STORAGE_UNSUPPORTED',
+    `${what} is not supported yet with [storage] backend = "postgres"`,
+    {
+      hint: 'use [storage] backend = "sqlite" for it; index, search, status, eval, tune and the browse commands work on postgres',
+    },
+  );
+}
+
+export class SharedIndex {
+  /** The working copy every SQLite code path runs on. */
+  readonly dbPath: string;
+  /** For people: the URL with its password masked, and the KB's name. */
+  readonly location: string;
+  private storage: Promise<IndexStorage> | null = null;
+  /** What the store held at the last read (null: the KB was never written); undefined before the first read. */
+  private stored: IndexContents | null | undefined = undefined;
+
+  private constructor(
+    private readonly url: string,
+    private readonly kb: string,
+    private readonly folder: string,
+  ) {
+    this.dbPath = path.join(folder, 'working-copy.groove.db');
+    this.location = `${maskDatabaseUrl(url)} (kb "${kb}")`;
+  }
+
+  /** null for the SQLite backend. */
+  static of(config: ResolvedConfig): SharedIndex | null {
+    const { backend, url, kb } = config.storage;
+    if (backend !== 'postgres' || url === null) return null;
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'groove-working-copy-'));
+    return new SharedIndex(url, kb, folder);
+  }
+
+  private connect(): Promise<IndexStorage> {
+    this.storage ??= import('../../store/postgres/pg-storage.js').then(({ PostgresStorage }) =>
+      PostgresStorage.open({ url: this.url, kb: this.kb }),
+    );
+    const opening = this.storage;
+    opening.catch(() => {
+      if (this.storage === opening) this.storage = null; // the next call tries again
+    });
+    return opening;
+  }
+
+  /** Read the store into the working copy once (reads); INDEX_NOT_FOUND when this KB was never indexed. */
+  async ensureRead(): Promise<void> {
+    if (this.stored === undefined) await this.refresh();
+    if (this.stored === null) {
+      throw new GrooveError(
+        'INDEX_NOT_FOUND',
+        `no index for knowledge base "${this.kb}" in ${maskDatabaseUrl(this.url)}`,
+        {
+          hint: 'run `groove index` with the same [storage] settings first',
+        },
+      );
+    }
+  }
+
+  /**
+   * Read the store into a new working copy and move it over the old one, so a session open on the old file
+   * notices (replacedOnDisk) and reopens.
+   */
+  async refresh(): Promise<void> {
+    const storage = await this.connect();
+    const contents = await storage.readContents();
+    const building = `${this.dbPath}.pull`;
+    IndexDatabase.remove(building);
+    const database = IndexDatabase.open(building, { create: true });
+    try {
+      if (contents) loadWorkingCopy(database.db, contents, segmentForIndex);
+    } finally {
+      database.close();
+    }
+    IndexDatabase.replace(building, this.dbPath);
+    this.stored = contents;
+  }
+
+  /** Make room for vectors before a run with a model embeds anything (STORAGE_EXTENSION_MISSING without pgvector). */
+  async requireVectors(): Promise<void> {
+    await (await this.connect()).requireVectors();
+  }
+
+  /** Write the working copy's changes since the last read back to the store; the next read reads it again. */
+  async writeBack(): Promise<WriteBackSummary> {
+    const storage = await this.connect();
+    const database = IndexDatabase.open(this.dbPath, { create: false });
+    let after: IndexContents;
+    try {
+      after = readWorkingCopy(database.db);
+    } finally {
+      database.close();
+    }
+    const summary = await writeBack(storage, this.stored ?? null, after);
+    this.stored = undefined;
+    return summary;
+  }
+
+  async close(): Promise<void> {
+    const storage = await this.storage?.catch(() => null);
+    await storage?.close();
+    fs.rmSync(this.folder, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,209 @@
+// The PostgreSQL backend end to end through the facade, against PGlite over a real socket: what is stored per KB,
+// incremental runs, search results identical to the SQLite backend's, unreachable servers and refused commands.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
+import { isGrooveError } from '../../src/errors.js';
+import type { Embedder } from '../../src/types.js';
+import { HashEmbedder } from '../support/hash-embedder.js';
+import { type PgliteServer, startPgliteServer } from '../support/pglite-server.js';
+import { createTempKb, type TempKb } from '../support/temp-kb.js';
+
+let server: PgliteServer;
+beforeAll(async () => {
+  server = await startPgliteServer();
+}, 60_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+const NOTES: Record<string, string> = {
+  'guides/reset-password.md':
+    '# Reset a password\n\nOpen settings, choose security, then reset the password.\n',
+  'guides/deploy.md':
+    '# Deploy\n\n## Staging\n\nRun the deploy script against staging first.\n\n## Production\n\nDeploy to production after the staging checks pass.\n',
+  'notes/tokyo.md': '# 東京の売上\n\n東京の売上は前年比10%増加しました。\n',
+  'notes/links.md': '# Links\n\nSee [[reset-password]] and [deploy](../guides/deploy.md).\n',
+};
+
+function tomlFor(kb: string, model = 'none'): string {
+  return `model = "${model}"\n[storage]\nbackend = "postgres"\nurl = "${server.url}"\nkb = "${kb}"\n`;
+}
+
+function openPostgres(temp: TempKb, kb: string, embedder?: Embedder) {
+  const deps = embedder ? { createEmbedder: async () => embedder } : {};
+  return openKnowledgeBase(temp.config({ toml: tomlFor(kb, embedder ? 'hash' : 'none') }), deps);
+}
+
+function openSqlite(temp: TempKb, embedder?: Embedder) {
+  const deps = embedder ? { createEmbedder: async () => embedder } : {};
+  return openKnowledgeBase(temp.config({ overrides: { model: embedder ? 'hash' : 'none' } }), deps);
+}
+
+/** The ranked paths, headings and scores of each query. */
+async function rankings(kb: ReturnType<typeof openKnowledgeBase>, queries: string[]) {
+  const out: unknown[] = [];
+  for (const query of queries) {
+    const response = await kb.search({ query, limit: 10 });
+    out.push(response.results.map((r) => [r.path, r.heading, r.score]));
+  }
+  return out;
+}
+
+const QUERIES = ['reset password', 'deploy staging', '売上', 'production checks', 'settings security'];
+
+describe('postgres backend: index, status, search', () => {
+  it('stores one KB under its name and ranks exactly as the SQLite backend', async () => {
+    const temp = createTempKb(NOTES);
+    const pg = openPostgres(temp, 'lexical');
+    const lite = openSqlite(temp);
+    try {
+      const summary = await pg.index();
+      expect(summary.indexed).toBe(4);
+      await lite.index();
+      const status = await pg.describe();
+      expect(status.storage.backend).toBe('postgres');
+      expect(status.storage.location).toContain(`127.0.0.1:${server.port}`);
+      expect(status.storage.location).not.toContain('not-a-secret');
+      expect(status.documents).toBe(4);
+      expect(status.links).toBe(2);
+      const stored = await server.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM groove_documents d JOIN groove_kbs k ON k.id = d.kb_id WHERE k.name = 'lexical'`,
+      );
+      expect(stored[0]!.n).toBe(4);
+      expect(await rankings(pg, QUERIES)).toEqual(await rankings(lite, QUERIES));
+    } finally {
+      await pg.close();
+      await lite.close();
+      temp.cleanup();
+    }
+  });
+
+  it('an incremental run writes only what changed and still ranks as SQLite does', async () => {
+    const temp = createTempKb(NOTES);
+    const first = openPostgres(temp, 'incremental');
+    await first.index();
+    await first.close();
+    temp.write('guides/deploy.md', '# Deploy\n\nDeploy with the blue-green script; staging is gone.\n');
+    temp.remove('notes/tokyo.md');
+    temp.write('notes/new.md', '# New\n\nA new note about password policies.\n');
+    const second = openPostgres(temp, 'incremental');
+    const lite = openSqlite(temp);
+    try {
+      const summary = await second.index();
+      expect(summary).toMatchObject({ indexed: 1, updated: 1, deleted: 1, unchanged: 2 });
+      const again = await second.index();
+      expect(again).toMatchObject({ indexed: 0, updated: 0, deleted: 0, unchanged: 4 });
+      await lite.index();
+      const paths = await server.query<{ path: string }>(
+        `SELECT d.path FROM groove_documents d JOIN groove_kbs k ON k.id = d.kb_id
+         WHERE k.name = 'incremental' ORDER BY d.path`,
+      );
+      expect(paths.map((p) => p.path)).toEqual([
+        'guides/deploy.md',
+        'guides/reset-password.md',
+        'notes/links.md',
+        'notes/new.md',
+      ]);
+      const queries = [...QUERIES, 'blue-green', 'password policies'];
+      expect(await rankings(second, queries)).toEqual(await rankings(lite, queries));
+    } finally {
+      await second.close();
+      await lite.close();
+      temp.cleanup();
+    }
+  });
+
+  it('stores vectors with pgvector and ranks hybrid searches exactly as SQLite does', async () => {
+    const temp = createTempKb(NOTES);
+    const pg = openPostgres(temp, 'hybrid', new HashEmbedder({ dimension: 64 }));
+    const lite = openSqlite(temp, new HashEmbedder({ dimension: 64 }));
+    try {
+      await pg.index();
+      await lite.index();
+      const status = await pg.describe();
+      expect(status).toMatchObject({ vectors: status.chunks, dimension: 64, pendingEmbeddings: 0 });
+      const vectors = await server.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM groove_chunk_vectors v JOIN groove_kbs k ON k.id = v.kb_id
+         WHERE k.name = 'hybrid' AND vector_dims(v.embedding) = 64`,
+      );
+      expect(vectors[0]!.n).toBe(status.chunks);
+      const response = await pg.search({ query: 'reset password', limit: 5 });
+      expect(response.legs.vector?.status ?? 'ok').toBe('ok');
+      expect(await rankings(pg, QUERIES)).toEqual(await rankings(lite, QUERIES));
+    } finally {
+      await pg.close();
+      await lite.close();
+      temp.cleanup();
+    }
+  });
+
+  it('keeps two KBs in one database apart', async () => {
+    const one = createTempKb({ 'a.md': '# Alpha\n\nalpha only\n' });
+    const two = createTempKb({ 'b.md': '# Beta\n\nbeta only\n', 'c.md': '# Gamma\n\ngamma only\n' });
+    const kbOne = openPostgres(one, 'kb-one');
+    const kbTwo = openPostgres(two, 'kb-two');
+    try {
+      await kbOne.index();
+      await kbTwo.index();
+      expect((await kbOne.describe()).documents).toBe(1);
+      expect((await kbTwo.describe()).documents).toBe(2);
+      expect((await kbOne.search({ query: 'beta' })).results).toEqual([]);
+    } finally {
+      await kbOne.close();
+      await kbTwo.close();
+      one.cleanup();
+      two.cleanup();
+    }
+  });
+
+  it('says plainly what is not supported yet, and that a KB was never indexed', async () => {
+    const temp = createTempKb(NOTES);
+    const kb = openPostgres(temp, 'never-indexed');
+    try {
+      await expect(kb.search({ query: 'password' })).rejects.toMatchObject({ code: 'INDEX_NOT_FOUND' });
+      await expect(kb.index({ force: true })).rejects.toMatchObject({ code: 'STORAGE_UNSUPPORTED' });
+      expect(() => kb.doctor()).toThrow(expect.objectContaining({ code: 'STORAGE_UNSUPPORTED' }));
+      await expect(kb.warmUp()).rejects.toMatchObject({ code: 'STORAGE_UNSUPPORTED' });
+    } finally {
+      await kb.close();
+      temp.cleanup();
+    }
+  });
+});
+
+/** A loopback port nothing listens on (taken, then released). */
+async function closedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe('postgres backend: an unreachable server', () => {
+  it('fails with STORAGE_UNREACHABLE naming host:port and the fix, never the password', async () => {
+    const port = await closedPort();
+    const temp = createTempKb(NOTES);
+    const url = `postgres://groove:hunter2-secret@127.0.0.1:${port}/groove`;
+    const kb = openKnowledgeBase(
+      temp.config({ toml: `model = "none"\n[storage]\nbackend = "postgres"\nurl = "${url}"\n` }),
+    );
+    try {
+      const failure = await kb.index().then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(isGrooveError(failure)).toBe(true);
+      if (!isGrooveError(failure)) return;
+      expect(failure.code).toBe('STORAGE_UNREACHABLE');
+      expect(failure.toLine()).toContain(`127.0.0.1:${port}`);
+      expect(failure.toLine()).toContain('GROOVE_DATABASE_URL');
+      expect(failure.toLine()).not.toContain('hunter2');
+      expect(failure.toLine()).not.toContain('ECONNREFUSED');
+    } finally {
+      await kb.close();
+      temp.cleanup();
+    }
+  });
+});
