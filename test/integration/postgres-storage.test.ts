@@ -8,6 +8,7 @@ import type { Embedder } from '../../src/types.js';
 import { HashEmbedder } from '../support/hash-embedder.js';
 import { type PgliteServer, startPgliteServer } from '../support/pglite-server.js';
 import { createTempKb, type TempKb } from '../support/temp-kb.js';
+import { ensureTinyModel } from '../support/test-models.js';
 
 let server: PgliteServer;
 beforeAll(async () => {
@@ -131,6 +132,35 @@ describe('postgres backend: index, status, search', () => {
       const response = await pg.search({ query: 'reset password', limit: 5 });
       expect(response.legs.vector?.status ?? 'ok').toBe('ok');
       expect(await rankings(pg, QUERIES)).toEqual(await rankings(lite, QUERIES));
+    } finally {
+      await pg.close();
+      await lite.close();
+      temp.cleanup();
+    }
+  });
+
+  it('with the generated ONNX model: hybrid rankings match SQLite, scores within 1e-6', async () => {
+    const temp = createTempKb(NOTES);
+    const modelDir = ensureTinyModel('embed');
+    const toml = tomlFor('onnx').replace('model = "none"\n', '');
+    const pg = openKnowledgeBase(temp.config({ toml, overrides: { modelDir } }));
+    const lite = openKnowledgeBase(temp.config({ overrides: { modelDir } }));
+    try {
+      await pg.index();
+      await lite.index();
+      const status = await pg.describe();
+      expect(status.vectors).toBe(status.chunks);
+      expect(status.dimension).toBeGreaterThan(0);
+      const [a, b] = [await rankings(pg, QUERIES), await rankings(lite, QUERIES)];
+      // Same order and paths; scores equal up to float noise: each backend ran the model itself.
+      const order = (r: unknown[]) =>
+        (r as [string, string | null, number][][]).map((q) => q.map(([p, h]) => [p, h]));
+      expect(order(a)).toEqual(order(b));
+      const scores = (r: unknown[]) =>
+        (r as [string, string | null, number][][]).flatMap((q) => q.map(([, , s]) => s));
+      scores(a).forEach((score, i) => {
+        expect(Math.abs(score - scores(b)[i]!)).toBeLessThan(1e-6);
+      });
     } finally {
       await pg.close();
       await lite.close();
