@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { isGrooveError } from '../../src/errors.js';
 import type { Embedder } from '../../src/types.js';
+import { startCuttingProxy } from '../support/cutting-proxy.js';
 import { HashEmbedder } from '../support/hash-embedder.js';
 import { type PgliteServer, startPgliteServer } from '../support/pglite-server.js';
 import { createTempKb, type TempKb } from '../support/temp-kb.js';
@@ -233,6 +234,72 @@ describe('postgres backend: an unreachable server', () => {
       expect(failure.toLine()).not.toContain('ECONNREFUSED');
     } finally {
       await kb.close();
+      temp.cleanup();
+    }
+  });
+});
+
+describe('postgres backend: a connection dropped while writing', () => {
+  /** Paths and chunk counts the store holds for one KB. */
+  async function storedFiles(kb: string) {
+    return server.query<{ path: string; chunks: number }>(
+      `SELECT d.path, count(c.id)::int AS chunks FROM groove_documents d
+       JOIN groove_kbs k ON k.id = d.kb_id LEFT JOIN groove_chunks c ON c.kb_id = d.kb_id AND c.document_id = d.id
+       WHERE k.name = $1 GROUP BY d.path ORDER BY d.path`,
+      [kb],
+    );
+  }
+
+  it('retries the file on a new connection and finishes', async () => {
+    const proxy = await startCuttingProxy({ host: server.host, port: server.port });
+    const temp = createTempKb(NOTES);
+    const url = `postgres://postgres@127.0.0.1:${proxy.port}/postgres`;
+    const toml = `model = "none"\n[storage]\nbackend = "postgres"\nurl = "${url}"\nkb = "retried"\n`;
+    const kb = openKnowledgeBase(temp.config({ toml }));
+    try {
+      proxy.cutAt = 'guides/deploy.md';
+      expect(await kb.index()).toMatchObject({ indexed: 4 });
+      expect(proxy.cuts).toBe(1);
+      const files = await storedFiles('retried');
+      expect(files.map((f) => f.path)).toEqual(Object.keys(NOTES).sort());
+      expect(files.find((f) => f.path === 'guides/deploy.md')?.chunks).toBe(2); // Staging and Production
+    } finally {
+      await kb.close();
+      await proxy.close();
+      temp.cleanup();
+    }
+  });
+
+  it('fails with STORAGE_UNREACHABLE when the server stays away, leaving every file whole or absent', async () => {
+    const proxy = await startCuttingProxy({ host: server.host, port: server.port });
+    const temp = createTempKb(NOTES);
+    const url = `postgres://postgres:s3cret-pw@127.0.0.1:${proxy.port}/postgres`;
+    const toml = `model = "none"\n[storage]\nbackend = "postgres"\nurl = "${url}"\nkb = "cut"\n`;
+    const first = openKnowledgeBase(temp.config({ toml }));
+    try {
+      proxy.cutAt = 'guides/reset-password.md';
+      proxy.stayDownAfterCut = true;
+      const failure = await first.index().catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'STORAGE_UNREACHABLE' });
+      expect((failure as { toLine(): string }).toLine()).toContain(`127.0.0.1:${proxy.port}`);
+      expect((failure as { toLine(): string }).toLine()).not.toContain('s3cret-pw');
+      const partial = await storedFiles('cut');
+      expect(partial.map((f) => f.path)).not.toContain('guides/reset-password.md');
+      // Every file the store holds is whole: the deploy note has both its sections or is not there at all.
+      for (const file of partial) expect(file.chunks).toBeGreaterThan(0);
+    } finally {
+      await first.close();
+    }
+    proxy.refusing = false;
+    const second = openKnowledgeBase(temp.config({ toml }));
+    try {
+      await second.index();
+      const files = await storedFiles('cut');
+      expect(files.map((f) => f.path)).toEqual(Object.keys(NOTES).sort());
+      expect(files.find((f) => f.path === 'guides/deploy.md')?.chunks).toBe(2); // Staging and Production
+    } finally {
+      await second.close();
+      await proxy.close();
       temp.cleanup();
     }
   });

@@ -66,6 +66,9 @@ export class PostgresStorage implements IndexStorage {
     const pool = new pg.Pool(poolConfig(options));
     // An idle connection that dies is reported by the next query that needs it, not as an unhandled event.
     pool.on('error', () => undefined);
+    // So does one that dies while checked out: the query in flight rejects, and the socket's error event (which
+    // the pool does not listen to for a busy client) must not become an uncaught exception.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const storage = new PostgresStorage(pool, options);
     try {
       await storage.migrate();
