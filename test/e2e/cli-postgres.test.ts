@@ -1,0 +1,115 @@
+// The CLI on [storage] backend = "postgres" (PGlite over a socket): index, status (naming the backend, password
+// masked), search and eval answer as on SQLite; serve's and doctor's refusals are clear; an unreachable server
+// names host:port. In-process through runCli.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PgliteServer, startPgliteServer } from '../support/pglite-server.js';
+import { runGroove } from '../support/run-cli.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+const GOLDEN = `queries:
+  - id: reset
+    query: "forgot password recovery link"
+    expected:
+      - path: guides/password-reset.md
+  - id: backup
+    query: "pg_restore restore database"
+    expected:
+      - path: ops/backup-runbook.md
+`;
+
+let server: PgliteServer;
+let root: string;
+let kb: string;
+beforeAll(async () => {
+  server = await startPgliteServer({ withVector: false });
+  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'groove-')));
+  kb = path.join(root, 'kb');
+  fs.cpSync(path.join(repoRoot, 'examples/sample-kb'), kb, { recursive: true });
+  fs.writeFileSync(path.join(kb, '.groove-eval.yml'), GOLDEN);
+}, 60_000);
+afterAll(async () => {
+  await server?.stop();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+const env = () => ({ GROOVE_OFFLINE: '1', GROOVE_DATABASE_URL: server.url });
+const STORAGE = '[storage]\nbackend = "postgres"\nkb = "sample"\n';
+
+/** Run groove in a folder whose groove.toml selects the postgres backend. */
+async function groove(args: string[], folder = 'pg') {
+  const cwd = path.join(root, folder);
+  fs.mkdirSync(cwd, { recursive: true });
+  fs.writeFileSync(path.join(cwd, 'groove.toml'), folder === 'pg' ? STORAGE : '');
+  return runGroove(args, { cwd, env: env() });
+}
+
+describe('groove on the postgres backend', () => {
+  it('indexes, reports status, searches and evaluates exactly as on SQLite', async () => {
+    const indexed = await groove(['index', '--kb-path', kb, '--model', 'none']);
+    expect(indexed.code, indexed.stderr).toBe(0);
+    const status = await groove(['status', '--kb-path', kb]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain(
+      `Backend:       postgres postgres://postgres:***@127.0.0.1:${server.port}/postgres (kb "sample")`,
+    );
+    expect(status.stdout).not.toContain('not-a-secret');
+    const json = JSON.parse((await groove(['status', '--kb-path', kb, '--format', 'json'])).stdout);
+    expect(json).toMatchObject({ backend: 'postgres', model: 'none' });
+    expect(json.documents).toBeGreaterThan(5);
+
+    const lite = await groove(
+      ['index', '--kb-path', kb, '--model', 'none', '--db-path', path.join(root, 'lite.db')],
+      'lite',
+    );
+    expect(lite.code, lite.stderr).toBe(0);
+    const liteStatus = JSON.parse(
+      (
+        await groove(
+          ['status', '--kb-path', kb, '--db-path', path.join(root, 'lite.db'), '--format', 'json'],
+          'lite',
+        )
+      ).stdout,
+    );
+    expect(liteStatus).toMatchObject({ backend: 'sqlite', documents: json.documents, chunks: json.chunks });
+
+    const search = ['search', 'reset password', '--kb-path', kb, '--format', 'json'];
+    const pgSearch = await groove(search);
+    expect(pgSearch.code, pgSearch.stderr).toBe(0);
+    const liteSearch = await groove([...search, '--db-path', path.join(root, 'lite.db')], 'lite');
+    expect(JSON.parse(pgSearch.stdout).results).toEqual(JSON.parse(liteSearch.stdout).results);
+
+    const evaluate = ['eval', '--kb-path', kb, '--format', 'json', '--no-history'];
+    const pgEval = await groove(evaluate);
+    expect(pgEval.code, pgEval.stderr).toBe(0);
+    const liteEval = await groove([...evaluate, '--db-path', path.join(root, 'lite.db')], 'lite');
+    expect(JSON.parse(pgEval.stdout).aggregate).toEqual(JSON.parse(liteEval.stdout).aggregate);
+  });
+
+  it('refuses doctor (cannot run: exit 2) and index --force (exit 1) plainly', async () => {
+    for (const [args, code] of [
+      [['doctor', '--kb-path', kb], 2],
+      [['index', '--kb-path', kb, '--model', 'none', '--force'], 1],
+    ] as const) {
+      const refused = await groove([...args]);
+      expect(refused.code).toBe(code);
+      expect(refused.stderr).toContain('not supported yet with [storage] backend = "postgres"');
+    }
+  });
+
+  it('names host:port and the fix when the server is not there', async () => {
+    const cwd = path.join(root, 'down');
+    fs.mkdirSync(cwd, { recursive: true });
+    fs.writeFileSync(path.join(cwd, 'groove.toml'), STORAGE);
+    const down = await runGroove(['status', '--kb-path', kb], {
+      cwd,
+      env: { GROOVE_OFFLINE: '1', GROOVE_DATABASE_URL: 'postgres://groove:pw-42@127.0.0.1:1/groove' },
+    });
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain('cannot reach PostgreSQL at 127.0.0.1:1');
+    expect(down.stderr).toContain('postgres://groove:***@127.0.0.1:1/groove');
+    expect(down.stderr).not.toContain('pw-42');
+  });
+});
