@@ -143,8 +143,9 @@ export class KnowledgeBase {
   index(options: IndexOptions = {}): Promise<IndexSummary> {
     const shared = this.shared;
     if (shared) {
-      if (options.force) return Promise.reject(unsupportedOnSharedStore('`groove index --force`'));
-      return this.file.write(() => this.updateShared(shared, options));
+      return this.file.write(() =>
+        options.force ? this.rebuildShared(shared, options) : this.updateShared(shared, options),
+      );
     }
     return this.file.write(() => (options.force ? this.rebuild(options) : this.update(options)));
   }
@@ -202,6 +203,15 @@ export class KnowledgeBase {
         database.close();
       }
     }, options.onEvent);
+  }
+
+  /** `--force` on a shared store: a fresh working copy, written into a new KB that replaces the old atomically. */
+  private async rebuildShared(shared: SharedIndex, options: IndexOptions): Promise<IndexSummary> {
+    if (embedderIdOf(this.settings) !== 'none') await shared.requireVectors();
+    await shared.startRebuild();
+    const summary = await this.update(options);
+    await shared.finishRebuild();
+    return summary;
   }
 
   /** `identity` null: the model is still loading; the run records its identity once it is loaded. */

@@ -58,6 +58,13 @@ export interface IndexStorage {
    * when it is new.
    */
   beginWriteBack(generation: number): Promise<void>;
+  /**
+   * Point the following writes at a new, hidden KB (a `--force` rebuild); leftovers of a killed rebuild of the
+   * same KB go first.
+   */
+  beginRebuild(): Promise<void>;
+  /** Swap the rebuilt KB in under the KB's name and drop the old one, in one transaction. */
+  finishRebuild(): Promise<void>;
   /** New terms of the word dictionary (ids as the working copy assigned them). */
   addTerms(terms: ReadonlyMap<string, number>): Promise<void>;
   /** Replace the documents `replacedIds` (and whatever sits at the bundle's path) with `bundle`, in one transaction. */

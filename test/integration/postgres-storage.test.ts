@@ -169,6 +169,48 @@ describe('postgres backend: index, status, search', () => {
     }
   });
 
+  it('--force builds into a new KB id and swaps it in under the same name', async () => {
+    const temp = createTempKb(NOTES);
+    const kb = openPostgres(temp, 'forced');
+    const lite = openSqlite(temp);
+    const kbRows = () =>
+      server.query<{ id: number; name: string }>(
+        `SELECT id, name FROM groove_kbs WHERE starts_with(name, 'forced') ORDER BY id`,
+      );
+    try {
+      await kb.index();
+      const [before] = await kbRows();
+      // A judgment recorded against the old index (as another groove would store it) survives the rebuild.
+      await server.query(
+        `INSERT INTO groove_feedback_serves(kb_id, id, recorded_at, task_id, query) VALUES ($1, 1, 'x', 't1', 'deploy')`,
+        [before!.id],
+      );
+      await server.query(
+        `INSERT INTO groove_feedback_items(kb_id, serve_id, position, path, heading, verdict, always_served)
+         VALUES ($1, 1, 0, 'guides/deploy.md', NULL, 'helped', 0)`,
+        [before!.id],
+      );
+      temp.write('notes/new.md', '# New\n\nA new note about password policies and rotation.\n');
+      expect(await kb.index({ force: true })).toMatchObject({ indexed: 5, unchanged: 0 });
+      const after = await kbRows();
+      expect(after.map((row) => row.name)).toEqual(['forced']);
+      expect(after[0]!.id).not.toBe(before!.id);
+      const judgments = await server.query<{ path: string; verdict: string }>(
+        'SELECT path, verdict FROM groove_feedback_items WHERE kb_id = $1',
+        [after[0]!.id],
+      );
+      expect(judgments).toEqual([{ path: 'guides/deploy.md', verdict: 'helped' }]);
+      expect((await kb.describe()).documents).toBe(5);
+      await lite.index();
+      const queries = [...QUERIES, 'password policies'];
+      expect(await rankings(kb, queries)).toEqual(await rankings(lite, queries));
+    } finally {
+      await kb.close();
+      await lite.close();
+      temp.cleanup();
+    }
+  });
+
   it('keeps two KBs in one database apart', async () => {
     const one = createTempKb({ 'a.md': '# Alpha\n\nalpha only\n' });
     const two = createTempKb({ 'b.md': '# Beta\n\nbeta only\n', 'c.md': '# Gamma\n\ngamma only\n' });
@@ -193,7 +235,9 @@ describe('postgres backend: index, status, search', () => {
     const kb = openPostgres(temp, 'never-indexed');
     try {
       await expect(kb.search({ query: 'password' })).rejects.toMatchObject({ code: 'INDEX_NOT_FOUND' });
-      await expect(kb.index({ force: true })).rejects.toMatchObject({ code: 'STORAGE_UNSUPPORTED' });
+      await expect(kb.recordFeedback({ taskId: 't', query: 'q', items: [] })).rejects.toMatchObject({
+        code: 'STORAGE_UNSUPPORTED',
+      });
       expect(() => kb.doctor()).toThrow(expect.objectContaining({ code: 'STORAGE_UNSUPPORTED' }));
       await expect(kb.warmUp()).rejects.toMatchObject({ code: 'STORAGE_UNSUPPORTED' });
     } finally {

@@ -94,6 +94,54 @@ export class SharedIndex {
     this.stored = contents;
   }
 
+  /**
+   * Start a `--force` rebuild: an empty working copy holding only the judgments the store has (they are not
+   * derived from the files, so a rebuild keeps them).
+   */
+  async startRebuild(): Promise<void> {
+    const storage = await this.connect();
+    const current = await storage.readContents();
+    IndexDatabase.remove(this.dbPath);
+    const database = IndexDatabase.open(this.dbPath, { create: true });
+    try {
+      const judgments = {
+        meta: new Map<string, string>(),
+        terms: new Map<string, number>(),
+        documents: [],
+        feedbackServes: current?.feedbackServes ?? [],
+        feedbackItems: current?.feedbackItems ?? [],
+        generation: 0,
+      };
+      loadWorkingCopy(database.db, judgments, segmentForIndex);
+    } finally {
+      database.close();
+    }
+    this.stored = null;
+  }
+
+  /**
+   * Write the rebuilt working copy into a new, hidden KB and swap it in under the KB's name in one transaction:
+   * readers see the old index until the swap, the new one after; a rebuild cut off before the swap changes
+   * nothing (its hidden KB is dropped by the next rebuild).
+   */
+  async finishRebuild(): Promise<WriteBackSummary> {
+    const storage = await this.connect();
+    await storage.beginRebuild();
+    const summary = await writeBack(storage, null, this.readBack());
+    await storage.finishRebuild();
+    this.stored = undefined;
+    return summary;
+  }
+
+  private readBack(): IndexContents {
+    const database = IndexDatabase.open(this.dbPath, { create: false });
+    try {
+      return readWorkingCopy(database.db);
+    } finally {
+      database.close();
+    }
+  }
+
   /** Make room for vectors before a run with a model embeds anything (STORAGE_EXTENSION_MISSING without pgvector). */
   async requireVectors(): Promise<void> {
     await (await this.connect()).requireVectors();
@@ -102,14 +150,7 @@ export class SharedIndex {
   /** Write the working copy's changes since the last read back to the store; the next read reads it again. */
   async writeBack(): Promise<WriteBackSummary> {
     const storage = await this.connect();
-    const database = IndexDatabase.open(this.dbPath, { create: false });
-    let after: IndexContents;
-    try {
-      after = readWorkingCopy(database.db);
-    } finally {
-      database.close();
-    }
-    const summary = await writeBack(storage, this.stored ?? null, after);
+    const summary = await writeBack(storage, this.stored ?? null, this.readBack());
     this.stored = undefined;
     return summary;
   }

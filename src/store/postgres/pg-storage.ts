@@ -1,5 +1,6 @@
 // The PostgreSQL adapter of the shared-storage port (core/index-storage.ts): one knowledge base's rows under its
 // kb_id, read in one snapshot and written back one document per transaction, retried once a connection drops.
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { toSql } from 'pgvector';
 import { maskDatabaseUrl } from '../../core/database-url.js';
@@ -194,6 +195,28 @@ export class PostgresStorage implements IndexStorage {
         [this.kbId, generation],
       );
       if (claimed.rowCount === 0) throw this.writtenMeanwhile();
+    });
+  }
+
+  async beginRebuild(): Promise<void> {
+    const prefix = `${this.options.kb}#rebuild-`; // '#' never appears in a [storage] kb name
+    await this.transaction('while starting a rebuild', async (client) => {
+      await client.query('DELETE FROM groove_kbs WHERE starts_with(name, $1)', [prefix]);
+      const created = await client.query('INSERT INTO groove_kbs(name) VALUES ($1) RETURNING id', [
+        `${prefix}${randomUUID().slice(0, 8)}`,
+      ]);
+      this.kbId = created.rows[0].id as number;
+    });
+  }
+
+  async finishRebuild(): Promise<void> {
+    await this.transaction('while swapping the rebuilt index in', async (client) => {
+      const kbId = this.requireKb();
+      await client.query('DELETE FROM groove_kbs WHERE name = $1 AND id <> $2', [this.options.kb, kbId]);
+      await client.query('UPDATE groove_kbs SET name = $1, generation = generation + 1 WHERE id = $2', [
+        this.options.kb,
+        kbId,
+      ]);
     });
   }
 
