@@ -1,6 +1,8 @@
 // The PostgreSQL backend end to end through the facade, against PGlite over a real socket: what is stored per KB,
 // incremental runs, search results identical to the SQLite backend's, unreachable servers and refused commands.
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { isGrooveError } from '../../src/errors.js';
@@ -116,7 +118,7 @@ describe('postgres backend: index, status, search', () => {
     }
   });
 
-  it('stores vectors with pgvector and ranks hybrid searches exactly as SQLite does', async () => {
+  it('stores vectors bit for bit and ranks hybrid searches, tune and browse exactly as SQLite does', async () => {
     const temp = createTempKb(NOTES);
     const pg = openPostgres(temp, 'hybrid', new HashEmbedder({ dimension: 64 }));
     const lite = openSqlite(temp, new HashEmbedder({ dimension: 64 }));
@@ -125,14 +127,40 @@ describe('postgres backend: index, status, search', () => {
       await lite.index();
       const status = await pg.describe();
       expect(status).toMatchObject({ vectors: status.chunks, dimension: 64, pendingEmbeddings: 0 });
-      const vectors = await server.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM groove_chunk_vectors v JOIN groove_kbs k ON k.id = v.kb_id
-         WHERE k.name = 'hybrid' AND vector_dims(v.embedding) = 64`,
+      // What PostgreSQL holds is exactly what the SQLite index holds for the same chunk text.
+      const stored = await server.query<{ embed_key: string; embedding: number[] }>(
+        `SELECT c.embed_key, v.embedding::real[] AS embedding FROM groove_chunk_vectors v
+         JOIN groove_chunks c ON c.kb_id = v.kb_id AND c.id = v.chunk_id
+         JOIN groove_kbs k ON k.id = v.kb_id WHERE k.name = 'hybrid'`,
       );
-      expect(vectors[0]!.n).toBe(status.chunks);
-      const response = await pg.search({ query: 'reset password', limit: 5 });
-      expect(response.legs.vector?.status ?? 'ok').toBe('ok');
+      const local = new Map(
+        [...temp.documents().values()].flatMap((d) => d.chunks.map((c) => [c.embedKey, c.vector] as const)),
+      );
+      expect(stored.length).toBe(status.chunks);
+      for (const row of stored) {
+        const bytes = Buffer.from(Float32Array.from(row.embedding).buffer);
+        expect(bytes.equals(local.get(row.embed_key)!)).toBe(true);
+      }
       expect(await rankings(pg, QUERIES)).toEqual(await rankings(lite, QUERIES));
+      expect(await pg.listTopics()).toEqual(await lite.listTopics());
+      expect(await pg.getDocument('guides/deploy.md')).toEqual(await lite.getDocument('guides/deploy.md'));
+      const graph = { start: 'guides/deploy.md', depth: 1 };
+      // Everything but the time it took.
+      const graphOf = async (kb: ReturnType<typeof openKnowledgeBase>) => {
+        const result = await kb.connectionGraph(graph);
+        return result.ok ? { ...result.graph, stats: { ...result.graph.stats, durationMs: 0 } } : result;
+      };
+      expect(await graphOf(pg)).toEqual(await graphOf(lite));
+      const golden = path.join(temp.root, 'golden.yml');
+      fs.writeFileSync(
+        golden,
+        'queries:\n  - query: "reset the password"\n    expected:\n      - path: guides/reset-password.md\n' +
+          '  - query: "staging deploy"\n    expected:\n      - path: guides/deploy.md\n',
+      );
+      const [pgTune, liteTune] = [await pg.tune({ golden }), await lite.tune({ golden })];
+      expect(pgTune.kind).toBe('report');
+      if (pgTune.kind !== 'report' || liteTune.kind !== 'report') return;
+      expect(pgTune.report.grid).toEqual(liteTune.report.grid);
     } finally {
       await pg.close();
       await lite.close();
