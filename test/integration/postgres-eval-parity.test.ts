@@ -5,11 +5,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { EvalReport } from '../../src/app/eval/index.js';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { resolveConfig } from '../../src/config/resolve-config.js';
-import { type PgliteServer, startPgliteServer } from '../support/pglite-server.js';
+import { usePgliteServer } from '../support/pglite-server.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const evalRoot = path.resolve(repoRoot, '../shared/eval');
@@ -28,14 +28,8 @@ const DATASETS: Dataset[] = [
 ];
 
 const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'groove-parity-'));
-let server: PgliteServer;
-beforeAll(async () => {
-  server = await startPgliteServer({ withVector: false });
-}, 60_000);
-afterAll(async () => {
-  await server?.stop();
-  fs.rmSync(temp, { recursive: true, force: true });
-});
+const pgServer = usePgliteServer({ withVector: false });
+afterAll(() => fs.rmSync(temp, { recursive: true, force: true }));
 
 const present = (d: Dataset) => fs.existsSync(path.join(evalRoot, d.name, d.golden));
 
@@ -44,7 +38,7 @@ async function evaluate(dataset: Dataset, backend: 'sqlite' | 'postgres'): Promi
   const golden = path.join(evalRoot, dataset.name, dataset.golden);
   const toml =
     backend === 'postgres'
-      ? `[storage]\nbackend = "postgres"\nurl = "${server.url}"\nkb = "${dataset.name}"\n`
+      ? `[storage]\nbackend = "postgres"\nurl = "${pgServer().url}"\nkb = "${dataset.name}"\n`
       : '';
   const folder = fs.mkdtempSync(path.join(temp, `${backend}-`));
   if (toml) fs.writeFileSync(path.join(folder, 'groove.toml'), toml);

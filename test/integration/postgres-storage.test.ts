@@ -3,23 +3,17 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { isGrooveError } from '../../src/errors.js';
 import type { Embedder } from '../../src/types.js';
 import { startCuttingProxy } from '../support/cutting-proxy.js';
 import { HashEmbedder } from '../support/hash-embedder.js';
-import { type PgliteServer, startPgliteServer } from '../support/pglite-server.js';
+import { usePgliteServer } from '../support/pglite-server.js';
 import { createTempKb, type TempKb } from '../support/temp-kb.js';
 import { ensureTinyModel } from '../support/test-models.js';
 
-let server: PgliteServer;
-beforeAll(async () => {
-  server = await startPgliteServer();
-}, 60_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const pgServer = usePgliteServer();
 
 const NOTES: Record<string, string> = {
   'guides/reset-password.md':
@@ -31,7 +25,7 @@ const NOTES: Record<string, string> = {
 };
 
 function tomlFor(kb: string, model = 'none'): string {
-  return `model = "${model}"\n[storage]\nbackend = "postgres"\nurl = "${server.url}"\nkb = "${kb}"\n`;
+  return `model = "${model}"\n[storage]\nbackend = "postgres"\nurl = "${pgServer().url}"\nkb = "${kb}"\n`;
 }
 
 function openPostgres(temp: TempKb, kb: string, embedder?: Embedder) {
@@ -54,6 +48,16 @@ async function rankings(kb: ReturnType<typeof openKnowledgeBase>, queries: strin
   return out;
 }
 
+/** Paths and chunk counts the store holds for one KB. */
+async function storedFiles(kb: string) {
+  return pgServer().query<{ path: string; chunks: number }>(
+    `SELECT d.path, count(c.id)::int AS chunks FROM groove_documents d
+     JOIN groove_kbs k ON k.id = d.kb_id LEFT JOIN groove_chunks c ON c.kb_id = d.kb_id AND c.document_id = d.id
+     WHERE k.name = $1 GROUP BY d.path ORDER BY d.path`,
+    [kb],
+  );
+}
+
 const QUERIES = ['reset password', 'deploy staging', '売上', 'production checks', 'settings security'];
 
 describe('postgres backend: index, status, search', () => {
@@ -67,14 +71,11 @@ describe('postgres backend: index, status, search', () => {
       await lite.index();
       const status = await pg.describe();
       expect(status.storage.backend).toBe('postgres');
-      expect(status.storage.location).toContain(`127.0.0.1:${server.port}`);
+      expect(status.storage.location).toContain(`127.0.0.1:${pgServer().port}`);
       expect(status.storage.location).not.toContain('not-a-secret');
       expect(status.documents).toBe(4);
       expect(status.links).toBe(2);
-      const stored = await server.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM groove_documents d JOIN groove_kbs k ON k.id = d.kb_id WHERE k.name = 'lexical'`,
-      );
-      expect(stored[0]!.n).toBe(4);
+      expect((await storedFiles('lexical')).map((f) => f.path)).toEqual(Object.keys(NOTES).sort());
       expect(await rankings(pg, QUERIES)).toEqual(await rankings(lite, QUERIES));
     } finally {
       await pg.close();
@@ -99,11 +100,7 @@ describe('postgres backend: index, status, search', () => {
       const again = await second.index();
       expect(again).toMatchObject({ indexed: 0, updated: 0, deleted: 0, unchanged: 4 });
       await lite.index();
-      const paths = await server.query<{ path: string }>(
-        `SELECT d.path FROM groove_documents d JOIN groove_kbs k ON k.id = d.kb_id
-         WHERE k.name = 'incremental' ORDER BY d.path`,
-      );
-      expect(paths.map((p) => p.path)).toEqual([
+      expect((await storedFiles('incremental')).map((f) => f.path)).toEqual([
         'guides/deploy.md',
         'guides/reset-password.md',
         'notes/links.md',
@@ -128,7 +125,7 @@ describe('postgres backend: index, status, search', () => {
       const status = await pg.describe();
       expect(status).toMatchObject({ vectors: status.chunks, dimension: 64, pendingEmbeddings: 0 });
       // What PostgreSQL holds is exactly what the SQLite index holds for the same chunk text.
-      const stored = await server.query<{ embed_key: string; embedding: number[] }>(
+      const stored = await pgServer().query<{ embed_key: string; embedding: number[] }>(
         `SELECT c.embed_key, v.embedding::real[] AS embedding FROM groove_chunk_vectors v
          JOIN groove_chunks c ON c.kb_id = v.kb_id AND c.id = v.chunk_id
          JOIN groove_kbs k ON k.id = v.kb_id WHERE k.name = 'hybrid'`,
@@ -202,18 +199,18 @@ describe('postgres backend: index, status, search', () => {
     const kb = openPostgres(temp, 'forced');
     const lite = openSqlite(temp);
     const kbRows = () =>
-      server.query<{ id: number; name: string }>(
+      pgServer().query<{ id: number; name: string }>(
         `SELECT id, name FROM groove_kbs WHERE starts_with(name, 'forced') ORDER BY id`,
       );
     try {
       await kb.index();
       const [before] = await kbRows();
       // A judgment recorded against the old index (as another groove would store it) survives the rebuild.
-      await server.query(
+      await pgServer().query(
         `INSERT INTO groove_feedback_serves(kb_id, id, recorded_at, task_id, query) VALUES ($1, 1, 'x', 't1', 'deploy')`,
         [before!.id],
       );
-      await server.query(
+      await pgServer().query(
         `INSERT INTO groove_feedback_items(kb_id, serve_id, position, path, heading, verdict, always_served)
          VALUES ($1, 1, 0, 'guides/deploy.md', NULL, 'helped', 0)`,
         [before!.id],
@@ -223,7 +220,7 @@ describe('postgres backend: index, status, search', () => {
       const after = await kbRows();
       expect(after.map((row) => row.name)).toEqual(['forced']);
       expect(after[0]!.id).not.toBe(before!.id);
-      const judgments = await server.query<{ path: string; verdict: string }>(
+      const judgments = await pgServer().query<{ path: string; verdict: string }>(
         'SELECT path, verdict FROM groove_feedback_items WHERE kb_id = $1',
         [after[0]!.id],
       );
@@ -312,18 +309,8 @@ describe('postgres backend: an unreachable server', () => {
 });
 
 describe('postgres backend: a connection dropped while writing', () => {
-  /** Paths and chunk counts the store holds for one KB. */
-  async function storedFiles(kb: string) {
-    return server.query<{ path: string; chunks: number }>(
-      `SELECT d.path, count(c.id)::int AS chunks FROM groove_documents d
-       JOIN groove_kbs k ON k.id = d.kb_id LEFT JOIN groove_chunks c ON c.kb_id = d.kb_id AND c.document_id = d.id
-       WHERE k.name = $1 GROUP BY d.path ORDER BY d.path`,
-      [kb],
-    );
-  }
-
   it('retries the file on a new connection and finishes', async () => {
-    const proxy = await startCuttingProxy({ host: server.host, port: server.port });
+    const proxy = await startCuttingProxy({ host: pgServer().host, port: pgServer().port });
     const temp = createTempKb(NOTES);
     const url = `postgres://postgres@127.0.0.1:${proxy.port}/postgres`;
     const toml = `model = "none"\n[storage]\nbackend = "postgres"\nurl = "${url}"\nkb = "retried"\n`;
@@ -343,7 +330,7 @@ describe('postgres backend: a connection dropped while writing', () => {
   });
 
   it('fails with STORAGE_UNREACHABLE when the server stays away, leaving every file whole or absent', async () => {
-    const proxy = await startCuttingProxy({ host: server.host, port: server.port });
+    const proxy = await startCuttingProxy({ host: pgServer().host, port: pgServer().port });
     const temp = createTempKb(NOTES);
     const url = `postgres://postgres:s3cret-pw@127.0.0.1:${proxy.port}/postgres`;
     const toml = `model = "none"\n[storage]\nbackend = "postgres"\nurl = "${url}"\nkb = "cut"\n`;

@@ -1,18 +1,12 @@
 // A PostgreSQL server without pgvector (PGlite started without the extension, as Debian's postgresql-15 ships):
 // an index with a model is refused up front with STORAGE_EXTENSION_MISSING; a lexical-only KB works all the same.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { HashEmbedder } from '../support/hash-embedder.js';
-import { type PgliteServer, startPgliteServer } from '../support/pglite-server.js';
+import { usePgliteServer } from '../support/pglite-server.js';
 import { createTempKb } from '../support/temp-kb.js';
 
-let server: PgliteServer;
-beforeAll(async () => {
-  server = await startPgliteServer({ withVector: false });
-}, 60_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const pgServer = usePgliteServer({ withVector: false });
 
 const NOTES = {
   'a.md': '# Alpha\n\nThe alpha release notes list every change since the last version of the app.\n',
@@ -22,7 +16,7 @@ const NOTES = {
 };
 
 function storageToml(kb: string, model: string): string {
-  return `model = "${model}"\n[storage]\nbackend = "postgres"\nurl = "${server.url}"\nkb = "${kb}"\n`;
+  return `model = "${model}"\n[storage]\nbackend = "postgres"\nurl = "${pgServer().url}"\nkb = "${kb}"\n`;
 }
 
 describe('postgres backend on a server without pgvector', () => {
@@ -35,11 +29,11 @@ describe('postgres backend on a server without pgvector', () => {
     try {
       const failure = await kb.index().catch((error: unknown) => error);
       expect(failure).toMatchObject({ code: 'STORAGE_EXTENSION_MISSING' });
-      expect((failure as Error).message).toContain(`127.0.0.1:${server.port}`);
+      expect((failure as Error).message).toContain(`127.0.0.1:${pgServer().port}`);
       expect((failure as Error).message).toContain('pgvector');
       expect((failure as Error).message).not.toContain('not-a-secret');
       expect(embedder.embeddedTexts).toBe(0);
-      const stored = await server.query<{ n: number }>(
+      const stored = await pgServer().query<{ n: number }>(
         `SELECT count(*)::int AS n FROM groove_kbs WHERE name = 'with-model'`,
       );
       expect(stored[0]!.n).toBe(0);

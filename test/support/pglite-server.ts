@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface PgliteServer {
   /** postgres://… for [storage] url (the password is a placeholder: PGlite ignores it). */
@@ -39,5 +40,20 @@ export async function startPgliteServer(options: PgliteServerOptions = {}): Prom
       await server.stop();
       await db.close();
     },
+  };
+}
+
+/** One server for the calling test file: started before its tests, stopped after; read it through the getter. */
+export function usePgliteServer(options: PgliteServerOptions = {}): () => PgliteServer {
+  let server: PgliteServer | undefined;
+  beforeAll(async () => {
+    server = await startPgliteServer(options);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return () => {
+    if (!server) throw new Error('the PGlite server is not started yet (use it inside a test)');
+    return server;
   };
 }
