@@ -37,7 +37,7 @@ export async function writeBack(
   await storage.beginWriteBack(before?.generation ?? 0);
   await storage.addTerms(newTerms(before?.terms, after.terms));
   const touched: { id: number; sizeBytes: number; mtimeMs: number }[] = [];
-  const settled: DocumentBundle[][] = [];
+  const settled: [DocumentBundle, DocumentBundle][] = [];
   for (const bundle of after.documents) {
     const id = bundle.document.id as number;
     const previous = old.get(id);
@@ -70,7 +70,10 @@ function newTerms(before: ReadonlyMap<string, number> | undefined, after: Readon
 }
 
 /** Vectors the embedding stage stored for documents the run did not rewrite, with the queue entries they settle. */
-async function writeVectorsStoredBehind(storage: IndexStorage, pairs: DocumentBundle[][]): Promise<number> {
+async function writeVectorsStoredBehind(
+  storage: IndexStorage,
+  pairs: readonly [DocumentBundle, DocumentBundle][],
+): Promise<number> {
   let vectors = new Map<number, Float32Array>();
   let dequeued: number[] = [];
   let written = 0;
@@ -81,12 +84,12 @@ async function writeVectorsStoredBehind(storage: IndexStorage, pairs: DocumentBu
     dequeued = [];
   };
   for (const [previous, current] of pairs) {
-    const waiting = new Set(current!.queue.map((row) => row.chunk_id as number));
-    for (const row of previous!.queue) {
+    const waiting = new Set(current.queue.map((row) => row.chunk_id as number));
+    for (const row of previous.queue) {
       const chunkId = row.chunk_id as number;
       if (waiting.has(chunkId)) continue;
       dequeued.push(chunkId);
-      const vector = current!.vectors.get(chunkId);
+      const vector = current.vectors.get(chunkId);
       if (vector) vectors.set(chunkId, vector);
     }
     if (vectors.size + dequeued.length >= VECTORS_PER_TRANSACTION) await flush();

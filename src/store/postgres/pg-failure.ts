@@ -55,14 +55,31 @@ export function unreachableError(error: unknown, url: string, during: string): G
   });
 }
 
-/** The error for a model-backed index on a server without pgvector. */
+/** SQLSTATE for a role that may not do what it asked (here: CREATE EXTENSION). */
+const INSUFFICIENT_PRIVILEGE = '42501';
+
+/**
+ * The error for a model-backed index where pgvector cannot be used: the server has no such extension, or it has
+ * one that this role may not create in the database.
+ */
 export function vectorExtensionMissing(url: string, cause: unknown): GrooveError {
+  const host = databaseHostOf(url);
+  if (codeOf(cause) === INSUFFICIENT_PRIVILEGE) {
+    return new GrooveError(
+      'STORAGE_EXTENSION_MISSING',
+      `the database at ${host} has no "vector" extension (pgvector) yet, and this user may not create it`,
+      {
+        cause,
+        hint: `ask an administrator to run CREATE EXTENSION vector in the database of "${maskDatabaseUrl(url)}", or index lexical-only with model = "none"`,
+      },
+    );
+  }
   return new GrooveError(
     'STORAGE_EXTENSION_MISSING',
-    `PostgreSQL at ${databaseHostOf(url)} has no "vector" extension (pgvector), which an index with an embedding model needs`,
+    `PostgreSQL at ${host} has no "vector" extension (pgvector), which an index with an embedding model needs`,
     {
       cause,
-      hint: 'install pgvector on the server (and CREATE EXTENSION vector, or let groove create it), or index lexical-only with model = "none"',
+      hint: 'install pgvector on the server (groove then creates the extension), or index lexical-only with model = "none"',
     },
   );
 }

@@ -121,22 +121,21 @@ export class PostgresStorage implements IndexStorage {
   async readContents(): Promise<IndexContents | null> {
     const client = await this.connect('while reading the index');
     try {
-      // One snapshot: a writer committing meanwhile is seen whole or not at all.
+      // One snapshot: a writer committing meanwhile is seen whole or not at all. Read-only, so it ends in a
+      // rollback either way.
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       const kb = await client.query('SELECT id, generation FROM groove_kbs WHERE name = $1', [
         this.options.kb,
       ]);
       const row = kb.rows[0] as { id: number; generation: number } | undefined;
-      if (!row) return null;
-      this.kbId = row.id;
-      const contents = await this.readKb(client, row.id, row.generation);
-      await client.query('COMMIT');
+      if (row) this.kbId = row.id;
+      const contents = row ? await this.readKb(client, row.id, row.generation) : null;
+      await client.query('ROLLBACK');
+      client.release();
       return contents;
     } catch (error) {
+      client.release(isConnectionLoss(error) ? (error as Error) : undefined);
       throw storageQueryFailed(error, this.options.url, 'while reading the index');
-    } finally {
-      await client.query('ROLLBACK').catch(() => undefined);
-      client.release();
     }
   }
 
