@@ -143,31 +143,12 @@ export class KnowledgeBase {
   index(options: IndexOptions = {}): Promise<IndexSummary> {
     const shared = this.shared;
     if (shared) {
+      const run = () => this.update(options);
       return this.file.write(() =>
-        options.force ? this.rebuildShared(shared, options) : this.updateShared(shared, options),
+        options.force ? shared.rebuild(this.settings, run) : shared.update(this.settings, run),
       );
     }
     return this.file.write(() => (options.force ? this.rebuild(options) : this.update(options)));
-  }
-
-  /**
-   * Stages on a shared store: read it into the working copy → check it can hold vectors (before any model
-   * work) → the SQLite run on the working copy → write what changed back, one document per transaction.
-   */
-  private async updateShared(shared: SharedIndex, options: IndexOptions): Promise<IndexSummary> {
-    await shared.refresh();
-    const database = IndexDatabase.open(this.dbPath, { create: false });
-    let settings: ResolvedConfig;
-    try {
-      const stored = database.identity();
-      settings = stored ? adoptIndexModel(this.settings, stored) : this.settings;
-    } finally {
-      database.close();
-    }
-    if (embedderIdOf(settings) !== 'none') await shared.requireVectors();
-    const summary = await this.update(options);
-    await shared.writeBack();
-    return summary;
   }
 
   private async update(options: IndexOptions): Promise<IndexSummary> {
@@ -203,15 +184,6 @@ export class KnowledgeBase {
         database.close();
       }
     }, options.onEvent);
-  }
-
-  /** `--force` on a shared store: a fresh working copy, written into a new KB that replaces the old atomically. */
-  private async rebuildShared(shared: SharedIndex, options: IndexOptions): Promise<IndexSummary> {
-    if (embedderIdOf(this.settings) !== 'none') await shared.requireVectors();
-    await shared.startRebuild();
-    const summary = await this.update(options);
-    await shared.finishRebuild();
-    return summary;
   }
 
   /** `identity` null: the model is still loading; the run records its identity once it is loaded. */

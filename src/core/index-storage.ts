@@ -51,6 +51,11 @@ export interface IndexStorage {
   readonly location: string;
   /** The KB's stored index, or null when this KB was never written. */
   readContents(): Promise<IndexContents | null>;
+  /**
+   * End a write-back that wrote everything: the generation moves again, so a reader that compares generations
+   * knows a finished write from one under way. (Where the commit notice to readers belongs, issue 17 item 3.)
+   */
+  endWriteBack(): Promise<void>;
   /** Make room for vectors (a KB with a model); STORAGE_EXTENSION_MISSING when the store cannot hold them. */
   requireVectors(): Promise<void>;
   /**

@@ -10,7 +10,9 @@ import type { IndexContents, IndexStorage, WriteBackSummary } from '../../core/i
 import { segmentForIndex } from '../../core/segment-words.js';
 import { GrooveError } from '../../errors.js';
 import { loadWorkingCopy, readWorkingCopy } from '../../store/working-copy.js';
+import { adoptIndexModel, embedderIdOf } from '../models/index.js';
 import { IndexDatabase } from './index-database.js';
+import type { IndexSummary } from './index-events.js';
 import { writeBack } from './write-back.js';
 
 /** The commands a shared store does not serve yet: each refuses before doing anything. */
@@ -61,6 +63,38 @@ export class SharedIndex {
     return opening;
   }
 
+  /**
+   * `groove index` on the shared store. Stages: read it into the working copy → check it can hold vectors when
+   * the KB has a model (before any model work) → `run` (the SQLite indexer on the working copy) → write back what
+   * changed, one document per transaction. The run's time includes reading and writing back.
+   */
+  async update(settings: ResolvedConfig, run: () => Promise<IndexSummary>): Promise<IndexSummary> {
+    const startedAt = performance.now();
+    await this.refresh();
+    const database = IndexDatabase.open(this.dbPath, { create: false });
+    let followed: ResolvedConfig;
+    try {
+      const stored = database.identity();
+      followed = stored ? adoptIndexModel(settings, stored) : settings;
+    } finally {
+      database.close();
+    }
+    if (embedderIdOf(followed) !== 'none') await this.requireVectors();
+    const summary = await run();
+    await this.writeBack();
+    return { ...summary, durationMs: Math.round(performance.now() - startedAt) };
+  }
+
+  /** `groove index --force`: `run` on a fresh working copy, written into a new KB swapped in atomically. */
+  async rebuild(settings: ResolvedConfig, run: () => Promise<IndexSummary>): Promise<IndexSummary> {
+    const startedAt = performance.now();
+    if (embedderIdOf(settings) !== 'none') await this.requireVectors();
+    await this.startRebuild();
+    const summary = await run();
+    await this.finishRebuild();
+    return { ...summary, durationMs: Math.round(performance.now() - startedAt) };
+  }
+
   /** Read the store into the working copy once (reads); INDEX_NOT_FOUND when this KB was never indexed. */
   async ensureRead(): Promise<void> {
     if (this.stored === undefined) await this.refresh();
@@ -77,7 +111,7 @@ export class SharedIndex {
 
   /**
    * Read the store into a new working copy and move it over the old one, so a session open on the old file
-   * notices (replacedOnDisk) and reopens.
+   * notices (replacedOnDisk) and reopens. A long-lived reader calls this when told the store changed.
    */
   async refresh(): Promise<void> {
     const storage = await this.connect();
@@ -98,7 +132,7 @@ export class SharedIndex {
    * Start a `--force` rebuild: an empty working copy holding only the judgments the store has (they are not
    * derived from the files, so a rebuild keeps them).
    */
-  async startRebuild(): Promise<void> {
+  private async startRebuild(): Promise<void> {
     const storage = await this.connect();
     const current = await storage.readContents();
     IndexDatabase.remove(this.dbPath);
@@ -124,7 +158,7 @@ export class SharedIndex {
    * readers see the old index until the swap, the new one after; a rebuild cut off before the swap changes
    * nothing (its hidden KB is dropped by the next rebuild).
    */
-  async finishRebuild(): Promise<WriteBackSummary> {
+  private async finishRebuild(): Promise<WriteBackSummary> {
     const storage = await this.connect();
     await storage.beginRebuild();
     const summary = await writeBack(storage, null, this.readBack());
@@ -143,12 +177,12 @@ export class SharedIndex {
   }
 
   /** Make room for vectors before a run with a model embeds anything (STORAGE_EXTENSION_MISSING without pgvector). */
-  async requireVectors(): Promise<void> {
+  private async requireVectors(): Promise<void> {
     await (await this.connect()).requireVectors();
   }
 
   /** Write the working copy's changes since the last read back to the store; the next read reads it again. */
-  async writeBack(): Promise<WriteBackSummary> {
+  private async writeBack(): Promise<WriteBackSummary> {
     const storage = await this.connect();
     const summary = await writeBack(storage, this.stored ?? null, this.readBack());
     this.stored = undefined;

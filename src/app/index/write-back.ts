@@ -59,6 +59,7 @@ export async function writeBack(
   summary.vectorsWritten = await writeVectorsStoredBehind(storage, settled);
   await storage.writeMeta(after.meta);
   if (!sameRows(before, after)) await storage.replaceFeedback(after.feedbackServes, after.feedbackItems);
+  await storage.endWriteBack();
   return summary;
 }
 

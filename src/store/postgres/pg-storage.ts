@@ -197,6 +197,12 @@ export class PostgresStorage implements IndexStorage {
     });
   }
 
+  async endWriteBack(): Promise<void> {
+    await this.transaction('while finishing the write', (client) =>
+      client.query('UPDATE groove_kbs SET generation = generation + 1 WHERE id = $1', [this.requireKb()]),
+    );
+  }
+
   async beginRebuild(): Promise<void> {
     const prefix = `${this.options.kb}#rebuild-`; // '#' never appears in a [storage] kb name
     await this.transaction('while starting a rebuild', async (client) => {
