@@ -56,7 +56,9 @@ import {
   readIndexStatus,
   requireKbPaths,
   runIndexOn,
+  SharedIndex,
   type StatusReport,
+  unsupportedOnSharedStore,
   withFeedbackDatabase,
 } from './index/index.js';
 import {
@@ -108,25 +110,29 @@ export class KnowledgeBase {
   private readonly createEmbedder: (config: ResolvedConfig) => Promise<Embedder | null>;
   private readonly createReranker: (config: ResolvedConfig) => Promise<Reranker | null>;
   private readonly now: () => Date;
+  /** The shared store and its working copy ([storage] backend = "postgres"); null for a SQLite index file. */
+  private readonly shared: SharedIndex | null;
 
   constructor(config: ResolvedConfig, deps: KnowledgeBaseDeps = {}) {
     this.settings = config;
     this.now = deps.now ?? (() => new Date());
     this.createEmbedder = deps.createEmbedder ?? createEmbedderFor;
     this.createReranker = deps.createReranker ?? createRerankerFor;
-    const paths = requireKbPaths(config);
+    this.shared = SharedIndex.of(config);
+    const paths = requireKbPaths(this.shared ? { ...config, dbPath: this.shared.dbPath } : config);
     this.kbPath = paths.kbPath;
     this.dbPath = paths.dbPath;
-    this.file = new IndexFile(this.dbPath, () =>
-      SearchSession.open(this.dbPath, this.settings, {
+    this.file = new IndexFile(this.dbPath, async () => {
+      await this.shared?.ensureRead();
+      return SearchSession.open(this.dbPath, this.settings, {
         embedder: (followed) => {
           this.settings = followed;
           return this.embedder();
         },
         reranker: (followed) => this.createReranker(followed),
         now: this.now,
-      }),
-    );
+      });
+    });
   }
 
   /** The configuration in effect (after following the model an index records). */
@@ -136,6 +142,13 @@ export class KnowledgeBase {
 
   /** Index the KB incrementally; `force` rebuilds into a new file and swaps it in only when complete. */
   index(options: IndexOptions = {}): Promise<IndexSummary> {
+    const shared = this.shared;
+    if (shared) {
+      const run = () => this.update(options);
+      return this.file.write(() =>
+        options.force ? shared.rebuild(this.settings, run) : shared.update(this.settings, run),
+      );
+    }
     return this.file.write(() => (options.force ? this.rebuild(options) : this.update(options)));
   }
 
@@ -195,11 +208,29 @@ export class KnowledgeBase {
 
   /** Counts and identity of the index; never creates one. */
   status(): StatusReport {
-    return readIndexStatus(this.kbPath, this.dbPath, this.settings.parsers.extensions);
+    if (this.shared) throw unsupportedOnSharedStore('a synchronous status read');
+    return readIndexStatus(this.kbPath, this.dbPath, this.settings.parsers.extensions, {
+      backend: 'sqlite',
+      location: this.dbPath,
+    });
+  }
+
+  /** `groove status` on either backend: a shared store is read into the working copy first. */
+  async describe(): Promise<StatusReport> {
+    if (!this.shared) return this.status();
+    const shared = this.shared;
+    return this.file.outsideSwap(async () => {
+      await shared.ensureRead();
+      return readIndexStatus(this.kbPath, this.dbPath, this.settings.parsers.extensions, {
+        backend: 'postgres',
+        location: shared.location,
+      });
+    });
   }
 
   /** `groove doctor`: integrity and servability checks on a read-only connection; changes nothing. */
   doctor(): DoctorReport {
+    if (this.shared) throw unsupportedOnSharedStore('`groove doctor`');
     const input = { kbPath: this.kbPath, dbPath: this.dbPath, config: this.settings };
     return runDoctor(input, { read: filePorts.readFile, now: this.now });
   }
@@ -287,6 +318,7 @@ export class KnowledgeBase {
 
   /** record_feedback: store one serve's judgments in the index file (kept across re-index and --force). */
   recordFeedback(input: FeedbackInput): Promise<FeedbackReceipt> {
+    if (this.shared) return Promise.reject(unsupportedOnSharedStore('recording feedback'));
     return this.file.outsideSwap(() =>
       withFeedbackDatabase(this.dbPath, (database) => recordFeedback(input, { ...database, now: this.now })),
     );
@@ -294,6 +326,7 @@ export class KnowledgeBase {
 
   /** `groove eval golden build --from-feedback`: the four filters, then the golden YAML and its sidecar. */
   buildGolden(options: GoldenBuildOptions = {}): Promise<GoldenBuildResult> {
+    if (this.shared) return Promise.reject(unsupportedOnSharedStore('building a golden set from feedback'));
     return this.file.outsideSwap(() =>
       withFeedbackDatabase(this.dbPath, (database) =>
         buildGoldenFromFeedback(options, {
@@ -311,6 +344,7 @@ export class KnowledgeBase {
 
   /** `groove eval golden stamp`: write the sidecar dating the golden set against the index as it is now. */
   stampGolden(options: { golden?: string } = {}): Promise<GoldenStampResult> {
+    if (this.shared) return Promise.reject(unsupportedOnSharedStore('`groove eval golden stamp`'));
     return this.file.outsideSwap(() =>
       withFeedbackDatabase(this.dbPath, (database) =>
         stampGolden(options, {
@@ -370,6 +404,7 @@ export class KnowledgeBase {
 
   /** Load the model once, following the model an existing index records, so the first call does not pay for it. */
   async warmUp(): Promise<void> {
+    if (this.shared) throw unsupportedOnSharedStore('`groove serve`');
     if (!IndexDatabase.exists(this.dbPath)) {
       await this.embedder();
       return;
@@ -404,6 +439,7 @@ export class KnowledgeBase {
 
   async close(): Promise<void> {
     await this.file.close();
+    await this.shared?.close();
     const embedder = await this.embedderPromise?.catch(() => null);
     await embedder?.close();
   }

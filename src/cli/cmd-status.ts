@@ -6,7 +6,13 @@ import { type CommonFlags, loadConfig } from './common-options.js';
 import { renderStatus } from './render-index.js';
 
 export async function run({ flags, io }: RunContext<CommonFlags>): Promise<number> {
-  const report = openKnowledgeBase(loadConfig(flags, io)).status();
+  const kb = openKnowledgeBase(loadConfig(flags, io));
+  let report: Awaited<ReturnType<typeof kb.describe>>;
+  try {
+    report = await kb.describe();
+  } finally {
+    await kb.close();
+  }
   io.stdout.write(
     flags.format === 'json' ? `${JSON.stringify(statusReportToJson(report))}\n` : renderStatus(report),
   );

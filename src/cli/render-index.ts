@@ -64,7 +64,12 @@ export function renderIndexSummary(summary: IndexSummary): string {
 export function renderStatus(report: StatusReport): string {
   const lines = [
     `KB:            ${displayPath(report.kbPath)}`,
-    `Index:         ${displayPath(report.dbPath)} (${formatBytes(report.dbSizeBytes)})`,
+    ...(report.storage.backend === 'postgres'
+      ? [`Backend:       postgres ${displayLine(report.storage.location)}`]
+      : [
+          `Backend:       sqlite`,
+          `Index:         ${displayPath(report.dbPath)} (${formatBytes(report.dbSizeBytes)})`,
+        ]),
     `Documents:     ${report.documents}`,
     `Chunks:        ${report.chunks}`,
     ...(report.pendingEmbeddings > 0

@@ -150,6 +150,14 @@ export const DEFAULTS = {
     queryPrefix: null as string | null,
     passagePrefix: null as string | null,
   },
+  storage: {
+    /** Where the index lives: `sqlite` (one file, `db_path`) or `postgres` (a shared server, `url`). */
+    backend: 'sqlite' as 'sqlite' | 'postgres',
+    /** `postgres://user:password@host:port/database` (`GROOVE_DATABASE_URL` wins); never printed with its password. */
+    url: null as string | null,
+    /** This KB's name inside a shared database: 1 – 63 of a–z, 0–9, `_`, `-`; several KBs share one database. */
+    kb: 'default',
+  },
   eval: {
     /** Default `<kb>/.groove-eval.yml`. */
     golden: null as string | null,

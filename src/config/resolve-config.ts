@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { z } from 'zod';
+import { maskDatabaseUrl } from '../core/database-url.js';
 import { extensionsOfParsers } from '../core/document-formats.js';
 import { GrooveError } from '../errors.js';
 import type { EmbeddingSetup, HubEnvironment } from '../types.js';
@@ -204,6 +205,11 @@ function applyFile(config: ResolvedConfig, file: ConfigFile, filePath: string): 
   });
   assignDefined(config.watch, { enabled: file.watch?.enabled, debounceMs: file.watch?.debounce_ms });
   applyTransport(config, file);
+  assignDefined(config.storage, {
+    backend: file.storage?.backend,
+    url: file.storage?.url,
+    kb: file.storage?.kb,
+  });
   applySearch(config, file, filePath);
   assignDefined(config.contextual, { enabled: file.contextual?.enabled });
   const e = file.embedding ?? {};
@@ -305,6 +311,7 @@ function applyEnvAndOverrides(config: ResolvedConfig, options: ResolveConfigOpti
   config.hub = hubEnvironmentFrom(env, os.homedir(), cwd);
   if (env.GROOVE_EMBEDDING_API_KEY) config.embedding.apiKey = env.GROOVE_EMBEDDING_API_KEY;
   if (env.GROOVE_HTTP_TOKEN) config.transport.http.token = env.GROOVE_HTTP_TOKEN;
+  if (env.GROOVE_DATABASE_URL) config.storage.url = env.GROOVE_DATABASE_URL;
   const o = options.overrides ?? {};
   if (o.kbPath !== undefined) config.kbPath = expandPath(o.kbPath, cwd);
   if (o.dbPath !== undefined) config.dbPath = expandPath(o.dbPath, cwd);
@@ -330,8 +337,29 @@ export function resolveConfig(options: ResolveConfigOptions): ResolvedConfig {
     config.configPath = file;
   }
   applyEnvAndOverrides(config, options);
+  checkStorage(config);
   if (config.kbPath && !config.dbPath) config.dbPath = path.join(path.dirname(config.kbPath), '.groove.db');
   return config;
+}
+
+/** A postgres backend needs a URL that says where; the URL is quoted with its password masked. */
+function checkStorage(config: ResolvedConfig): void {
+  const { backend, url } = config.storage;
+  if (backend !== 'postgres') return;
+  if (url === null) {
+    throw new GrooveError('CONFIG_INVALID', '[storage] backend = "postgres" needs a database URL', {
+      hint: 'set [storage] url = "postgres://user@host:5432/db" in groove.toml, or GROOVE_DATABASE_URL',
+    });
+  }
+  if (!/^postgres(ql)?:\/\/\S+$/.test(url)) {
+    throw new GrooveError(
+      'CONFIG_INVALID',
+      `the database URL "${maskDatabaseUrl(url)}" is not a postgres URL`,
+      {
+        hint: 'write it as postgres://user:password@host:5432/database (GROOVE_DATABASE_URL or [storage] url)',
+      },
+    );
+  }
 }
 
 /** `[parsers]` caps and code languages, and the extensions the enabled parsers claim. */

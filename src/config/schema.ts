@@ -99,6 +99,19 @@ export const configFileSchema = z.strictObject({
         .optional(),
     })
     .optional(),
+  storage: z
+    .strictObject({
+      backend: z.enum(['sqlite', 'postgres']).optional(),
+      url: z
+        .string()
+        .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a URL like "postgres://user@host:5432/groove"')
+        .optional(),
+      kb: z
+        .string()
+        .regex(/^[a-z0-9_-]{1,63}$/, 'must be 1 to 63 of a-z, 0-9, "_" and "-"')
+        .optional(),
+    })
+    .optional(),
   search: z
     .strictObject({
       limit: z.number().int().min(1).max(1000).optional(),

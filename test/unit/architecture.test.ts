@@ -58,6 +58,7 @@ const COMPOSITION_ROOT = new Set([
   'app/index/index-database.ts',
   'app/index/indexer-ports.ts',
   'app/index/feedback-database.ts',
+  'app/index/shared-index.ts',
   'app/models/embedder-factory.ts',
   'app/models/model-catalog.ts',
   'app/models/model-files.ts',
@@ -182,6 +183,7 @@ function importGraph(lines: readonly ImportLine[]): Map<string, string[]> {
 }
 
 const imports = listSourceFiles(srcRoot).flatMap(readImports);
+const readSource = (relFromSrc: string) => fs.readFileSync(path.join(srcRoot, relFromSrc), 'utf8');
 const benchImports = listSourceFiles(benchRoot).flatMap(readImports);
 
 describe('architecture: the layering table', () => {
@@ -225,6 +227,24 @@ describe('architecture: the layering table', () => {
       return to !== null && ADAPTERS.has(to) && !imp.typeOnly && !COMPOSITION_ROOT.has(imp.file);
     });
     expect(bad).toEqual([]);
+  });
+
+  it('only store/postgres loads the PostgreSQL driver, and the app loads that folder only lazily', () => {
+    const inPostgres = (file: string) => file.split(path.sep).slice(0, 2).join('/') === 'store/postgres';
+    const driver = imports.filter((imp) => /^(pg|pgvector)(\/|$)/.test(imp.target) && !inPostgres(imp.file));
+    expect(driver).toEqual([]);
+    const staticUse = imports.filter((imp) => {
+      const target = resolvedTarget(imp);
+      if (target === null || !inPostgres(target) || inPostgres(imp.file)) return false;
+      return !imp.typeOnly && !new RegExp(`import\\(\\s*'${imp.target}'`).test(readSource(imp.file));
+    });
+    expect(staticUse).toEqual([]);
+    // The folder stays an adapter: it reaches the rest of store/ for nothing.
+    const reachOut = imports.filter((imp) => {
+      const target = resolvedTarget(imp);
+      return inPostgres(imp.file) && target !== null && layerOf(target) === 'store' && !inPostgres(target);
+    });
+    expect(reachOut).toEqual([]);
   });
 
   it('cli and mcp reach storage, models, files and core only through the app facade', () => {

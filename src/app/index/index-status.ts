@@ -7,8 +7,15 @@ import type { EmbeddingSetup } from '../../types.js';
 import { identityFromMeta } from '../models/index.js';
 import { checkIndexLocation, IndexDatabase } from './index-database.js';
 
+/** Where an index lives: a SQLite file, or a shared PostgreSQL store (URL with the password masked, KB name). */
+export interface StorageDescription {
+  backend: 'sqlite' | 'postgres';
+  location: string;
+}
+
 export interface StatusReport {
   kbPath: string;
+  /** The index path; with a shared store, the path of its local working copy. */
   dbPath: string;
   dbSizeBytes: number;
   documents: number;
@@ -34,6 +41,7 @@ export interface StatusReport {
   links: number;
   danglingLinks: number;
   schemaVersion: number;
+  storage: StorageDescription;
 }
 
 /** Resolve kb and db paths or explain which flag is missing. */
@@ -62,6 +70,7 @@ export function readIndexStatus(
   kbPath: string,
   dbPath: string,
   noteExtensions: readonly string[],
+  storage: StorageDescription,
 ): StatusReport {
   const database = IndexDatabase.open(dbPath, { create: false });
   try {
@@ -89,6 +98,7 @@ export function readIndexStatus(
       links: links.links,
       danglingLinks: links.dangling,
       schemaVersion: Number(meta.schema_version ?? 0),
+      storage,
     };
   } finally {
     database.close();
@@ -119,5 +129,7 @@ export function statusReportToJson(report: StatusReport): Record<string, unknown
     links: report.links,
     dangling_links: report.danglingLinks,
     schema_version: report.schemaVersion,
+    backend: report.storage.backend,
+    storage_location: report.storage.location,
   };
 }

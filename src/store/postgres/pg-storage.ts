@@ -1,0 +1,371 @@
+// The PostgreSQL adapter of the shared-storage port (core/index-storage.ts): one knowledge base's rows under its
+// kb_id, read in one snapshot and written back one document per transaction, retried once a connection drops.
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { toSql } from 'pgvector';
+import { maskDatabaseUrl } from '../../core/database-url.js';
+import { bundleDocuments } from '../../core/document-bundles.js';
+import type {
+  DocumentBundle,
+  IndexContents,
+  IndexStorage,
+  StoredRow,
+  VectorBatch,
+} from '../../core/index-storage.js';
+import { GrooveError } from '../../errors.js';
+import {
+  isConnectionLoss,
+  storageQueryFailed,
+  unreachableError,
+  vectorExtensionMissing,
+} from './pg-failure.js';
+import { insertRows, readRows } from './pg-rows.js';
+import { DOCUMENT_TABLES, PG_MIGRATIONS, PG_SCHEMA_VERSION, PG_VECTOR_MIGRATIONS } from './pg-schema.js';
+
+export interface PostgresStorageOptions {
+  /** postgres://… (its password is never shown). */
+  url: string;
+  /** The knowledge base's name in the database ([storage] kb). */
+  kb: string;
+  /** Connections in the pool; default 2. */
+  poolSize?: number;
+}
+
+/** Attempts of one write transaction when the connection drops under it (each on a new connection). */
+const WRITE_ATTEMPTS = 3;
+const RETRY_PAUSE_MS = 250;
+/** bigint (OID 20) columns hold sizes well inside a double: read them as numbers, not strings. */
+const INT8_OID = 20;
+
+function poolConfig(options: PostgresStorageOptions): pg.PoolConfig {
+  return {
+    connectionString: options.url,
+    max: options.poolSize ?? 2,
+    connectionTimeoutMillis: 10_000,
+    allowExitOnIdle: true,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  };
+}
+
+export class PostgresStorage implements IndexStorage {
+  readonly backend = 'postgres' as const;
+  readonly location: string;
+  private kbId: number | null = null;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly options: PostgresStorageOptions,
+  ) {
+    this.location = `${maskDatabaseUrl(options.url)} (kb "${options.kb}")`;
+  }
+
+  /** Connect and bring the schema up to date; an unreachable server is STORAGE_UNREACHABLE naming host:port. */
+  static async open(options: PostgresStorageOptions): Promise<PostgresStorage> {
+    const pool = new pg.Pool(poolConfig(options));
+    // An idle connection that dies is reported by the next query that needs it, not as an unhandled event.
+    pool.on('error', () => undefined);
+    // So does one that dies while checked out: the query in flight rejects, and the socket's error event (which
+    // the pool does not listen to for a busy client) must not become an uncaught exception.
+    pool.on('connect', (client) => client.on('error', () => undefined));
+    const storage = new PostgresStorage(pool, options);
+    try {
+      await storage.migrate();
+      return storage;
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw storageQueryFailed(error, options.url, 'while opening the database');
+    }
+  }
+
+  private async migrate(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      const present = await client.query("SELECT to_regclass('groove_schema') IS NOT NULL AS present");
+      if (present.rows[0]?.present) {
+        const stored = await client.query('SELECT max(version) AS version FROM groove_schema');
+        if (stored.rows[0]?.version === PG_SCHEMA_VERSION) return;
+      }
+      await client.query('BEGIN');
+      // Two groove processes migrating one new database take turns.
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('groove_schema'))");
+      for (const statement of PG_MIGRATIONS) await client.query(statement);
+      await client.query('DELETE FROM groove_schema');
+      await client.query('INSERT INTO groove_schema(version) VALUES ($1)', [PG_SCHEMA_VERSION]);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Create the vector table (and the extension) for a KB with a model; STORAGE_EXTENSION_MISSING without pgvector. */
+  async requireVectors(): Promise<void> {
+    const client = await this.connect('while checking for pgvector');
+    try {
+      for (const statement of PG_VECTOR_MIGRATIONS) await client.query(statement);
+    } catch (error) {
+      throw (
+        unreachableError(error, this.options.url, 'while checking for pgvector') ??
+        vectorExtensionMissing(this.options.url, error)
+      );
+    } finally {
+      client.release();
+    }
+  }
+
+  async readContents(): Promise<IndexContents | null> {
+    const client = await this.connect('while reading the index');
+    try {
+      // One snapshot: a writer committing meanwhile is seen whole or not at all. Read-only, so it ends in a
+      // rollback either way.
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const kb = await client.query('SELECT id, generation FROM groove_kbs WHERE name = $1', [
+        this.options.kb,
+      ]);
+      const row = kb.rows[0] as { id: number; generation: number } | undefined;
+      if (row) this.kbId = row.id;
+      const contents = row ? await this.readKb(client, row.id, row.generation) : null;
+      await client.query('ROLLBACK');
+      client.release();
+      return contents;
+    } catch (error) {
+      client.release(isConnectionLoss(error) ? (error as Error) : undefined);
+      throw storageQueryFailed(error, this.options.url, 'while reading the index');
+    }
+  }
+
+  private async readKb(client: pg.PoolClient, kbId: number, generation: number): Promise<IndexContents> {
+    const rows = (table: string, order: string) => readRows(client, table, kbId, order);
+    const meta = await rows('groove_meta', 'key');
+    const terms = await rows('groove_word_terms', 'id');
+    const documents = bundleDocuments({
+      documents: await rows('groove_documents', 'id'),
+      chunks: await rows(DOCUMENT_TABLES.chunks, 'id'),
+      wordCounts: await rows(DOCUMENT_TABLES.wordCounts, 'chunk_id'),
+      queue: await rows(DOCUMENT_TABLES.queue, 'chunk_id'),
+      links: await rows(DOCUMENT_TABLES.links, 'document_id, position'),
+      names: await rows(DOCUMENT_TABLES.names, 'document_id, name'),
+      vectors: await this.readVectors(client, kbId),
+    });
+    return {
+      meta: new Map(meta.map((m) => [m.key as string, m.value as string])),
+      terms: new Map(terms.map((t) => [t.term as string, t.id as number])),
+      documents,
+      feedbackServes: await rows('groove_feedback_serves', 'id'),
+      feedbackItems: await rows('groove_feedback_items', 'serve_id, position'),
+      generation,
+    };
+  }
+
+  /** Vectors as float4 arrays (exact: float4 text round-trips), or none when the vector table does not exist. */
+  private async readVectors(client: pg.PoolClient, kbId: number): Promise<Map<number, Float32Array>> {
+    const exists = await client.query("SELECT to_regclass('groove_chunk_vectors') IS NOT NULL AS present");
+    if (!exists.rows[0]?.present) return new Map();
+    const result = await client.query(
+      'SELECT chunk_id, embedding::real[] AS embedding FROM groove_chunk_vectors WHERE kb_id = $1',
+      [kbId],
+    );
+    return new Map(
+      result.rows.map((r: { chunk_id: number; embedding: number[] }) => [
+        r.chunk_id,
+        Float32Array.from(r.embedding),
+      ]),
+    );
+  }
+
+  async beginWriteBack(generation: number): Promise<void> {
+    await this.transaction('while starting to write', async (client) => {
+      if (this.kbId === null) {
+        const created = await client.query(
+          'INSERT INTO groove_kbs(name) VALUES ($1) ON CONFLICT (name) DO NOTHING RETURNING id',
+          [this.options.kb],
+        );
+        this.kbId = (created.rows[0]?.id as number | undefined) ?? null;
+        if (this.kbId === null) throw this.writtenMeanwhile();
+        return;
+      }
+      const claimed = await client.query(
+        'UPDATE groove_kbs SET generation = generation + 1 WHERE id = $1 AND generation = $2 RETURNING id',
+        [this.kbId, generation],
+      );
+      if (claimed.rowCount === 0) throw this.writtenMeanwhile();
+    });
+  }
+
+  async endWriteBack(): Promise<void> {
+    await this.transaction('while finishing the write', (client) =>
+      client.query('UPDATE groove_kbs SET generation = generation + 1 WHERE id = $1', [this.requireKb()]),
+    );
+  }
+
+  async beginRebuild(): Promise<void> {
+    const prefix = `${this.options.kb}#rebuild-`; // '#' never appears in a [storage] kb name
+    await this.transaction('while starting a rebuild', async (client) => {
+      await client.query('DELETE FROM groove_kbs WHERE starts_with(name, $1)', [prefix]);
+      const created = await client.query('INSERT INTO groove_kbs(name) VALUES ($1) RETURNING id', [
+        `${prefix}${randomUUID().slice(0, 8)}`,
+      ]);
+      this.kbId = created.rows[0].id as number;
+    });
+  }
+
+  async finishRebuild(): Promise<void> {
+    await this.transaction('while swapping the rebuilt index in', async (client) => {
+      const kbId = this.requireKb();
+      await client.query('DELETE FROM groove_kbs WHERE name = $1 AND id <> $2', [this.options.kb, kbId]);
+      await client.query('UPDATE groove_kbs SET name = $1, generation = generation + 1 WHERE id = $2', [
+        this.options.kb,
+        kbId,
+      ]);
+    });
+  }
+
+  private writtenMeanwhile(): GrooveError {
+    return new GrooveError(
+      'INDEX_BUSY',
+      `another groove process wrote knowledge base "${this.options.kb}" at ${maskDatabaseUrl(this.options.url)} while this one indexed`,
+      { hint: 'run `groove index` again: it starts from what the other process wrote' },
+    );
+  }
+
+  async addTerms(terms: ReadonlyMap<string, number>): Promise<void> {
+    if (terms.size === 0) return;
+    const rows = [...terms].map(([term, id]): StoredRow => ({ term, id }));
+    await this.transaction('while storing the word dictionary', (client) =>
+      insertRows(client, 'groove_word_terms', this.requireKb(), rows),
+    );
+  }
+
+  async replaceDocument(bundle: DocumentBundle, replacedIds: readonly number[]): Promise<void> {
+    const path = bundle.document.path as string;
+    await this.transaction(`while writing "${path}"`, async (client) => {
+      const kbId = this.requireKb();
+      await client.query('DELETE FROM groove_documents WHERE kb_id = $1 AND (id = ANY($2) OR path = $3)', [
+        kbId,
+        [...replacedIds],
+        path,
+      ]);
+      await insertRows(client, 'groove_documents', kbId, [bundle.document]);
+      await insertRows(client, DOCUMENT_TABLES.chunks, kbId, bundle.chunks);
+      await insertRows(client, DOCUMENT_TABLES.wordCounts, kbId, bundle.wordCounts);
+      await insertRows(client, DOCUMENT_TABLES.queue, kbId, bundle.queue);
+      await this.insertVectors(client, bundle.vectors);
+      await insertRows(client, DOCUMENT_TABLES.links, kbId, bundle.links);
+      await insertRows(client, DOCUMENT_TABLES.names, kbId, bundle.names);
+    });
+  }
+
+  private async insertVectors(client: pg.PoolClient, vectors: ReadonlyMap<number, Float32Array>) {
+    const rows = [...vectors].map(
+      ([chunkId, vector]): StoredRow => ({ chunk_id: chunkId, embedding: toSql(Array.from(vector)) }),
+    );
+    await insertRows(client, 'groove_chunk_vectors', this.requireKb(), rows, { embedding: 'vector' });
+  }
+
+  async deleteDocuments(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.transaction('while removing documents', (client) =>
+      client.query('DELETE FROM groove_documents WHERE kb_id = $1 AND id = ANY($2)', [
+        this.requireKb(),
+        [...ids],
+      ]),
+    );
+  }
+
+  async touchDocuments(rows: readonly { id: number; sizeBytes: number; mtimeMs: number }[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.transaction('while updating file dates', (client) =>
+      client.query(
+        `UPDATE groove_documents d SET size_bytes = v.size_bytes, mtime_ms = v.mtime_ms
+         FROM unnest($2::integer[], $3::bigint[], $4::double precision[]) AS v(id, size_bytes, mtime_ms)
+         WHERE d.kb_id = $1 AND d.id = v.id`,
+        [this.requireKb(), rows.map((r) => r.id), rows.map((r) => r.sizeBytes), rows.map((r) => r.mtimeMs)],
+      ),
+    );
+  }
+
+  async storeVectors(batch: VectorBatch): Promise<void> {
+    if (batch.vectors.size === 0 && batch.dequeued.length === 0) return;
+    await this.transaction('while storing vectors', async (client) => {
+      const kbId = this.requireKb();
+      await client.query('DELETE FROM groove_chunk_vectors WHERE kb_id = $1 AND chunk_id = ANY($2)', [
+        kbId,
+        [...batch.vectors.keys()],
+      ]);
+      await this.insertVectors(client, batch.vectors);
+      await client.query('DELETE FROM groove_embedding_queue WHERE kb_id = $1 AND chunk_id = ANY($2)', [
+        kbId,
+        batch.dequeued,
+      ]);
+    });
+  }
+
+  async writeMeta(meta: ReadonlyMap<string, string>): Promise<void> {
+    const rows = [...meta].map(([key, value]): StoredRow => ({ key, value }));
+    await this.transaction('while writing the index facts', async (client) => {
+      await client.query('DELETE FROM groove_meta WHERE kb_id = $1', [this.requireKb()]);
+      await insertRows(client, 'groove_meta', this.requireKb(), rows);
+    });
+  }
+
+  async replaceFeedback(serves: readonly StoredRow[], items: readonly StoredRow[]): Promise<void> {
+    await this.transaction('while writing judgments', async (client) => {
+      await client.query('DELETE FROM groove_feedback_serves WHERE kb_id = $1', [this.requireKb()]);
+      await insertRows(client, 'groove_feedback_serves', this.requireKb(), serves);
+      await insertRows(client, 'groove_feedback_items', this.requireKb(), items);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end().catch(() => undefined);
+  }
+
+  private requireKb(): number {
+    if (this.kbId === null)
+      throw new GrooveError('INTERNAL', 'the shared store was written before beginWriteBack');
+    return this.kbId;
+  }
+
+  private async connect(during: string): Promise<pg.PoolClient> {
+    try {
+      return await this.pool.connect();
+    } catch (error) {
+      throw storageQueryFailed(error, this.options.url, during);
+    }
+  }
+
+  /**
+   * Run `work` in one transaction. A dropped connection rolls it back on the server; it is tried again on a new
+   * connection (at most WRITE_ATTEMPTS times), then reported as STORAGE_UNREACHABLE. Either way no part of it
+   * stays written.
+   */
+  private async transaction(
+    during: string,
+    work: (client: pg.PoolClient) => Promise<unknown>,
+  ): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      let client: pg.PoolClient | null = null;
+      try {
+        client = await this.pool.connect();
+        await client.query('BEGIN');
+        await work(client);
+        await client.query('COMMIT');
+        client.release();
+        return;
+      } catch (error) {
+        const lost = isConnectionLoss(error);
+        if (client) {
+          if (!lost) await client.query('ROLLBACK').catch(() => undefined);
+          client.release(lost ? (error as Error) : undefined);
+        }
+        if (!lost || attempt >= WRITE_ATTEMPTS) throw storageQueryFailed(error, this.options.url, during);
+        await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS * attempt));
+      }
+    }
+  }
+}
