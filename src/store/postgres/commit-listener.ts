@@ -3,7 +3,12 @@
 // the lag between what was committed and what the reader says it applied (for /healthz).
 import type pg from 'pg';
 import { COMMIT_CHANNEL, readCommittedVersion } from './commit-notices.js';
-import { type DedicatedSession, openDedicatedSession } from './dedicated-session.js';
+import {
+  checkTimingMs,
+  type DedicatedSession,
+  openDedicatedSession,
+  type SessionLoss,
+} from './dedicated-session.js';
 
 export interface CommitNotice {
   kbId: string;
@@ -36,7 +41,7 @@ export interface CommitListenerOptions {
   /** Called for each version newer than any reported before, in commit order. */
   onCommit: (notice: CommitNotice) => void;
   /** Called when the listening session drops (it reconnects by itself). */
-  onDisconnected?: (cause: unknown) => void;
+  onDisconnected?: (loss: SessionLoss) => void;
 }
 
 export interface CommitListener {
@@ -58,7 +63,9 @@ interface CommitPayload {
 
 /** Start listening; the first connect (and its catch-up read) runs at once. */
 export function listenForCommits(options: CommitListenerOptions): CommitListener {
-  const reconnectMs = options.reconnectIntervalMs ?? 1_000;
+  const reconnectMs = checkTimingMs('reconnectIntervalMs', options.reconnectIntervalMs ?? 1_000);
+  const livenessIntervalMs = checkTimingMs('livenessIntervalMs', options.livenessIntervalMs ?? 1_000);
+  const livenessTimeoutMs = checkTimingMs('livenessTimeoutMs', options.livenessTimeoutMs ?? 5_000);
   let latest = options.appliedVersion ?? 0;
   let applied = latest;
   let behindSinceMs: number | null = null;
@@ -85,9 +92,9 @@ export function listenForCommits(options: CommitListenerOptions): CommitListener
       report(payload.version, 'notify');
   };
 
-  const onLost = (cause: unknown) => {
+  const onLost = (loss: SessionLoss) => {
     session = null;
-    options.onDisconnected?.(cause);
+    options.onDisconnected?.(loss);
     scheduleConnect();
   };
 
@@ -97,15 +104,18 @@ export function listenForCommits(options: CommitListenerOptions): CommitListener
     try {
       opened = await openDedicatedSession({
         connection: options.connection,
-        livenessIntervalMs: options.livenessIntervalMs ?? 1_000,
-        livenessTimeoutMs: options.livenessTimeoutMs ?? 5_000,
+        livenessIntervalMs,
+        livenessTimeoutMs,
         serverIdleTimeoutMs: 30_000,
         onLost,
       });
       opened.client.on('notification', onNotification);
       // LISTEN before reading the version: a commit in between shows up in both, and report() drops the repeat.
-      await opened.client.query(`LISTEN ${COMMIT_CHANNEL}`);
-      const version = await readCommittedVersion(opened.client, options.kbId);
+      const listening = opened;
+      const version = await listening.exclusive(async () => {
+        await listening.client.query(`LISTEN ${COMMIT_CHANNEL}`);
+        return readCommittedVersion(listening.client, options.kbId);
+      });
       if (stopped) return void (await opened.close());
       session = opened;
       report(version, 'catch-up');

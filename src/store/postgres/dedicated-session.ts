@@ -2,6 +2,28 @@
 // periodic `SELECT 1` that must answer within a deadline (a half-open TCP connection never errors by itself).
 // The writer role holds its advisory lock on one; the commit listener LISTENs on another.
 import pg from 'pg';
+import { GrooveError } from '../../errors.js';
+
+/** Why a session died on its own: an error or end event, or no answer to the liveness query in time. */
+export interface SessionLoss {
+  reason: 'connection-lost' | 'liveness-timeout';
+  /** The driver's error, for code-only logging: its text may quote the server. */
+  cause: unknown;
+}
+
+/** The range every interval and timeout of the coordination sessions accepts, in milliseconds. */
+export const SESSION_TIMING_RANGE_MS = { min: 50, max: 60_000 } as const;
+
+/** Refuse an interval or timeout outside SESSION_TIMING_RANGE_MS (INVALID_ARGUMENT), naming the option. */
+export function checkTimingMs(name: string, value: number): number {
+  const { min, max } = SESSION_TIMING_RANGE_MS;
+  if (!Number.isFinite(value) || value < min || value > max) {
+    throw new GrooveError('INVALID_ARGUMENT', `${name} must be between ${min} and ${max} ms, not ${value}`, {
+      hint: `pass ${name} in milliseconds within that range, or leave it out for the default`,
+    });
+  }
+  return value;
+}
 
 export interface DedicatedSessionOptions {
   /** How to connect (`pg` client settings: connectionString, host, password…). Never logged. */
@@ -16,7 +38,7 @@ export interface DedicatedSessionOptions {
    */
   serverIdleTimeoutMs: number;
   /** Called once, when the session dies on its own (not after close()). */
-  onLost: (cause: unknown) => void;
+  onLost: (loss: SessionLoss) => void;
 }
 
 export interface DedicatedSession {
@@ -25,7 +47,10 @@ export interface DedicatedSession {
   readonly backendPid: number;
   /** True until the session dies or is closed. */
   readonly alive: boolean;
-  /** Run queries with the liveness check paused: a long transaction is its own proof of life. */
+  /**
+   * Run `work` alone on the session, after any work before it; the liveness check waits meanwhile (a long
+   * transaction is its own proof of life). Every query on the session goes through here.
+   */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
   /** End the session without calling onLost. */
   close(): Promise<void>;
@@ -33,30 +58,49 @@ export interface DedicatedSession {
 
 /** Connect, read the backend pid, set the idle timeout and start the liveness check. */
 export async function openDedicatedSession(options: DedicatedSessionOptions): Promise<DedicatedSession> {
-  const client = new pg.Client({ ...options.connection, keepAlive: true });
+  // TCP keepalive after 10 s idle: a query stuck on a half-open connection (no liveness check runs during
+  // work) then fails within about a minute instead of the OS default of two hours.
+  const client = new pg.Client({
+    ...options.connection,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
   // An error event with no listener would crash the process: until the session is up, it only fails connect().
   client.on('error', () => {});
   await client.connect();
   let alive = true;
   let busy = 0;
+  let tail: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
-  const finish = (cause: unknown, report: boolean) => {
+  // One piece of work at a time on the session: pg queues overlapping queries but is dropping that in pg 9.
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    busy += 1;
+    const run = tail.then(work).finally(() => {
+      busy -= 1;
+    });
+    tail = run.catch(() => {});
+    return run;
+  };
+  const finish = (loss: SessionLoss | null) => {
     if (!alive) return;
     alive = false;
     clearInterval(timer);
     client.end().catch(() => {});
-    if (report) options.onLost(cause);
+    if (loss) options.onLost(loss);
   };
   try {
     const { rows } = await client.query<{ pid: number }>(
       `SELECT pg_backend_pid() AS pid, set_config('idle_session_timeout', $1, false)`,
       [String(Math.round(options.serverIdleTimeoutMs))],
     );
-    client.on('error', (error) => finish(error, true));
-    client.on('end', () => finish(new Error('the session ended'), true));
+    client.on('error', (cause) => finish({ reason: 'connection-lost', cause }));
+    client.on('end', () => finish({ reason: 'connection-lost', cause: null }));
     timer = setInterval(() => {
-      if (busy === 0)
-        void checkLiveness(client, options.livenessTimeoutMs).catch((error) => finish(error, true));
+      if (busy > 0) return; // the running query will show whether the session is alive
+      exclusive(() => checkLiveness(client, options.livenessTimeoutMs)).then(
+        (answered) => answered || finish({ reason: 'liveness-timeout', cause: null }),
+        (cause) => finish({ reason: 'connection-lost', cause }),
+      );
     }, options.livenessIntervalMs);
     timer.unref();
     return {
@@ -65,31 +109,25 @@ export async function openDedicatedSession(options: DedicatedSessionOptions): Pr
       get alive() {
         return alive;
       },
-      async exclusive(work) {
-        busy += 1;
-        try {
-          return await work();
-        } finally {
-          busy -= 1;
-        }
-      },
+      exclusive,
       async close() {
-        finish(null, false);
+        finish(null);
       },
     };
   } catch (error) {
-    finish(error, false);
+    finish(null);
     throw error;
   }
 }
 
-async function checkLiveness(client: pg.Client, timeoutMs: number): Promise<void> {
+/** True when `SELECT 1` answered within the timeout, false when it did not; rejects when it failed. */
+async function checkLiveness(client: pg.Client, timeoutMs: number): Promise<boolean> {
   let deadline: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    deadline = setTimeout(() => reject(new Error(`no answer to SELECT 1 within ${timeoutMs} ms`)), timeoutMs);
+  const timedOut = new Promise<false>((resolve) => {
+    deadline = setTimeout(() => resolve(false), timeoutMs);
   });
   try {
-    await Promise.race([client.query('SELECT 1'), timedOut]);
+    return await Promise.race([client.query('SELECT 1').then(() => true as const), timedOut]);
   } finally {
     clearTimeout(deadline);
   }

@@ -6,7 +6,12 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { GrooveError } from '../../errors.js';
-import { type DedicatedSession, openDedicatedSession } from './dedicated-session.js';
+import {
+  checkTimingMs,
+  type DedicatedSession,
+  openDedicatedSession,
+  type SessionLoss,
+} from './dedicated-session.js';
 
 /** The first half of every groove advisory-lock key ('grov'), so groove's locks do not collide with others'. */
 export const GROOVE_LOCK_NAMESPACE = 0x67726f76;
@@ -32,7 +37,10 @@ export interface WriterRoleOptions {
   livenessIntervalMs?: number;
   /** How long that proof may take before the writer gives up the role. Default 5,000 ms; range 50–60,000. */
   livenessTimeoutMs?: number;
-  /** The server ends a session idle this long, freeing a vanished host's lock. Default 30,000 ms. */
+  /**
+   * The server ends a session idle this long, freeing a vanished host's lock. Default 30,000 ms; range
+   * 50–60,000 and more than twice livenessIntervalMs.
+   */
   serverIdleTimeoutMs?: number;
   /** Called each time this process becomes the writer. */
   onBecameWriter?: () => void;
@@ -76,7 +84,7 @@ const HOLDS_LOCK_SQL = `SELECT EXISTS (
 
 /** Start contending for the KB's writer role: the first attempt runs at once, then every retry interval. */
 export function startWriterRole(options: WriterRoleOptions): WriterRole {
-  const settings = { ...DEFAULTS, ...definedOnly(options) };
+  const settings = checkedSettings(options);
   const key = writerLockKey(options.kbId);
   let state: WriterState = 'standby';
   let session: DedicatedSession | null = null;
@@ -89,15 +97,12 @@ export function startWriterRole(options: WriterRoleOptions): WriterRole {
     const dying = session;
     session = null;
     // Told before the session closes: closing frees the lock if the server still counted it as held.
-    if (wasWriter) options.onLostWriter?.(loss);
+    if (wasWriter) emit(() => options.onLostWriter?.(loss));
     void dying?.close();
     if (state === 'standby') scheduleAttempt();
   };
 
-  const onSessionLost = (cause: unknown) => {
-    const timedOut = cause instanceof Error && cause.message.startsWith('no answer to SELECT 1');
-    loseRole({ reason: timedOut ? 'liveness-timeout' : 'connection-lost', cause });
-  };
+  const onSessionLost = (loss: SessionLoss) => loseRole(loss);
 
   const attempt = async () => {
     if (state !== 'standby') return;
@@ -107,14 +112,14 @@ export function startWriterRole(options: WriterRoleOptions): WriterRole {
         connection: options.connection,
         onLost: onSessionLost,
       });
-      const { rows } = await session.client.query<{ got: boolean }>(
-        'SELECT pg_try_advisory_lock($1, $2) AS got',
-        [...key],
+      const contender = session;
+      const { rows } = await contender.exclusive(() =>
+        contender.client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS got', [...key]),
       );
       if ((state as WriterState) === 'stopped') return void (await session?.close());
       if (rows[0]?.got) {
         state = 'writer';
-        options.onBecameWriter?.();
+        emit(options.onBecameWriter);
         return;
       }
     } catch {
@@ -183,9 +188,9 @@ export function startWriterRole(options: WriterRoleOptions): WriterRole {
       state = 'stopped';
       session = null;
       // Announce the loss before unlocking: once the lock is free another replica may already be writer.
-      if (wasWriter) options.onLostWriter?.({ reason: 'stopped' });
-      if (held && wasWriter)
-        await held.client.query('SELECT pg_advisory_unlock($1, $2)', [...key]).catch(() => {});
+      if (wasWriter) emit(() => options.onLostWriter?.({ reason: 'stopped' }));
+      const unlock = () => held!.client.query('SELECT pg_advisory_unlock($1, $2)', [...key]);
+      if (held && wasWriter) await held.exclusive(unlock).catch(() => {});
       await held?.close();
     },
   };
@@ -198,11 +203,28 @@ function notWriter(kbId: string, cause?: unknown): GrooveError {
   });
 }
 
-function definedOnly(options: WriterRoleOptions): Partial<typeof DEFAULTS> {
-  const picked: Partial<typeof DEFAULTS> = {};
+/** The options' timings over the defaults, each checked against SESSION_TIMING_RANGE_MS. */
+function checkedSettings(options: WriterRoleOptions): typeof DEFAULTS {
+  const settings = { ...DEFAULTS };
   for (const name of Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[]) {
-    const value = options[name];
-    if (value !== undefined) picked[name] = value;
+    settings[name] = checkTimingMs(name, options[name] ?? DEFAULTS[name]);
   }
-  return picked;
+  // The liveness query is what keeps a live session from counting as idle on the server.
+  if (settings.serverIdleTimeoutMs <= 2 * settings.livenessIntervalMs) {
+    throw new GrooveError('INVALID_ARGUMENT', 'serverIdleTimeoutMs must exceed twice livenessIntervalMs', {
+      hint: `with livenessIntervalMs ${settings.livenessIntervalMs}, pass more than ${2 * settings.livenessIntervalMs}`,
+    });
+  }
+  return settings;
+}
+
+/** Run an event handler; one that throws does not change the role: its error is rethrown on its own tick. */
+function emit(handler: (() => void) | undefined): void {
+  try {
+    handler?.();
+  } catch (error) {
+    queueMicrotask(() => {
+      throw error;
+    });
+  }
 }

@@ -2,6 +2,7 @@
 // go out with a commit and never with a rollback; a reader hears each version once, in order, and catches up
 // from the version row after its LISTEN session is killed; a writer whose session dies or loses the lock is
 // refused and gives up the role. Skipped, saying why, only when no server can be had.
+import fs from 'node:fs';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -29,6 +30,16 @@ const title = server.skipReason
   ? `commit notices and the writer's fence (skipped: ${server.skipReason})`
   : "commit notices and the writer's fence";
 const DEADLINE_MS = 20_000;
+
+/** True when `pid` is a PostgreSQL server process on this machine that this process may signal. */
+function isLocalServerProcess(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+  } catch {
+    return false;
+  }
+}
 
 /** Poll `check` until it is true; fail after a generous deadline (this asserts that it happens, not how fast). */
 async function eventually(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
@@ -217,6 +228,40 @@ describe.skipIf(server.skipReason !== null)(title, () => {
     expect(losses.map((loss) => loss.reason)).toEqual(['lock-missing']);
     expect(await readCommittedVersion(admin, 'kb-unlocked')).toBe(0);
     await eventually(() => role.state === 'writer', 'it takes the free lock again');
+  });
+
+  it('a writer whose server session stops answering gives up the role; the standby takes over once it is gone', async (context) => {
+    const losses: WriterLoss[] = [];
+    const roleA = startWriterRole({
+      connection: connection(),
+      kbId: 'kb-frozen',
+      retryIntervalMs: 100,
+      livenessIntervalMs: 100,
+      livenessTimeoutMs: 500,
+      onLostWriter: (loss) => losses.push(loss),
+    });
+    stoppers.push(() => roleA.stop());
+    await eventually(() => roleA.state === 'writer', 'A is writer');
+    const roleB = await writer('kb-frozen');
+    const frozenPid = roleA.writerBackendPid!;
+    if (!isLocalServerProcess(frozenPid)) {
+      process.stderr.write(
+        `frozen-session test skipped: backend ${frozenPid} is not a postgres process here\n`,
+      );
+      context.skip();
+    }
+    // SIGSTOP the server process behind A's session: it neither answers nor closes, like a half-open connection.
+    process.kill(frozenPid, 'SIGSTOP');
+    try {
+      await eventually(() => losses.length > 0, 'A notices the silence');
+      expect(losses.map((loss) => loss.reason)).toEqual(['liveness-timeout']);
+      await expect(commit(roleA, 'kb-frozen', [1])).rejects.toMatchObject({ code: 'WRITER_ROLE_LOST' });
+      expect(roleB.state).toBe('standby'); // the frozen backend still holds the lock on the server
+    } finally {
+      process.kill(frozenPid, 'SIGCONT');
+    }
+    await eventually(() => roleB.state === 'writer', 'B takes over once the backend sees its client gone');
+    expect(await commit(roleB, 'kb-frozen', [1])).toBe(1);
   });
 
   it('stop() unlocks at once, and the role refuses writes after it', async () => {
