@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { followCommits } from '../../../src/store/postgres/commit-follower.js';
 import {
   type CommitListener,
   type CommitNotice,
@@ -90,6 +91,7 @@ describe.skipIf(server.skipReason !== null)(title, () => {
     database = await server.createDatabase();
     admin = new pg.Client(connection());
     await admin.connect();
+    await ensureCoordinationSchema(admin);
   });
   afterEach(async () => {
     await Promise.all(stoppers.splice(0).map((stop) => stop()));
@@ -101,6 +103,7 @@ describe.skipIf(server.skipReason !== null)(title, () => {
   });
 
   it('creates the coordination tables once, from many sessions at the same time', async () => {
+    await admin.query('DROP TABLE kb_versions, kb_changes');
     const clients = Array.from({ length: 4 }, () => new pg.Client(connection()));
     await Promise.all(clients.map((client) => client.connect()));
     await Promise.all(clients.map((client) => ensureCoordinationSchema(client)));
@@ -180,6 +183,44 @@ describe.skipIf(server.skipReason !== null)(title, () => {
     await commit(role, 'kb-catch-up', [5]);
     await eventually(() => reader.latestVersion === 5, 'NOTIFY heard again after reconnecting');
     expect(notices.at(-1)).toEqual({ kbId: 'kb-catch-up', version: 5, source: 'notify' });
+  });
+
+  it('a follower keeps a snapshot equal to the committed chunks, across a killed LISTEN session', async () => {
+    const role = await writer('kb-follow');
+    const pool = new pg.Pool({ ...connection(), max: 2 });
+    const snapshot = new Set<number>();
+    const batches: number[] = [];
+    const follower = followCommits({
+      connection: connection(),
+      kbId: 'kb-follow',
+      reads: pool,
+      reconnectIntervalMs: 100,
+      apply: async (batch) => {
+        if (batch.kind === 'reload') throw new Error('no reload expected');
+        for (const change of batch.changes) {
+          if (change.op === 'upsert') snapshot.add(change.chunkId);
+          else snapshot.delete(change.chunkId);
+        }
+        batches.push(batch.toVersion);
+      },
+    });
+    stoppers.push(async () => {
+      await follower.stop();
+      await pool.end();
+    });
+    await eventually(() => role.state === 'writer' && follower.listener.backendPid !== null, 'both up');
+    for (let index = 1; index <= 6; index += 1) await commit(role, 'kb-follow', [index, index + 10]);
+    await commit(role, 'kb-follow', [2, 11], 'delete');
+    await eventually(() => follower.listener.appliedVersion === 7, 'applied version 7');
+    await admin.query('SELECT pg_terminate_backend($1)', [follower.listener.backendPid]);
+    await commit(role, 'kb-follow', [20]);
+    await commit(role, 'kb-follow', [20], 'delete');
+    await commit(role, 'kb-follow', [21]);
+    await eventually(() => follower.listener.appliedVersion === 10, 'applied version 10 after reconnecting');
+    expect([...snapshot].sort((a, b) => a - b)).toEqual([1, 3, 4, 5, 6, 12, 13, 14, 15, 16, 21]);
+    expect(batches).toEqual([...batches].sort((a, b) => a - b));
+    expect(batches.at(-1)).toBe(10);
+    expect(follower.listener.lag()).toMatchObject({ versions: 0, ms: 0 });
   });
 
   it('a reader behind the pruned change log is told to reload', async () => {
