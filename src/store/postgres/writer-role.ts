@@ -104,8 +104,18 @@ export function startWriterRole(options: WriterRoleOptions): WriterRole {
 
   const onSessionLost = (loss: SessionLoss) => loseRole(loss);
 
+  let attempting = false;
   const attempt = async () => {
-    if (state !== 'standby') return;
+    if (state !== 'standby' || attempting) return; // one attempt at a time: never two contending sessions
+    attempting = true;
+    try {
+      await tryToTakeLock();
+    } finally {
+      attempting = false;
+    }
+  };
+
+  const tryToTakeLock = async () => {
     try {
       session ??= await openDedicatedSession({
         ...settings,
@@ -116,7 +126,12 @@ export function startWriterRole(options: WriterRoleOptions): WriterRole {
       const { rows } = await contender.exclusive(() =>
         contender.client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS got', [...key]),
       );
-      if ((state as WriterState) === 'stopped') return void (await session?.close());
+      if ((state as WriterState) === 'stopped') {
+        // stop() ran meanwhile and saw no session: this one (and any lock it just took) ends here
+        if (session === contender) session = null;
+        await contender.close();
+        return;
+      }
       if (rows[0]?.got) {
         state = 'writer';
         emit(options.onBecameWriter);
