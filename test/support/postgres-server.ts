@@ -39,7 +39,8 @@ export function findPostgresBinDir(): string | null {
   return candidates.find((dir) => fs.existsSync(path.join(dir, 'initdb'))) ?? null;
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 that was free a moment ago (the OS picks it). */
+export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;

@@ -3,7 +3,6 @@
 // connection is the same single session, so a second connection also "gets" a held advisory lock, and a NOTIFY
 // comes back on the connection that sent it, not on the one that LISTENs. Those two facts are asserted, so the
 // docs (docs/scale-out.md) learn when PGlite changes.
-import net from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
@@ -16,14 +15,7 @@ import {
   recordCommit,
 } from '../../../src/store/postgres/commit-notices.js';
 import { writerLockKey } from '../../../src/store/postgres/writer-role.js';
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
+import { freePort } from '../../support/postgres-server.js';
 
 describe('coordination SQL on PGlite over pglite-socket', () => {
   let db: PGlite;

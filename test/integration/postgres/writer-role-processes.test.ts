@@ -100,8 +100,9 @@ describe.skipIf(server.skipReason !== null)(title, { timeout: 120_000 }, () => {
     const takeoversMs: number[] = [];
     let writer = await replicas.waitFor((event) => event.event === 'writer', TAKEOVER_DEADLINE_MS);
     for (let round = 0; round < 3; round += 1) {
-      // Let every standby reach its retry loop: a fresh replica's first attempt would otherwise win at once.
-      await sleep(1_000);
+      // Let every standby reach its retry loop (a fresh replica's first attempt would otherwise win at once),
+      // and kill at a random phase of the standbys' 200 ms cycle: a fixed wait lines the kill up with it.
+      await sleep(1_000 + Math.random() * 200);
       const killedAt = now();
       await replicas.replicas.find((replica) => replica.pid === writer.pid)!.kill();
       const previous = writer;
