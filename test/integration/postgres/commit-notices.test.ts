@@ -250,10 +250,12 @@ describe.skipIf(server.skipReason !== null)(title, () => {
       await client.query('SELECT 1');
     });
     await expect(cutOff).rejects.toMatchObject({ code: 'WRITER_ROLE_LOST' });
-    await eventually(() => roleB.state === 'writer', 'B takes over');
-    expect(lossesA.map((loss) => loss.reason)).toEqual(['connection-lost']);
     await expect(commit(roleA, 'kb-fence', [3])).rejects.toMatchObject({ code: 'WRITER_ROLE_LOST' });
+    expect(lossesA.map((loss) => loss.reason)).toEqual(['connection-lost']);
     expect(await readCommittedVersion(admin, 'kb-fence')).toBe(1);
+    // A would contend again with a new session; stopped, it leaves the role to B.
+    await roleA.stop();
+    await eventually(() => roleB.state === 'writer', 'B takes over');
     expect(await commit(roleB, 'kb-fence', [2])).toBe(2);
   });
 
@@ -271,7 +273,7 @@ describe.skipIf(server.skipReason !== null)(title, () => {
     await eventually(() => role.state === 'writer', 'it takes the free lock again');
   });
 
-  it('a writer whose server session stops answering gives up the role; the standby takes over once it is gone', async (context) => {
+  it('a writer whose server session stops answering gives up the role; a new session takes it once the old is gone', async (context) => {
     const losses: WriterLoss[] = [];
     const roleA = startWriterRole({
       connection: connection(),
@@ -301,8 +303,19 @@ describe.skipIf(server.skipReason !== null)(title, () => {
     } finally {
       process.kill(frozenPid, 'SIGCONT');
     }
-    await eventually(() => roleB.state === 'writer', 'B takes over once the backend sees its client gone');
-    expect(await commit(roleB, 'kb-frozen', [1])).toBe(1);
+    // Once the resumed backend sees its client gone, the lock frees; A (with a new session) or B takes it.
+    const writers = () => [roleA, roleB].filter((role) => role.state === 'writer');
+    await eventually(() => writers().length > 0, 'a new writer once the frozen session is gone');
+    expect(writers()).toHaveLength(1);
+    const winner = writers()[0]!;
+    expect(winner.writerBackendPid).not.toBe(frozenPid);
+    const { rows } = await admin.query(
+      `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid::bigint = $1
+         AND objid::bigint = $2`,
+      [...winner.lockKey],
+    );
+    expect(rows.map((row) => row.pid)).toEqual([winner.writerBackendPid]);
+    expect(await commit(winner, 'kb-frozen', [1])).toBe(1);
   });
 
   it('stop() unlocks at once, and the role refuses writes after it', async () => {
