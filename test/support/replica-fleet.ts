@@ -37,11 +37,15 @@ export class ReplicaFleet {
     private readonly mode: 'contend' | 'append' | 'append-unfenced',
     private readonly url: string,
     private readonly kbId: string,
+    /** The replicas' serverIdleTimeoutMs; their default (30 s) when left out. */
+    private readonly serverIdleTimeoutMs?: number,
   ) {}
 
   /** Start one replica and wait until it says it started. */
   async spawn(): Promise<Replica> {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, this.mode, this.url, this.kbId], {
+    const args = [script, this.mode, this.url, this.kbId];
+    if (this.serverIdleTimeoutMs !== undefined) args.push(String(this.serverIdleTimeoutMs));
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const pid = child.pid ?? 0;

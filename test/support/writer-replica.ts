@@ -1,5 +1,5 @@
 // A `groove serve` replica reduced to its writer role, for the multi-process tests:
-//   node --import tsx writer-replica.ts contend|append|append-unfenced URL KB_ID
+//   node --import tsx writer-replica.ts contend|append|append-unfenced URL KB_ID [SERVER_IDLE_TIMEOUT_MS]
 // It prints one JSON line per event on stdout ({event:'started'|'writer'|'lost'|'committed'|'stopped', …}) and
 // stops (unlocking) when its stdin closes. 'append' writes the demo protocol while writer: each transaction
 // appends row n = max(n)+1 to demo_rows and records commit version n. 'append-unfenced' does the same without
@@ -8,7 +8,7 @@ import pg from 'pg';
 import { recordCommit } from '../../src/store/postgres/commit-notices.js';
 import { startWriterRole } from '../../src/store/postgres/writer-role.js';
 
-const [mode, url, kbId] = process.argv.slice(2);
+const [mode, url, kbId, idleTimeout] = process.argv.slice(2);
 if (!mode || !url || !kbId)
   throw new Error('usage: writer-replica.ts contend|append|append-unfenced URL KB_ID');
 const connection = { connectionString: url };
@@ -67,6 +67,7 @@ async function withRole(append: boolean): Promise<void> {
     retryIntervalMs: 200,
     livenessIntervalMs: 200,
     livenessTimeoutMs: 2_000,
+    serverIdleTimeoutMs: idleTimeout ? Number(idleTimeout) : 30_000,
     onBecameWriter: () => {
       say('writer', { backendPid: role.writerBackendPid });
       if (append) writing = appendWhileWriter();

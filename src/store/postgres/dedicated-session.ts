@@ -33,8 +33,10 @@ export interface DedicatedSessionOptions {
   /** How long that `SELECT 1` may take before the session counts as dead. Range 50–60,000 ms. */
   livenessTimeoutMs: number;
   /**
-   * The server ends the session after this long idle (`idle_session_timeout`), so a session whose client
-   * vanished without closing TCP (host died) frees its locks; the liveness query keeps a live one busy.
+   * The server ends the session after this long idle, inside a transaction or not (`idle_session_timeout`,
+   * `idle_in_transaction_session_timeout`), so a session whose client vanished without closing TCP (host died,
+   * process frozen) frees its locks; the liveness query keeps a live one busy. Work in a transaction must not
+   * leave it waiting on the client that long: compute first, then write.
    */
   serverIdleTimeoutMs: number;
   /** Called once, when the session dies on its own (not after close()). */
@@ -90,7 +92,8 @@ export async function openDedicatedSession(options: DedicatedSessionOptions): Pr
   };
   try {
     const { rows } = await client.query<{ pid: number }>(
-      `SELECT pg_backend_pid() AS pid, set_config('idle_session_timeout', $1, false)`,
+      `SELECT pg_backend_pid() AS pid, set_config('idle_session_timeout', $1, false),
+         set_config('idle_in_transaction_session_timeout', $1, false)`,
       [String(Math.round(options.serverIdleTimeoutMs))],
     );
     client.on('error', (cause) => finish({ reason: 'connection-lost', cause }));

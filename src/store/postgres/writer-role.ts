@@ -38,7 +38,8 @@ export interface WriterRoleOptions {
   /** How long that proof may take before the writer gives up the role. Default 5,000 ms; range 50–60,000. */
   livenessTimeoutMs?: number;
   /**
-   * The server ends a session idle this long, freeing a vanished host's lock. Default 30,000 ms; range
+   * The server ends a session idle this long — in a transaction too — freeing a vanished or frozen host's lock.
+   * A transaction must not wait on the client that long between its queries. Default 30,000 ms; range
    * 50–60,000 and more than twice livenessIntervalMs.
    */
   serverIdleTimeoutMs?: number;

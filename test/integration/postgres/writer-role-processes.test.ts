@@ -53,8 +53,14 @@ async function lockHolders(url: string, kbId: string): Promise<number[]> {
 describe.skipIf(server.skipReason !== null)(title, { timeout: 120_000 }, () => {
   let database: TestDatabase;
   const fleets: ReplicaFleet[] = [];
-  const fleet = (mode: 'contend' | 'append' | 'append-unfenced', url: string, kbId: string) => {
-    const made = new ReplicaFleet(mode, url, kbId);
+  const stopDatabases: TestDatabase[] = [];
+  const fleet = (
+    mode: 'contend' | 'append' | 'append-unfenced',
+    url: string,
+    kbId: string,
+    idleMs?: number,
+  ) => {
+    const made = new ReplicaFleet(mode, url, kbId, idleMs);
     fleets.push(made);
     return made;
   };
@@ -65,6 +71,7 @@ describe.skipIf(server.skipReason !== null)(title, { timeout: 120_000 }, () => {
   });
   afterEach(async () => {
     await Promise.all(fleets.splice(0).map((each) => each.killAll()));
+    for (const extra of stopDatabases.splice(0)) await extra.drop();
   });
   afterAll(async () => {
     await database?.drop();
@@ -169,6 +176,60 @@ describe.skipIf(server.skipReason !== null)(title, { timeout: 120_000 }, () => {
     expect(new Set(acknowledgedNs).size).toBe(acknowledgedNs.length);
     expect(acknowledgedNs.every((n) => n >= 1 && n <= top)).toBe(true);
     expect(replicas.mostWritersAtOnce()).toBe(1);
+  });
+
+  it('a frozen writer (SIGSTOP) loses its session to the server idle timeout; resumed, it commits nothing more', async () => {
+    const own = await server.createDatabase();
+    stopDatabases.push(own);
+    await prepare(own.url);
+    const replicas = fleet('append', own.url, 'kb-frozen', 1_500);
+    await Promise.all([replicas.spawn(), replicas.spawn()]);
+    const commitsBy = (pid: number) =>
+      replicas.events.filter((e) => e.event === 'committed' && e.pid === pid);
+    const frozen = await replicas.waitFor((event) => event.event === 'writer', TAKEOVER_DEADLINE_MS);
+    await replicas.waitFor(() => commitsBy(frozen.pid).length >= 5, TAKEOVER_DEADLINE_MS);
+    // Stopped, the process neither pings nor closes its socket: a host that vanished without a FIN.
+    process.kill(frozen.pid, 'SIGSTOP');
+    const frozenAt = now();
+    let resumed = false;
+    try {
+      const next = await replicas.waitFor(
+        (event) => event.event === 'writer' && event.pid !== frozen.pid,
+        TAKEOVER_DEADLINE_MS,
+      );
+      process.stderr.write(
+        `take-over from a frozen writer (server idle timeout 1500 ms): ${Math.round(next.at - frozenAt)} ms\n`,
+      );
+      await replicas.waitFor(() => commitsBy(next.pid).length >= 5, TAKEOVER_DEADLINE_MS);
+      process.kill(frozen.pid, 'SIGCONT');
+      resumed = true;
+      const lost = await replicas.waitFor(
+        (event) => event.event === 'lost' && event.pid === frozen.pid,
+        TAKEOVER_DEADLINE_MS,
+      );
+      expect(lost.reason).toBe('connection-lost');
+    } finally {
+      if (!resumed) process.kill(frozen.pid, 'SIGCONT');
+    }
+    await replicas.stopAll();
+    const rows = await query<{ n: number; version: string }>(
+      own.url,
+      `SELECT n, version FROM demo_rows ORDER BY n, version`,
+    );
+    const ns = rows.map((row) => row.n);
+    expect(ns).toEqual(Array.from({ length: ns.length }, (_, index) => index + 1)); // each n once, no gap
+    expect(rows.every((row) => Number(row.version) === row.n)).toBe(true);
+    const acknowledged = replicas.events
+      .filter((event) => event.event === 'committed')
+      .map((event) => event.n);
+    expect(new Set(acknowledged).size).toBe(acknowledged.length);
+    const frozenLast = Math.max(...commitsBy(frozen.pid).map((event) => event.n as number));
+    const nextFirst = Math.min(
+      ...replicas.events
+        .filter((event) => event.event === 'committed' && event.pid !== frozen.pid)
+        .map((event) => event.n as number),
+    );
+    expect(frozenLast).toBeLessThan(nextFirst); // nothing the frozen writer held committed after the take-over
   });
 
   it('the same protocol without the writer role doubles rows (the check above can fail)', async () => {
