@@ -1,14 +1,15 @@
-// `groove status`: what the index holds and how it was built.
-import { openKnowledgeBase, statusReportToJson } from '../app/index.js';
+// `groove status`: what the index holds and how it was built — through a running `groove serve` for the same
+// index when one answers (local-server.ts), else in-process.
 import { EXIT } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
-import { renderStatus } from './render-index.js';
+import { answerThroughServer } from './local-server.js';
 
-export async function run({ flags, io }: RunContext<CommonFlags>): Promise<number> {
-  const report = openKnowledgeBase(loadConfig(flags, io)).status();
-  io.stdout.write(
-    flags.format === 'json' ? `${JSON.stringify(statusReportToJson(report))}\n` : renderStatus(report),
-  );
+export async function run({ flags, io }: RunContext<CommonFlags & { server?: boolean }>): Promise<number> {
+  const config = loadConfig(flags, io);
+  if (await answerThroughServer('status', { format: flags.format }, config, flags, io)) return EXIT.ok;
+  const { openKnowledgeBase } = await import('../app/index.js');
+  const { statusOutput } = await import('./command-output.js');
+  io.stdout.write(statusOutput(openKnowledgeBase(config), flags.format).stdout);
   return EXIT.ok;
 }

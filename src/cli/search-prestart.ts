@@ -3,11 +3,17 @@
 // Whether it will is decided the way the search session decides — the config (flags, groove.toml, env), then the
 // model the index records, read from index_meta — so a lexical-only search never loads the model libraries
 // (onnxruntime-node, sharp). Any doubt (no index, a bad config, flags it cannot read) means no prestart: the
-// search then starts the thread itself if it needs one, and reports its own errors.
+// search then starts the thread itself if it needs one, and reports its own errors. Neither does a search that a
+// running `groove serve` will likely answer (its socket is in place, local-server.ts): if it does not answer after
+// all, the in-process search starts the thread itself.
 import { parseArgs } from 'node:util';
 import { prestartInference, searchOpensLocalModel, stopUnusedInference } from '../app/prestart.js';
+import type { ResolvedConfig } from '../config/resolve-config.js';
+import { localSocketProblem } from '../mcp/local-socket-client.js';
+import { localSocketPlace } from '../mcp/local-socket-path.js';
 import type { CliIo } from './cli-io.js';
 import { loadConfig } from './common-options.js';
+import { serverPathOff } from './local-server.js';
 
 /** The flags of `groove search` that choose the index and the model; everything else is ignored here. */
 const MODEL_FLAGS = {
@@ -17,10 +23,11 @@ const MODEL_FLAGS = {
   model: { type: 'string' },
   'model-dir': { type: 'string' },
   offline: { type: 'boolean' },
+  'no-server': { type: 'boolean' },
 } as const;
 
-/** Whether `groove search <args>` will open a local embedding model (on the inference thread). */
-export function searchArgsOpenLocalModel(args: string[], io: CliIo): boolean {
+/** The config `groove search <args>` resolves, and whether it may ask a server; null when in doubt. */
+function searchArgsConfig(args: string[], io: CliIo): { config: ResolvedConfig; serverOff: boolean } | null {
   try {
     const { values } = parseArgs({ args, options: MODEL_FLAGS, strict: false, allowPositionals: true });
     const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
@@ -35,15 +42,38 @@ export function searchArgsOpenLocalModel(args: string[], io: CliIo): boolean {
       },
       io,
     );
+    return { config, serverOff: serverPathOff({ server: values['no-server'] !== true }, io.env) };
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `groove search <args>` will open a local embedding model (on the inference thread). */
+export function searchArgsOpenLocalModel(args: string[], io: CliIo): boolean {
+  const resolved = searchArgsConfig(args, io);
+  return resolved !== null && opensLocalModel(resolved.config);
+}
+
+function opensLocalModel(config: ResolvedConfig): boolean {
+  try {
     return searchOpensLocalModel(config);
   } catch {
     return false;
   }
 }
 
-/** Start the inference thread now when the search will need it. */
+/** Whether a running server's socket for the index is in place (so the search will likely be answered there). */
+function serverSocketInPlace(config: ResolvedConfig, io: CliIo): boolean {
+  const place = config.dbPath ? localSocketPlace(config.dbPath, io.env) : null;
+  return place !== null && localSocketProblem(place) === null;
+}
+
+/** Start the inference thread now when the search will need it and no server is there to answer it. */
 export function prestartForSearch(args: string[], io: CliIo): void {
-  if (searchArgsOpenLocalModel(args, io)) prestartInference();
+  const resolved = searchArgsConfig(args, io);
+  if (resolved === null) return;
+  if (!resolved.serverOff && serverSocketInPlace(resolved.config, io)) return;
+  if (opensLocalModel(resolved.config)) prestartInference();
 }
 
 /** After the command: stop a prestarted thread the search did not take over (it failed before loading a model). */
