@@ -16,7 +16,7 @@ import { isLoopbackBind } from '../mcp/http-guard.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
-import { configKey } from './local-server.js';
+import { configKeys } from './local-server.js';
 import { startLocalSocket } from './serve-local-socket.js';
 
 interface ServeFlags extends CommonFlags {
@@ -30,7 +30,7 @@ interface ServeFlags extends CommonFlags {
 
 export async function run({ flags, io, version }: RunContext<ServeFlags>): Promise<number> {
   const config = loadConfig(flags, io);
-  const key = configKey(config); // before the index opens, as the CLI computes it
+  const keys = configKeys(config); // before the index opens, as the CLI computes them
   const transport = flags.transport ?? config.transport.kind;
   const bind = flags.bind ?? config.transport.http.bind;
   if (transport === 'http' && !isLoopbackBind(bind) && !flags.allowRemote) {
@@ -51,7 +51,7 @@ export async function run({ flags, io, version }: RunContext<ServeFlags>): Promi
     if (watching)
       sync = startLiveSync({ kb, runner, debounceMs: flags.debounceMs ?? config.watch.debounceMs, log });
     // `groove search` and `groove status` for this index answer through the server (local-server.ts).
-    localSocket = await startLocalSocket({ kb, config, configKey: key, env: io.env, log });
+    localSocket = await startLocalSocket({ kb, config, configKeys: keys, env: io.env, log });
     const context = { kb, runner, config, log, version, sync };
     if (transport === 'stdio') await runStdio(context);
     else await runHttp({ ...context, bind, port: flags.port ?? config.transport.http.port });

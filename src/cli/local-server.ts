@@ -16,14 +16,24 @@ const ANSWER_MS = 3000;
 
 /** Config parts that only shape serving (transport, file watching) or are filled in when the index opens. */
 const NOT_IN_KEY = new Set(['transport', 'watch', 'recordedSetup']);
+/** What `groove status` reads of the config (KnowledgeBase.status): the model flags do not change it. */
+const STATUS_KEY = new Set(['kbPath', 'dbPath', 'parsers']);
+
+export interface ConfigKeys {
+  search: string;
+  status: string;
+}
 
 /**
- * A hash of everything in the resolved config that can change an answer: the CLI and the server must resolve the
- * same one. Both build the object by the same code, so key order matches; a difference only costs a fallback.
+ * Hashes of everything in the resolved config that can change a command's answer: the CLI and the server must
+ * resolve the same. Both build the object by the same code, so key order matches; a difference costs a fallback.
  */
-export function configKey(config: ResolvedConfig): string {
-  const kept = Object.entries(config).filter(([key]) => !NOT_IN_KEY.has(key));
-  return createHash('sha256').update(JSON.stringify(kept)).digest('hex');
+export function configKeys(config: ResolvedConfig): ConfigKeys {
+  const hash = (keep: (key: string) => boolean) =>
+    createHash('sha256')
+      .update(JSON.stringify(Object.entries(config).filter(([key]) => keep(key))))
+      .digest('hex');
+  return { search: hash((key) => !NOT_IN_KEY.has(key)), status: hash((key) => STATUS_KEY.has(key)) };
 }
 
 /** Whether the user turned the server path off (`--no-server`, GROOVE_NO_SERVER=1). */
@@ -54,7 +64,7 @@ export async function answerThroughServer(
   const result = await askLocalServer({
     place,
     op,
-    configKey: configKey(config),
+    configKey: configKeys(config)[op],
     body,
     connectMs: deadline(io.env.GROOVE_SERVER_CONNECT_MS, CONNECT_MS),
     answerMs: deadline(io.env.GROOVE_SERVER_ANSWER_MS, ANSWER_MS),

@@ -5,9 +5,8 @@
 // (onnxruntime-node, sharp). Any doubt (no index, a bad config, flags it cannot read) means no prestart: the
 // search then starts the thread itself if it needs one, and reports its own errors. Neither does a search that a
 // running `groove serve` will likely answer (its socket is in place, local-server.ts): if it does not answer after
-// all, the in-process search starts the thread itself.
+// all, the in-process search starts the thread itself. The model modules are imported only past that check.
 import { parseArgs } from 'node:util';
-import { prestartInference, searchOpensLocalModel, stopUnusedInference } from '../app/prestart.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import { localSocketProblem } from '../mcp/local-socket-client.js';
 import { localSocketPlace } from '../mcp/local-socket-path.js';
@@ -49,18 +48,21 @@ function searchArgsConfig(args: string[], io: CliIo): { config: ResolvedConfig; 
 }
 
 /** Whether `groove search <args>` will open a local embedding model (on the inference thread). */
-export function searchArgsOpenLocalModel(args: string[], io: CliIo): boolean {
+export async function searchArgsOpenLocalModel(args: string[], io: CliIo): Promise<boolean> {
   const resolved = searchArgsConfig(args, io);
-  return resolved !== null && opensLocalModel(resolved.config);
+  return resolved !== null && (await opensLocalModel(resolved.config));
 }
 
-function opensLocalModel(config: ResolvedConfig): boolean {
+async function opensLocalModel(config: ResolvedConfig): Promise<boolean> {
+  const { searchOpensLocalModel } = await import('../app/prestart.js');
   try {
     return searchOpensLocalModel(config);
   } catch {
     return false;
   }
 }
+
+let prestarted = false;
 
 /** Whether a running server's socket for the index is in place (so the search will likely be answered there). */
 function serverSocketInPlace(config: ResolvedConfig, io: CliIo): boolean {
@@ -69,14 +71,19 @@ function serverSocketInPlace(config: ResolvedConfig, io: CliIo): boolean {
 }
 
 /** Start the inference thread now when the search will need it and no server is there to answer it. */
-export function prestartForSearch(args: string[], io: CliIo): void {
+export async function prestartForSearch(args: string[], io: CliIo): Promise<void> {
   const resolved = searchArgsConfig(args, io);
   if (resolved === null) return;
   if (!resolved.serverOff && serverSocketInPlace(resolved.config, io)) return;
-  if (opensLocalModel(resolved.config)) prestartInference();
+  if (!(await opensLocalModel(resolved.config))) return;
+  const { prestartInference } = await import('../app/prestart.js');
+  prestartInference();
+  prestarted = true;
 }
 
 /** After the command: stop a prestarted thread the search did not take over (it failed before loading a model). */
 export async function stopUnusedPrestart(): Promise<void> {
+  if (!prestarted) return;
+  const { stopUnusedInference } = await import('../app/prestart.js');
   await stopUnusedInference();
 }

@@ -8,15 +8,16 @@ import type { LocalRequest } from '../mcp/local-socket-protocol.js';
 import { type LocalSocketHandle, listenLocalSocket } from '../mcp/local-socket-server.js';
 import type { CliIo } from './cli-io.js';
 import { type CommandOutput, searchOutput, statusOutput } from './command-output.js';
+import type { ConfigKeys } from './local-server.js';
 
 /**
- * Listen for CLI calls on the index's local socket. `configKey` is computed from the config as resolved before
+ * Listen for CLI calls on the index's local socket. `configKeys` are computed from the config as resolved before
  * the index opened, as the CLI computes its own. Null when this platform or the socket place does not allow it.
  */
 export async function startLocalSocket(options: {
   kb: KnowledgeBase;
   config: ResolvedConfig;
-  configKey: string;
+  configKeys: ConfigKeys;
   env: CliIo['env'];
   log: (line: string) => void;
 }): Promise<LocalSocketHandle | null> {
@@ -25,7 +26,7 @@ export async function startLocalSocket(options: {
   if (place === null) return null;
   return listenLocalSocket({
     place,
-    configKey: options.configKey,
+    configKeys: options.configKeys,
     log: options.log,
     answer: (request) => answer(kb, request),
   });

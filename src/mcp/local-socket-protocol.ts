@@ -14,7 +14,7 @@ export interface LocalRequest {
   op: LocalOp;
   /** The resolved db path of the CLI's config (see indexIdentity). */
   identity: string;
-  /** A hash of the CLI's resolved config: the server answers only when it resolved the same one. */
+  /** A hash of the CLI's resolved config (what the op reads of it): the server answers only when its own matches. */
   configKey: string;
   /** The command's arguments: the search request and --format; for status, --format. */
   body: Record<string, unknown>;

@@ -9,6 +9,7 @@ import { type LocalSocketPlace, preparePrivateFolder, socketRefusal } from './lo
 import {
   LineReader,
   LOCAL_PROTOCOL_VERSION,
+  type LocalOp,
   type LocalReply,
   type LocalRequest,
   parseRequest,
@@ -19,8 +20,8 @@ export type LocalAnswer = (request: LocalRequest) => Promise<{ stdout: string; s
 
 export interface LocalSocketOptions {
   place: LocalSocketPlace;
-  /** The hash of the server's resolved config; a request with another key is refused. */
-  configKey: string;
+  /** Per command, the hash of the server's resolved config; a request with another key is refused. */
+  configKeys: Readonly<Record<LocalOp, string>>;
   answer: LocalAnswer;
   log: (line: string) => void;
 }
@@ -131,7 +132,8 @@ async function reply(line: string, options: LocalSocketOptions): Promise<LocalRe
   const request = parseRequest(line);
   if (request === null) return refuse('not a request');
   if (request.identity !== options.place.identity) return refuse('this server serves another index');
-  if (request.configKey !== options.configKey) return refuse('this server resolved another config');
+  if (request.configKey !== options.configKeys[request.op])
+    return refuse('this server resolved another config');
   try {
     return { v: LOCAL_PROTOCOL_VERSION, ok: true, ...(await options.answer(request)) };
   } catch (error) {

@@ -117,19 +117,19 @@ describe.skipIf(!hasDist || process.platform !== 'linux')('cold groove search (r
     expect(hybrid.some((file) => file.includes('onnxruntime'))).toBe(true);
   });
 
-  it('prestarts only for a search that will open a local model, read from the flags and the index', () => {
+  it('prestarts only for a search that will open a local model, read from the flags and the index', async () => {
     const io = { stdout: process.stdout, stderr: process.stderr, env: { GROOVE_OFFLINE: '1' }, cwd: workDir };
     // Options it does not know (--limit 3) do not hide the ones after them.
-    expect(searchArgsOpenLocalModel(['password', '--limit', '3', ...hybridArgs], io)).toBe(true);
+    expect(await searchArgsOpenLocalModel(['password', '--limit', '3', ...hybridArgs], io)).toBe(true);
     const [kbFlag, kb, dbFlag, db] = hybridArgs;
-    expect(searchArgsOpenLocalModel(['password', `${kbFlag}=${kb}`, `${dbFlag}=${db}`], io)).toBe(true);
-    expect(searchArgsOpenLocalModel(['password', ...lexicalArgs], io)).toBe(false);
-    expect(searchArgsOpenLocalModel(['password', ...hybridArgs, '--model', 'none'], io)).toBe(false);
+    expect(await searchArgsOpenLocalModel(['password', `${kbFlag}=${kb}`, `${dbFlag}=${db}`], io)).toBe(true);
+    expect(await searchArgsOpenLocalModel(['password', ...lexicalArgs], io)).toBe(false);
+    expect(await searchArgsOpenLocalModel(['password', ...hybridArgs, '--model', 'none'], io)).toBe(false);
     // No index (the search will refuse) or no KB given: no thread either.
     expect(
-      searchArgsOpenLocalModel(['password', kbFlag!, kb!, dbFlag!, path.join(workDir, 'none.db')], io),
+      await searchArgsOpenLocalModel(['password', kbFlag!, kb!, dbFlag!, path.join(workDir, 'none.db')], io),
     ).toBe(false);
-    expect(searchArgsOpenLocalModel(['password'], io)).toBe(false);
+    expect(await searchArgsOpenLocalModel(['password'], io)).toBe(false);
   });
 
   it(`${LEXICAL_RUNS} lexical and ${HYBRID_RUNS} hybrid cold searches all exit normally`, async () => {
