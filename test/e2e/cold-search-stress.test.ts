@@ -1,5 +1,5 @@
 // Cold `groove search` as real processes: a lexical-only index never loads the model libraries (onnxruntime-node,
-// sharp), and hundreds of cold searches — lexical and hybrid, two at a time — all exit normally. A cold search
+// sharp, @huggingface/transformers), and hundreds of cold searches — lexical and hybrid, two at a time — all exit normally. A cold search
 // once aborted with `terminate called after throwing an instance of 'Napi::Error'`: the prestarted inference
 // thread was terminated while sharp's addon initialised. The default loops are short; GROOVE_STRESS=1 runs the
 // long ones (200 lexical + 60 hybrid cold searches).
@@ -107,7 +107,7 @@ async function coldSearches(runs: number, args: string[]): Promise<Abnormal[]> {
 }
 
 describe.skipIf(!hasDist || process.platform !== 'linux')('cold groove search (real processes)', () => {
-  it('a lexical-only search never loads onnxruntime or sharp; a hybrid one does', () => {
+  it('a lexical-only search never loads onnxruntime, sharp or @huggingface/transformers; a hybrid one does', () => {
     expect(librariesLoadedBy(['search', 'password', ...lexicalArgs])).toEqual([]);
     // --model none on the command line: no model either, whatever the config says.
     expect(
@@ -115,6 +115,8 @@ describe.skipIf(!hasDist || process.platform !== 'linux')('cold groove search (r
     ).toEqual([]);
     const hybrid = librariesLoadedBy(['search', 'password', ...hybridArgs]);
     expect(hybrid.some((file) => file.includes('onnxruntime'))).toBe(true);
+    // The module hook sees the JavaScript side too: the hybrid search imported the model library.
+    expect(hybrid).toContain('@huggingface/transformers');
   });
 
   it('prestarts only for a search that will open a local model, read from the flags and the index', async () => {
