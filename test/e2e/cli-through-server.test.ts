@@ -51,19 +51,27 @@ function debugged(args: string[], env: Record<string, string> = {}): Run & { deb
   return { ...run, stderr, debug };
 }
 
-/** Start `groove serve` (HTTP on a free port) and wait until it serves; resolves with its stderr so far. */
-async function startServe(args: string[]): Promise<{ child: ChildProcess; log: () => string }> {
-  const child = spawn(process.execPath, [binPath, 'serve', '--transport', 'http', '--port', '0', ...args], {
+/**
+ * Start `groove serve` (HTTP on a free port, or stdio with its stdin held open) and wait until it serves;
+ * resolves with the child and its stderr so far.
+ */
+async function startServe(
+  args: string[],
+  transport: 'http' | 'stdio' = 'http',
+): Promise<{ child: ChildProcess; log: () => string }> {
+  const transportArgs = transport === 'http' ? ['--transport', 'http', '--port', '0'] : [];
+  const child = spawn(process.execPath, [binPath, 'serve', ...transportArgs, ...args], {
     cwd: workDir,
     env: { ...process.env, GROOVE_OFFLINE: '1', GROOVE_RUNTIME_DIR: runDir },
   });
   servers.push(child);
   let log = '';
   child.stdout?.resume();
+  const ready = transport === 'http' ? 'status page:' : 'over stdio';
   await new Promise<void>((resolve, reject) => {
     child.stderr?.on('data', (data: Buffer) => {
       log += data.toString();
-      if (log.includes('status page:')) resolve();
+      if (log.includes(ready)) resolve();
     });
     child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${log}`)));
   });
@@ -150,6 +158,20 @@ describe.skipIf(!hasDist)('groove search and status through a running groove ser
       expect(groove(args)).toEqual(groove(args, { GROOVE_NO_SERVER: '1' }));
     }, 120_000);
   }
+
+  it('a stdio server answers too, and removes its socket when its client closes stdin', async () => {
+    const { child } = await startServe(kbArgs.lexical, 'stdio');
+    const args = ['search', 'reset password', ...kbArgs.lexical];
+    const served = debugged(args);
+    expect(served.debug).toContain(SERVED);
+    expect({ code: served.code, stdout: served.stdout, stderr: served.stderr }).toEqual(
+      groove([...args, '--no-server']),
+    );
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.stdin?.end();
+    await exited;
+    expect(fs.existsSync(placeOf('lexical').socketPath)).toBe(false);
+  }, 60_000);
 
   it('a hybrid search the server answers loads no model library into the CLI process', async () => {
     await startServe(kbArgs.hybrid);
