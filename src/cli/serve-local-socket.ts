@@ -24,12 +24,14 @@ export async function startLocalSocket(options: {
   const { kb, config } = options;
   const place = config.dbPath ? localSocketPlace(config.dbPath, options.env) : null;
   if (place === null) return null;
-  return listenLocalSocket({
+  const handle = await listenLocalSocket({
     place,
     configKeys: options.configKeys,
     log: options.log,
     answer: (request) => answer(kb, request),
   });
+  if (handle) options.log(`answering groove search and groove status on ${handle.socketPath}`);
+  return handle;
 }
 
 async function answer(kb: KnowledgeBase, request: LocalRequest): Promise<CommandOutput> {

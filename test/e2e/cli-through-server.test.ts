@@ -204,6 +204,7 @@ describe.skipIf(!hasDist)('groove search and status through a running groove ser
       groove([...args, '--no-server']),
     );
     const second = await startServe(kbArgs.lexical);
+    expect(second.log()).toContain(`answering groove search and groove status on ${place.socketPath}`);
     expect(debugged(args).debug).toContain(SERVED);
     await stop(second.child);
     expect(second.log()).toContain('stopped');
