@@ -53,18 +53,21 @@ export async function listenLocalSocket(options: LocalSocketOptions): Promise<Lo
     socket.on('close', () => connections.delete(socket));
     serveConnection(socket, options);
   });
+  let created: number;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(place.socketPath, () => resolve());
     });
     fs.chmodSync(place.socketPath, 0o600);
+    created = fs.lstatSync(place.socketPath).ino;
+    // A later failure (an accept that runs out of file descriptors) is logged; MCP serving goes on.
+    server.on('error', (error) => log(`local socket for CLI calls: ${error.message}`));
   } catch (error) {
     server.close();
     log(`no local socket for CLI calls: ${(error as Error).message}`);
     return null;
   }
-  const created = fs.lstatSync(place.socketPath).ino;
   return {
     socketPath: place.socketPath,
     close: async () => {
