@@ -2,7 +2,8 @@
 // The bin shim: runs the CLI and sets the exit code; nothing else calls process.exit.
 // A search that will embed its query with a local model starts its inference thread before the CLI's own modules
 // load, so the thread imports the model library meanwhile (src/cli/search-prestart.ts decides; a lexical-only
-// search starts none and never loads the model libraries).
+// search, or one a running `groove serve` for the index will answer, starts none and never loads the model
+// libraries).
 // A promise rejected with nobody to handle it (a library that forgets to await, a bug of ours) ends the command
 // with one `groove: error:` line and exit status 1, like any other failure; its stack only with GROOVE_DEBUG set.
 process.on('unhandledRejection', (reason) => {
@@ -24,7 +25,7 @@ process.stdout.on('error', (error) => {
 });
 const io = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 const prestart = process.argv[2] === 'search' ? await import('../dist/src/cli/search-prestart.js') : null;
-prestart?.prestartForSearch(process.argv.slice(3), io);
+await prestart?.prestartForSearch(process.argv.slice(3), io);
 const { runCli } = await import('../dist/src/cli/main.js');
 
 process.exitCode = await runCli(process.argv.slice(2), io);

@@ -1,27 +1,26 @@
-// `groove search`: one-shot hybrid search from the command line.
-import { openKnowledgeBase, resolveSearchParams, searchResponseToJson } from '../app/index.js';
+// `groove search`: one-shot hybrid search from the command line. It asks a running `groove serve` for the same
+// index first (local-server.ts); only when none answers does it load the index and search in-process, so the
+// search modules are imported only then.
 import { EXIT } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
-import { renderSearchText } from './render-search.js';
+import { answerThroughServer } from './local-server.js';
 import { searchRequestFromFlags } from './search-options.js';
 
-type SearchFlags = CommonFlags & Record<string, unknown>;
+type SearchFlags = CommonFlags & { server?: boolean } & Record<string, unknown>;
 
 export async function run({ flags, args, io }: RunContext<SearchFlags>): Promise<number> {
-  const kb = openKnowledgeBase(loadConfig(flags, io));
+  const config = loadConfig(flags, io);
+  const request = searchRequestFromFlags(args[0]!, flags);
+  const body = { request, format: flags.format };
+  if (await answerThroughServer('search', body, config, flags, io)) return EXIT.ok;
+  const { openKnowledgeBase } = await import('../app/index.js');
+  const { searchOutput } = await import('./command-output.js');
+  const kb = openKnowledgeBase(config);
   try {
-    const request = searchRequestFromFlags(args[0]!, flags);
-    const response = await kb.search(request);
-    if (flags.format === 'text') {
-      const { minConfidenceRatio } = resolveSearchParams(request, kb.config);
-      io.stdout.write(renderSearchText(response, { minConfidenceRatio }));
-    } else {
-      io.stdout.write(`${JSON.stringify(searchResponseToJson(response))}\n`);
-    }
-    if (response.lexicalOnly && flags.format === 'json') {
-      io.stderr.write('groove: lexical-only index (no embedding model): keyword matches only\n');
-    }
+    const output = await searchOutput(kb, request, flags.format);
+    io.stdout.write(output.stdout);
+    if (output.stderr !== '') io.stderr.write(output.stderr);
     return EXIT.ok;
   } finally {
     await kb.close();

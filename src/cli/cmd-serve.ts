@@ -16,6 +16,8 @@ import { isLoopbackBind } from '../mcp/http-guard.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
+import { configKeys } from './local-server.js';
+import { startLocalSocket } from './serve-local-socket.js';
 
 interface ServeFlags extends CommonFlags {
   transport?: 'stdio' | 'http';
@@ -28,6 +30,7 @@ interface ServeFlags extends CommonFlags {
 
 export async function run({ flags, io, version }: RunContext<ServeFlags>): Promise<number> {
   const config = loadConfig(flags, io);
+  const keys = configKeys(config); // before the index opens, as the CLI computes them
   const transport = flags.transport ?? config.transport.kind;
   const bind = flags.bind ?? config.transport.http.bind;
   if (transport === 'http' && !isLoopbackBind(bind) && !flags.allowRemote) {
@@ -41,16 +44,20 @@ export async function run({ flags, io, version }: RunContext<ServeFlags>): Promi
   const runner = new IndexRunner(kb);
   const restoreConsole = transport === 'stdio' ? routeConsoleToStderr(io) : () => {};
   let sync: LiveSyncHandle | null = null;
+  let localSocket: Awaited<ReturnType<typeof startLocalSocket>> = null;
   try {
     await kb.warmUp(); // load the model once, now: a broken model fails at start, not on the first search
     const watching = flags.watch !== false && config.watch.enabled;
     if (watching)
       sync = startLiveSync({ kb, runner, debounceMs: flags.debounceMs ?? config.watch.debounceMs, log });
+    // `groove search` and `groove status` for this index answer through the server (local-server.ts).
+    localSocket = await startLocalSocket({ kb, config, configKeys: keys, env: io.env, log });
     const context = { kb, runner, config, log, version, sync };
     if (transport === 'stdio') await runStdio(context);
     else await runHttp({ ...context, bind, port: flags.port ?? config.transport.http.port });
     return EXIT.ok;
   } finally {
+    await localSocket?.close();
     await sync?.close();
     await runner.drain();
     await kb.close();

@@ -1,20 +1,22 @@
-// `groove status`: what the index holds and how it was built.
-import { openKnowledgeBase, statusReportToJson } from '../app/index.js';
+// `groove status`: what the index holds and how it was built — through a running `groove serve` for the same
+// index when one answers (local-server.ts), else in-process.
 import { EXIT } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
-import { renderStatus } from './render-index.js';
+import { answerThroughServer } from './local-server.js';
 
-export async function run({ flags, io }: RunContext<CommonFlags>): Promise<number> {
-  const kb = openKnowledgeBase(loadConfig(flags, io));
-  let report: Awaited<ReturnType<typeof kb.describe>>;
+export async function run({ flags, io }: RunContext<CommonFlags & { server?: boolean }>): Promise<number> {
+  const config = loadConfig(flags, io);
+  if (await answerThroughServer('status', { format: flags.format }, config, flags, io)) return EXIT.ok;
+  const { openKnowledgeBase } = await import('../app/index.js');
+  const { statusOutput } = await import('./command-output.js');
+  const kb = openKnowledgeBase(config);
+  let output: Awaited<ReturnType<typeof statusOutput>>;
   try {
-    report = await kb.describe();
+    output = await statusOutput(kb, flags.format);
   } finally {
     await kb.close();
   }
-  io.stdout.write(
-    flags.format === 'json' ? `${JSON.stringify(statusReportToJson(report))}\n` : renderStatus(report),
-  );
+  io.stdout.write(output.stdout);
   return EXIT.ok;
 }

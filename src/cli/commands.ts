@@ -3,7 +3,7 @@
 import type { CommandSpec, OptionSpec } from './command-spec.js';
 import { EVAL_COMMAND, TUNE_COMMAND } from './commands-measure.js';
 import { collect, parseBoundedInt, parseUnit } from './flag-parsers.js';
-import { CONFIG_OPTION, formatOption, KB_OPTIONS, MODEL_OPTIONS } from './option-groups.js';
+import { CONFIG_OPTION, formatOption, KB_OPTIONS, MODEL_OPTIONS, SERVER_OPTION } from './option-groups.js';
 import { searchArgument, searchParamOptions } from './search-options.js';
 
 const INDEX_COMMAND: CommandSpec = {
@@ -37,6 +37,7 @@ const SEARCH_COMMAND: CommandSpec = {
     formatOption('json'),
     ...KB_OPTIONS,
     ...MODEL_OPTIONS,
+    SERVER_OPTION,
   ],
   help: '\nExamples:\n  groove search "reset password" --kb-path ./notes --format text\n  groove search "backup -postgres" --kb-path ./notes --limit 10\n  groove search "売上" --kb-path ./notes --tag-any 財務 --explain',
   load: () => import('./cmd-search.js'),
@@ -45,7 +46,7 @@ const SEARCH_COMMAND: CommandSpec = {
 const STATUS_COMMAND: CommandSpec = {
   name: 'status',
   description: 'show documents, chunks, model, context mode, index size and last index time',
-  options: [...KB_OPTIONS, formatOption()],
+  options: [...KB_OPTIONS, formatOption(), SERVER_OPTION],
   help: '\nExamples:\n  groove status --kb-path ./notes\n  groove status --kb-path ./notes --format json',
   load: () => import('./cmd-status.js'),
 };

@@ -52,3 +52,9 @@ export const GOLDEN_OPTION: OptionSpec = {
   flags: '--golden <path>',
   description: 'golden YAML (default: [eval] golden, then <kb>/.groove-eval.yml)',
 };
+
+/** `--no-server`: answer in-process even when a `groove serve` for the index is running (see local-server.ts). */
+export const SERVER_OPTION: OptionSpec = {
+  flags: '--no-server',
+  description: 'answer in-process, not through a running `groove serve` (also GROOVE_NO_SERVER=1)',
+};

@@ -1,8 +1,9 @@
 // The live-sync watcher: chokidar 4 over the KB folder, reporting changes to files the index could hold (wanted
 // extensions, outside excluded folders and .grooveignore) and to the ignore rules themselves. Links are not
-// followed. It only reports; deciding what to re-index is the indexer's job.
+// followed. It only reports; deciding what to re-index is the indexer's job. chokidar is imported when the first
+// watcher starts, so commands that never watch (a cold `groove search`) do not load it.
 import path from 'node:path';
-import { watch } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 import { ALWAYS_EXCLUDED_DIRS } from '../config/defaults.js';
 import {
   createEmptyIgnoreRules,
@@ -72,12 +73,6 @@ export function watchKnowledgeBase(options: WatchKbOptions): KbWatcher {
     return false;
   };
 
-  const watcher = watch(root, {
-    ignoreInitial: true,
-    followSymlinks: false,
-    ignored: isIgnored,
-    awaitWriteFinish: { stabilityThreshold: options.stabilityMs ?? 100, pollInterval: 25 },
-  });
   const reportFile = (kind: 'add' | 'change' | 'unlink') => (absPath: string) => {
     const rel = toRel(absPath);
     if (rel === GROOVEIGNORE_FILE) {
@@ -88,23 +83,38 @@ export function watchKnowledgeBase(options: WatchKbOptions): KbWatcher {
     if (!isWantedFile(rel) || rules.isIgnored(rel, false)) return;
     options.onChange({ kind, relPath: rel });
   };
-  watcher.on('add', reportFile('add'));
-  watcher.on('change', reportFile('change'));
-  watcher.on('unlink', reportFile('unlink'));
-  watcher.on('addDir', (absPath: string) => {
-    const rel = toRel(absPath);
-    if (rel !== '') options.onChange({ kind: 'add-dir', relPath: rel });
-  });
-  watcher.on('unlinkDir', (absPath: string) => {
-    const rel = toRel(absPath);
-    options.onChange({ kind: rel === '' ? 'root-gone' : 'unlink-dir', relPath: rel });
-  });
-  watcher.on('error', (error: unknown) => {
-    options.onError(error instanceof Error ? error : new Error(String(error)));
-  });
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  const listen = (watcher: FSWatcher): FSWatcher => {
+    watcher.on('add', reportFile('add'));
+    watcher.on('change', reportFile('change'));
+    watcher.on('unlink', reportFile('unlink'));
+    watcher.on('addDir', (absPath: string) => {
+      const rel = toRel(absPath);
+      if (rel !== '') options.onChange({ kind: 'add-dir', relPath: rel });
+    });
+    watcher.on('unlinkDir', (absPath: string) => {
+      const rel = toRel(absPath);
+      options.onChange({ kind: rel === '' ? 'root-gone' : 'unlink-dir', relPath: rel });
+    });
+    watcher.on('error', (error: unknown) => {
+      options.onError(error instanceof Error ? error : new Error(String(error)));
+    });
+    return watcher;
+  };
+  const started = import('chokidar').then(({ watch }) =>
+    listen(
+      watch(root, {
+        ignoreInitial: true,
+        followSymlinks: false,
+        ignored: isIgnored,
+        awaitWriteFinish: { stabilityThreshold: options.stabilityMs ?? 100, pollInterval: 25 },
+      }),
+    ),
+  );
+  const ready = started.then(
+    (watcher) => new Promise<void>((resolve) => watcher.once('ready', () => resolve())),
+  );
   return {
     ready,
-    close: () => watcher.close(),
+    close: async () => (await started).close(),
   };
 }

@@ -1,5 +1,5 @@
 // Cold `groove search` as real processes: a lexical-only index never loads the model libraries (onnxruntime-node,
-// sharp), and hundreds of cold searches — lexical and hybrid, two at a time — all exit normally. A cold search
+// sharp, @huggingface/transformers), and hundreds of cold searches — lexical and hybrid, two at a time — all exit normally. A cold search
 // once aborted with `terminate called after throwing an instance of 'Napi::Error'`: the prestarted inference
 // thread was terminated while sharp's addon initialised. The default loops are short; GROOVE_STRESS=1 runs the
 // long ones (200 lexical + 60 hybrid cold searches).
@@ -107,7 +107,7 @@ async function coldSearches(runs: number, args: string[]): Promise<Abnormal[]> {
 }
 
 describe.skipIf(!hasDist || process.platform !== 'linux')('cold groove search (real processes)', () => {
-  it('a lexical-only search never loads onnxruntime or sharp; a hybrid one does', () => {
+  it('a lexical-only search never loads onnxruntime, sharp or @huggingface/transformers; a hybrid one does', () => {
     expect(librariesLoadedBy(['search', 'password', ...lexicalArgs])).toEqual([]);
     // --model none on the command line: no model either, whatever the config says.
     expect(
@@ -115,21 +115,23 @@ describe.skipIf(!hasDist || process.platform !== 'linux')('cold groove search (r
     ).toEqual([]);
     const hybrid = librariesLoadedBy(['search', 'password', ...hybridArgs]);
     expect(hybrid.some((file) => file.includes('onnxruntime'))).toBe(true);
+    // The module hook sees the JavaScript side too: the hybrid search imported the model library.
+    expect(hybrid).toContain('@huggingface/transformers');
   });
 
-  it('prestarts only for a search that will open a local model, read from the flags and the index', () => {
+  it('prestarts only for a search that will open a local model, read from the flags and the index', async () => {
     const io = { stdout: process.stdout, stderr: process.stderr, env: { GROOVE_OFFLINE: '1' }, cwd: workDir };
     // Options it does not know (--limit 3) do not hide the ones after them.
-    expect(searchArgsOpenLocalModel(['password', '--limit', '3', ...hybridArgs], io)).toBe(true);
+    expect(await searchArgsOpenLocalModel(['password', '--limit', '3', ...hybridArgs], io)).toBe(true);
     const [kbFlag, kb, dbFlag, db] = hybridArgs;
-    expect(searchArgsOpenLocalModel(['password', `${kbFlag}=${kb}`, `${dbFlag}=${db}`], io)).toBe(true);
-    expect(searchArgsOpenLocalModel(['password', ...lexicalArgs], io)).toBe(false);
-    expect(searchArgsOpenLocalModel(['password', ...hybridArgs, '--model', 'none'], io)).toBe(false);
+    expect(await searchArgsOpenLocalModel(['password', `${kbFlag}=${kb}`, `${dbFlag}=${db}`], io)).toBe(true);
+    expect(await searchArgsOpenLocalModel(['password', ...lexicalArgs], io)).toBe(false);
+    expect(await searchArgsOpenLocalModel(['password', ...hybridArgs, '--model', 'none'], io)).toBe(false);
     // No index (the search will refuse) or no KB given: no thread either.
     expect(
-      searchArgsOpenLocalModel(['password', kbFlag!, kb!, dbFlag!, path.join(workDir, 'none.db')], io),
+      await searchArgsOpenLocalModel(['password', kbFlag!, kb!, dbFlag!, path.join(workDir, 'none.db')], io),
     ).toBe(false);
-    expect(searchArgsOpenLocalModel(['password'], io)).toBe(false);
+    expect(await searchArgsOpenLocalModel(['password'], io)).toBe(false);
   });
 
   it(`${LEXICAL_RUNS} lexical and ${HYBRID_RUNS} hybrid cold searches all exit normally`, async () => {
