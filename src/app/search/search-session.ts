@@ -308,8 +308,12 @@ export class SearchSession {
       if (cached?.queued && cached.text === text && text.startsWith('g')) {
         const waiting = new Set(queuedNow);
         const stored = [...cached.queued].filter((id) => !waiting.has(id));
-        const base = cached.index ?? VectorIndex.fromEntries([], dimension);
-        const index = stored.length > 0 ? base.withAdded(VectorIndex.loadRows(db, stored, dimension)) : base;
+        // No vectors before: the stored ones are all there is, so loading them is the same work.
+        const index = !cached.index
+          ? VectorIndex.load(db, dimension)
+          : stored.length > 0
+            ? cached.index.withAdded(VectorIndex.loadRows(db, stored, dimension))
+            : cached.index;
         return { version, text, queued: Int32Array.from(queuedNow), index: index.size > 0 ? index : null };
       }
       const loaded = VectorIndex.load(db, dimension);
