@@ -34,12 +34,13 @@ export interface Int8DotKernel {
   readonly query: Int8Array;
   /** Written by `run`: `scores[r]` = Σ codes[r][i] · query[i]. */
   readonly scores: Int32Array;
+  /** Score rows 0 … `count` − 1 (default all). */
+  run(count?: number): void;
   /**
    * Fill the codes and scales of rows `firstRow` … from `matrix` (row-major float32, `dimension` per row; as many
    * rows as it holds, default all `rows` from 0).
    */
   quantise(matrix: Float32Array, dimension: number, firstRow?: number): void;
-  run(): void;
 }
 
 /**
@@ -75,7 +76,7 @@ export function createInt8DotKernel(rows: number, dimension: number): Int8DotKer
     scales,
     query: new Int8Array(buffer, 0, stride),
     scores: new Int32Array(buffer, scoresAt, rows),
-    run: () => dot(0, codesAt, rows, stride, scoresAt),
+    run: (count = rows) => dot(0, codesAt, Math.min(count, rows), stride, scoresAt),
     quantise: (matrix, dim, firstRow = 0) => {
       const end = firstRow + Math.floor(matrix.length / dim);
       for (let start = firstRow; start < end; start += STAGING_ROWS) {

@@ -40,42 +40,56 @@ const RESCORE_FACTOR = 8;
 const RESCORE_MIN = 256;
 /** Rows quantised per kernel call while loading (1.5 MB of float32 at 384 dimensions). */
 const LOAD_BATCH_ROWS = 1024;
+/** Room left for rows appended after a commit: 1/32 of the rows, at least this many (then a compacting copy). */
+const APPEND_SLACK_MIN = 1024;
+const APPEND_SLACK_DIVISOR = 32;
+/** Rows deleted beyond this share of the store's rows are dropped by a compacting copy. */
+const MAX_DEAD_SHARE = 0.25;
 
-/** The per-row facts a snapshot keeps beside the codes; ids ascend. */
-interface RowFacts {
+/**
+ * The rows a snapshot shares with the snapshots refreshed from it: per-row facts (ids ascend), the int8 codes
+ * and the rows of each document, sized with room to append. Rows are only ever appended, and only by the
+ * snapshot that wrote the last one, so an older snapshot never sees a row change under it.
+ */
+interface RowStore {
+  capacity: number;
   ids: Int32Array;
   documentIds: Int32Array;
   quality: Float32Array;
+  /** The int8 codes of every row; null without WebAssembly SIMD (every search is then exact). */
+  kernel: Int8DotKernel | null;
+  rowsByDocument: Map<number, number[]>;
+  /** Rows written so far. */
+  used: number;
 }
 
-/** A snapshot of all chunk vectors; rebuild it when the index changes. */
+/** What changed in the index since a snapshot was taken. */
+export interface VectorChanges {
+  /** Documents gone from the index: their rows leave the snapshot. */
+  removedDocuments: readonly number[];
+  /** Stored vectors to add (a row whose chunk id is already here is replaced). */
+  added: readonly VectorEntry[];
+}
+
+/** A snapshot of all chunk vectors; refreshed by `withChanges` or rebuilt when the index changes. */
 export class VectorIndex {
   readonly dimension: number;
+  /** Rows this snapshot searches (deleted ones not counted). */
   readonly size: number;
-  private readonly ids: Int32Array;
-  private readonly documentIds: Int32Array;
-  private readonly quality: Float32Array;
-  private readonly rowsByDocument = new Map<number, number[]>();
 
   private constructor(
-    rows: RowFacts,
+    private readonly store: RowStore,
+    /** Rows of the store this snapshot sees: 0 … rows − 1. */
+    private readonly rows: number,
+    /** Rows deleted since the store was built (1 = gone), or null when none is. */
+    private readonly dead: Uint8Array | null,
+    private readonly deadCount: number,
     dimension: number,
-    /** The int8 codes of every row; null without WebAssembly SIMD (every search is then exact). */
-    private readonly kernel: Int8DotKernel | null,
     /** Where exact float32 vectors are read from, by chunk id. */
     private readonly source: VectorSource,
   ) {
     this.dimension = dimension;
-    this.size = rows.ids.length;
-    this.ids = rows.ids;
-    this.documentIds = rows.documentIds;
-    this.quality = rows.quality;
-    for (let row = 0; row < this.size; row++) {
-      const documentId = this.documentIds[row]!;
-      const found = this.rowsByDocument.get(documentId);
-      if (found) found.push(row);
-      else this.rowsByDocument.set(documentId, [row]);
-    }
+    this.size = rows - deadCount;
   }
 
   /** Every stored vector of the index file, quantised as it streams in; exact vectors are read back on demand. */
@@ -84,35 +98,34 @@ export class VectorIndex {
     // One read transaction (a savepoint when nested), so the count and the rows come from the same snapshot.
     return db.transaction(() => {
       const count = db.prepare(`SELECT count(*) ${from}`).pluck().get() as number;
-      const facts = allocateFacts(count);
-      const kernel = createInt8DotKernel(count, dimension);
+      const store = createStore(count, dimension, true);
+      const kernel = store.kernel;
       const batchRows = kernel ? LOAD_BATCH_ROWS : count;
       const batch = new Float32Array(Math.max(1, Math.min(count, batchRows)) * dimension);
       const resident: VectorEntry[] = [];
       const rowBytes = dimension * 4;
-      let row = 0;
       const rows = db
         .prepare(`SELECT c.id, c.document_id, c.quality_score, v.embedding ${from} ORDER BY c.id`)
         .raw()
         .iterate() as IterableIterator<[number, number, number, Buffer]>;
       for (const [id, documentId, quality, embedding] of rows) {
+        const row = store.used;
         const slot = row % batchRows;
         const vector = batch.subarray(slot * dimension, (slot + 1) * dimension);
         copyEmbedding(embedding, new Uint8Array(vector.buffer, vector.byteOffset, rowBytes));
-        setFacts(facts, row++, id, documentId, quality);
+        appendFacts(store, id, documentId, quality);
         if (!kernel) resident.push({ id, documentId, quality, vector });
-        else if (slot === batchRows - 1) kernel.quantise(batch, dimension, row - batchRows);
+        else if (slot === batchRows - 1) kernel.quantise(batch, dimension, row + 1 - batchRows);
       }
-      if (kernel && row % batchRows !== 0) {
-        const left = row % batchRows;
-        kernel.quantise(batch.subarray(0, left * dimension), dimension, row - left);
-      }
+      const left = store.used % batchRows;
+      if (kernel && left !== 0)
+        kernel.quantise(batch.subarray(0, left * dimension), dimension, store.used - left);
       const source = kernel ? sqliteVectorSource(db, dimension) : memoryVectorSource(resident, dimension);
-      return new VectorIndex(facts, dimension, kernel, source);
+      return new VectorIndex(store, store.used, null, 0, dimension, source);
     })();
   }
 
-  /** The stored vectors of the given chunks (those that have one), for `withAdded`. */
+  /** The stored vectors of the given chunks (those that have one), for `withChanges`. */
   static loadRows(db: SqliteDatabase, chunkIds: readonly number[], dimension: number): VectorEntry[] {
     const facts = new Map<number, [number, number]>();
     const byIds = db
@@ -138,53 +151,92 @@ export class VectorIndex {
    */
   static fromEntries(entries: readonly VectorEntry[], dimension: number): VectorIndex {
     const sorted = [...entries].sort((a, b) => a.id - b.id);
-    const facts = allocateFacts(sorted.length);
-    sorted.forEach((entry, row) => {
-      setFacts(facts, row, entry.id, entry.documentId, entry.quality);
-    });
-    const kernel = createInt8DotKernel(sorted.length, dimension);
-    quantiseEntries(kernel, sorted, 0, dimension);
-    return new VectorIndex(facts, dimension, kernel, memoryVectorSource(sorted, dimension));
+    const store = createStore(sorted.length, dimension, true);
+    appendEntries(store, sorted, dimension);
+    return new VectorIndex(store, store.used, null, 0, dimension, memoryVectorSource(sorted, dimension));
+  }
+
+  /** `withChanges` with additions only (what the embedding stage stores). */
+  withAdded(added: readonly VectorEntry[]): VectorIndex {
+    return this.withChanges({ removedDocuments: [], added });
   }
 
   /**
-   * This snapshot with `added` rows merged in by chunk id, as `load` would order them after those vectors were
-   * stored (a row whose id is already here is replaced). Copies the int8 codes once and quantises only the new
-   * rows instead of re-reading every vector.
+   * This snapshot after `changes`, searching exactly as a fresh `load` of the changed index would. Rows of
+   * removed documents (and replaced chunk ids) are marked deleted; added rows whose ids all follow this
+   * snapshot's last one are appended in place (quantising only them); otherwise, or once too many rows are
+   * deleted or the room runs out, the live rows are copied into a new store in chunk-id order.
    */
-  withAdded(added: readonly VectorEntry[]): VectorIndex {
-    const incoming = [...added].sort((a, b) => a.id - b.id);
-    const replaced = new Set(incoming.filter((e) => this.rowOf(e.id) >= 0).map((e) => e.id));
-    const size = this.size - replaced.size + incoming.length;
-    const facts = allocateFacts(size);
-    const kernel = this.kernel ? createInt8DotKernel(size, this.dimension) : null;
-    let row = 0;
-    let next = 0;
-    const takeIncoming = () => {
-      const entry = incoming[next++]!;
-      setFacts(facts, row, entry.id, entry.documentId, entry.quality);
-      quantiseEntries(kernel, [entry], row++, this.dimension);
+  withChanges(changes: VectorChanges): VectorIndex {
+    const incoming = [...changes.added].sort((a, b) => a.id - b.id);
+    const dead = this.dead ? this.dead.slice() : new Uint8Array(this.store.capacity);
+    let deadCount = this.deadCount;
+    const kill = (row: number) => {
+      if (dead[row] === 0) {
+        dead[row] = 1;
+        deadCount++;
+      }
     };
-    for (let old = 0; old < this.size; old++) {
-      const id = this.ids[old]!;
-      while (next < incoming.length && incoming[next]!.id < id) takeIncoming();
-      if (replaced.has(id)) continue;
-      setFacts(facts, row, id, this.documentIds[old]!, this.quality[old]!);
-      if (kernel) copyCodes(this.kernel!, old, kernel, row);
-      row++;
+    for (const documentId of changes.removedDocuments) {
+      for (const row of this.store.rowsByDocument.get(documentId) ?? []) if (row < this.rows) kill(row);
     }
-    while (next < incoming.length) takeIncoming();
-    return new VectorIndex(facts, this.dimension, kernel, this.source.with(incoming));
+    for (const entry of incoming) {
+      const row = this.rowOf(entry.id);
+      if (row >= 0) kill(row);
+    }
+    const { store } = this;
+    const lastId = this.rows > 0 ? store.ids[this.rows - 1]! : -1;
+    const appendable =
+      store.used === this.rows &&
+      (incoming.length === 0 || incoming[0]!.id > lastId) &&
+      this.rows + incoming.length <= store.capacity &&
+      deadCount <= MAX_DEAD_SHARE * (this.rows + incoming.length);
+    const source = this.source.with(incoming);
+    if (appendable) {
+      appendEntries(store, incoming, this.dimension);
+      const anyDead = deadCount > 0 ? dead : null;
+      return new VectorIndex(store, store.used, anyDead, deadCount, this.dimension, source);
+    }
+    return this.compacted(dead, incoming, source);
+  }
+
+  /** The live rows of this snapshot merged with `incoming` by chunk id, in a new store. */
+  private compacted(dead: Uint8Array, incoming: readonly VectorEntry[], source: VectorSource): VectorIndex {
+    const old = this.store;
+    let live = 0;
+    for (let row = 0; row < this.rows; row++) if (dead[row] === 0) live++;
+    const store = createStore(live + incoming.length, this.dimension, old.kernel !== null);
+    let next = 0;
+    for (let row = 0; row < this.rows; row++) {
+      if (dead[row] === 1) continue;
+      const id = old.ids[row]!;
+      while (next < incoming.length && incoming[next]!.id < id)
+        appendEntries(store, [incoming[next++]!], this.dimension);
+      if (store.kernel) copyCodes(old.kernel!, row, store.kernel, store.used);
+      appendFacts(store, id, old.documentIds[row]!, old.quality[row]!);
+    }
+    appendEntries(store, incoming.slice(next), this.dimension);
+    return new VectorIndex(store, store.used, null, 0, this.dimension, source);
   }
 
   /** Whether the int8 codes exist (never without WebAssembly SIMD). */
   get quantised(): boolean {
-    return this.kernel !== null;
+    return this.store.kernel !== null;
+  }
+
+  /** The documents with rows in this snapshot that are not in `present` (what a refresh must remove). */
+  documentsMissingFrom(present: ReadonlySet<number>): number[] {
+    const missing: number[] = [];
+    for (const [documentId, rows] of this.store.rowsByDocument) {
+      if (!present.has(documentId) && rows.some((row) => this.live(row))) missing.push(documentId);
+    }
+    return missing;
   }
 
   /** Stored vector of a chunk in this snapshot (a fresh copy), or null. */
   vectorOf(chunkId: number): Float32Array | null {
-    if (this.rowOf(chunkId) < 0) return null;
+    const row = this.rowOf(chunkId);
+    if (row < 0 || !this.live(row)) return null;
     let found: Float32Array | null = null;
     this.source.read([chunkId], (_, vector) => {
       found = vector.slice();
@@ -203,19 +255,24 @@ export class VectorIndex {
     const subset = options.documentIds ? this.rowsOf(options.documentIds) : null;
     const rescoreRows = Math.max(k, options.rescoreRows ?? Math.max(k * RESCORE_FACTOR, RESCORE_MIN));
     const candidates = subset ? subset.length : this.size;
-    const kernel = options.exact || candidates <= rescoreRows ? null : this.kernel;
-    if (!kernel) return this.rescore(query, subset ?? allRows(this.size), options, k);
-    const allowed = subset ? maskOf(subset, this.size) : null;
+    const kernel = options.exact || candidates <= rescoreRows ? null : this.store.kernel;
+    if (!kernel) return this.rescore(query, subset ?? this.liveRows(), options, k);
+    const allowed = subset ? maskOf(subset, this.rows) : null;
     return this.rescore(query, this.firstPass(kernel, query, options, allowed, rescoreRows), options, k);
+  }
+
+  private live(row: number): boolean {
+    return row < this.rows && (this.dead === null || this.dead[row] === 0);
   }
 
   /** The row of chunk `id` (ids ascend), or −1. */
   private rowOf(id: number): number {
+    const ids = this.store.ids;
     let low = 0;
-    let high = this.size - 1;
+    let high = this.rows - 1;
     while (low <= high) {
       const mid = (low + high) >>> 1;
-      const at = this.ids[mid]!;
+      const at = ids[mid]!;
       if (at === id) return mid;
       if (at < id) low = mid + 1;
       else high = mid - 1;
@@ -223,11 +280,17 @@ export class VectorIndex {
     return -1;
   }
 
+  private liveRows(): number[] {
+    const rows: number[] = [];
+    for (let row = 0; row < this.rows; row++) if (this.live(row)) rows.push(row);
+    return rows;
+  }
+
   private rowsOf(documentIds: ReadonlySet<number>): number[] {
     const rows: number[] = [];
     for (const documentId of documentIds) {
-      const found = this.rowsByDocument.get(documentId);
-      if (found) for (const row of found) rows.push(row);
+      const found = this.store.rowsByDocument.get(documentId);
+      if (found) for (const row of found) if (this.live(row)) rows.push(row);
     }
     return rows;
   }
@@ -241,17 +304,20 @@ export class VectorIndex {
     keep: number,
   ): Float64Array {
     quantiseQuery(query, this.dimension, kernel.query);
-    kernel.run();
+    kernel.run(this.rows);
     const { scores, scales } = kernel;
+    const { ids, quality } = this.store;
+    const dead = this.dead;
     // Scores alone rank here (an equal score never displaces a kept row): rescoring orders what is kept.
     const heap = new TopRows(keep, 'none');
     const { minQuality, excluded } = options;
-    for (let row = 0; row < this.size; row++) {
+    for (let row = 0; row < this.rows; row++) {
       const approx = scores[row]! * scales[row]!;
       if (heap.full && approx <= heap.minScore) continue;
-      if (this.quality[row]! < minQuality) continue;
+      if (quality[row]! < minQuality) continue;
+      if (dead && dead[row] === 1) continue;
       if (allowed && allowed[row] === 0) continue;
-      if (excluded.size > 0 && excluded.has(this.ids[row]!)) continue;
+      if (excluded.size > 0 && excluded.has(ids[row]!)) continue;
       heap.offer(approx, row);
     }
     return heap.unorderedRows();
@@ -265,11 +331,12 @@ export class VectorIndex {
     k: number,
   ): VectorHit[] {
     const { minQuality, excluded } = options;
+    const { ids, quality } = this.store;
     const wanted: number[] = [];
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r]!;
-      if (this.quality[row]! < minQuality) continue;
-      const id = this.ids[row]!;
+      if (quality[row]! < minQuality) continue;
+      const id = ids[row]!;
       if (excluded.size > 0 && excluded.has(id)) continue;
       wanted.push(id);
     }
@@ -300,29 +367,41 @@ function dotProduct(a: Float32Array, b: Float32Array, dim: number): number {
   return d0 + d1 + d2 + d3;
 }
 
-function allocateFacts(size: number): RowFacts {
-  return { ids: new Int32Array(size), documentIds: new Int32Array(size), quality: new Float32Array(size) };
+/** An empty store with room for `rows` and the slack to append after commits; codes only if `quantised`. */
+function createStore(rows: number, dimension: number, quantised: boolean): RowStore {
+  const capacity = rows + Math.max(APPEND_SLACK_MIN, Math.ceil(rows / APPEND_SLACK_DIVISOR));
+  return {
+    capacity,
+    ids: new Int32Array(capacity),
+    documentIds: new Int32Array(capacity),
+    quality: new Float32Array(capacity),
+    kernel: quantised ? createInt8DotKernel(capacity, dimension) : null,
+    rowsByDocument: new Map(),
+    used: 0,
+  };
 }
 
-function setFacts(facts: RowFacts, row: number, id: number, documentId: number, quality: number): void {
-  facts.ids[row] = id;
-  facts.documentIds[row] = documentId;
-  facts.quality[row] = quality;
+function appendFacts(store: RowStore, id: number, documentId: number, quality: number): void {
+  const row = store.used++;
+  store.ids[row] = id;
+  store.documentIds[row] = documentId;
+  store.quality[row] = quality;
+  const rows = store.rowsByDocument.get(documentId);
+  if (rows) rows.push(row);
+  else store.rowsByDocument.set(documentId, [row]);
 }
 
-/** Quantise `entries` into rows `firstRow` … of `kernel` (cut or zero-padded to `dimension`). */
-function quantiseEntries(
-  kernel: Int8DotKernel | null,
-  entries: readonly VectorEntry[],
-  firstRow: number,
-  dimension: number,
-): void {
-  if (!kernel || entries.length === 0) return;
+/** Append `entries` (ids ascending past the store's last), quantising their vectors cut or padded to `dimension`. */
+function appendEntries(store: RowStore, entries: readonly VectorEntry[], dimension: number): void {
+  if (entries.length === 0) return;
+  const firstRow = store.used;
+  for (const entry of entries) appendFacts(store, entry.id, entry.documentId, entry.quality);
+  if (!store.kernel) return;
   const matrix = new Float32Array(entries.length * dimension);
   entries.forEach((entry, i) => {
     matrix.set(entry.vector.subarray(0, dimension), i * dimension);
   });
-  kernel.quantise(matrix, dimension, firstRow);
+  store.kernel.quantise(matrix, dimension, firstRow);
 }
 
 function copyCodes(from: Int8DotKernel, fromRow: number, to: Int8DotKernel, toRow: number): void {
@@ -343,12 +422,6 @@ function quantiseQuery(query: Float32Array, dim: number, target: Int8Array): voi
   }
   const scale = maxAbs > 0 && Number.isFinite(maxAbs) ? 127 / maxAbs : 0;
   for (let i = 0; i < dim; i++) target[i] = Math.round(query[i]! * scale) || 0;
-}
-
-function allRows(size: number): Int32Array {
-  const rows = new Int32Array(size);
-  for (let i = 0; i < size; i++) rows[i] = i;
-  return rows;
 }
 
 function maskOf(rows: readonly number[], size: number): Uint8Array {
