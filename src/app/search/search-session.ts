@@ -8,6 +8,7 @@ import { type CorpusChunkRow, type CorpusDigest, readCorpusDigest } from '../../
 import { readFeedbackServes } from '../../store/feedback-store.js';
 import { readMaxChunkId, readVectorChanges, type VectorMark } from '../../store/vector-changes.js';
 import { VectorIndex } from '../../store/vector-index.js';
+import { readWordChanges } from '../../store/word-changes.js';
 import { WordIndex, type WordRankOptions } from '../../store/word-index.js';
 import { WordTokenizer } from '../../store/word-tokenizer.js';
 import type { Bm25Weights, DocumentFacts, Embedder, Reranker } from '../../types.js';
@@ -278,22 +279,31 @@ export class SearchSession {
   }
 
   /**
-   * The word snapshot of the current data_version. Building it costs a few dozen FTS5 searches, so a
-   * one-shot search (the CLI) never builds it: only the second search of a version, or `preload`, does.
+   * The word snapshot of the current text: the previous one with the changed rows applied (word-changes.ts), or
+   * loaded whole. Loading costs a few dozen FTS5 searches, so a one-shot search (the CLI) never loads it: only
+   * the second search of a version, or `preload`, does.
    */
   private currentWordIndex(eager: boolean): WordIndex | null {
     const text = this.textKey();
     if (this.wordCache?.text === text) return this.wordCache.index;
+    const db = this.database.db;
+    // Without the text generation counter (an index from before it) a text change is not told apart: load.
+    const base = this.wordCache?.index && text.startsWith('g') ? this.wordCache.index : null;
     if (this.searchesSeen.text !== text) this.searchesSeen = { text, count: 0 };
-    if (!eager && ++this.searchesSeen.count < 2) return null;
+    // Applying the changes to a snapshot costs little, so the first search after a commit does it.
+    if (!eager && !base && ++this.searchesSeen.count < 2) return null;
     const f = this.config.search.fusion;
     const weights = {
       heading: f.bm25HeadingWeight,
       context: f.bm25ContextWeight,
       content: f.bm25ContentWeight,
     };
-    this.wordCache = { text, index: WordIndex.load(this.database.db, weights) };
-    return this.wordCache.index;
+    const index = db.transaction(() => {
+      const changes = base ? readWordChanges(db, base) : null;
+      return (changes && base?.withChanges(db, changes)) ?? WordIndex.load(db, weights);
+    })();
+    this.wordCache = { text, index };
+    return index;
   }
 
   private currentDocumentFacts(reader: SearchReader): DocumentFacts[] {
