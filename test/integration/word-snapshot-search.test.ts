@@ -131,6 +131,18 @@ describe('word snapshot in a long-lived session', () => {
     const indexer = withModel();
     const facade = withModel();
     const load = vi.spyOn(WordIndex, 'load');
+    /** Each query answered as a fresh facade (one search: through FTS5) answers it. */
+    const expectFreshAnswers = async () => {
+      for (const query of QUERIES) {
+        const fresh = withModel();
+        try {
+          const expected = summarize(await fresh.search({ query, limit: 5 }));
+          expect(summarize(await facade.search({ query, limit: 5 }))).toEqual(expected);
+        } finally {
+          await fresh.close();
+        }
+      }
+    };
     try {
       await indexer.index({ shouldPauseEmbedding: () => true }); // the text, one vector
       await facade.search({ query: 'warm up', limit: 5 });
@@ -139,29 +151,13 @@ describe('word snapshot in a long-lived session', () => {
 
       const rest = await indexer.index(); // only vectors are committed now
       expect(rest.embeddedChunks).toBeGreaterThan(0);
-      for (const query of QUERIES) {
-        const fresh = withModel();
-        try {
-          const expected = summarize(await fresh.search({ query, limit: 5 }));
-          expect(summarize(await facade.search({ query, limit: 5 }))).toEqual(expected);
-        } finally {
-          await fresh.close();
-        }
-      }
+      await expectFreshAnswers();
       expect(load).toHaveBeenCalledTimes(1);
 
       // A text change: the snapshot applies the changed rows (no whole load) and still answers as a fresh one.
       kb.write('ops/backup.md', note('Backups', ['Backup keys are now rotated weekly.']));
       await indexer.index();
-      for (const query of QUERIES) {
-        const fresh = withModel();
-        try {
-          const expected = summarize(await fresh.search({ query, limit: 5 }));
-          expect(summarize(await facade.search({ query, limit: 5 }))).toEqual(expected);
-        } finally {
-          await fresh.close();
-        }
-      }
+      await expectFreshAnswers();
       expect(load).toHaveBeenCalledTimes(1);
     } finally {
       await facade.close();
