@@ -34,9 +34,13 @@ export interface Int8DotKernel {
   readonly query: Int8Array;
   /** Written by `run`: `scores[r]` = Σ codes[r][i] · query[i]. */
   readonly scores: Int32Array;
-  /** Fill `codes` and `scales` from `matrix` (`rows × dimension` float32, row-major). */
-  quantise(matrix: Float32Array, dimension: number): void;
-  run(): void;
+  /** Score rows 0 … `count` − 1 (default all). */
+  run(count?: number): void;
+  /**
+   * Fill the codes and scales of rows `firstRow` … from `matrix` (row-major float32, `dimension` per row; as many
+   * rows as it holds, default all `rows` from 0).
+   */
+  quantise(matrix: Float32Array, dimension: number, firstRow?: number): void;
 }
 
 /**
@@ -72,20 +76,22 @@ export function createInt8DotKernel(rows: number, dimension: number): Int8DotKer
     scales,
     query: new Int8Array(buffer, 0, stride),
     scores: new Int32Array(buffer, scoresAt, rows),
-    run: () => dot(0, codesAt, rows, stride, scoresAt),
-    quantise: (matrix, dim) => {
-      for (let start = 0; start < rows; start += STAGING_ROWS) {
-        const count = Math.min(STAGING_ROWS, rows - start);
-        if (dim === stride) staging.set(matrix.subarray(start * dim, (start + count) * dim));
+    run: (count = rows) => dot(0, codesAt, Math.min(count, rows), stride, scoresAt),
+    quantise: (matrix, dim, firstRow = 0) => {
+      const end = firstRow + Math.floor(matrix.length / dim);
+      for (let start = firstRow; start < end; start += STAGING_ROWS) {
+        const count = Math.min(STAGING_ROWS, end - start);
+        const from = (start - firstRow) * dim;
+        if (dim === stride) staging.set(matrix.subarray(from, from + count * dim));
         else {
           staging.fill(0);
           for (let r = 0; r < count; r++)
-            staging.set(matrix.subarray((start + r) * dim, (start + r + 1) * dim), r * stride);
+            staging.set(matrix.subarray(from + r * dim, from + (r + 1) * dim), r * stride);
         }
         quantise(stagingAt, count, stride, codesAt + start * stride, scalesAt + start * 4);
       }
       // A row holding NaN or ±Infinity got all-zero codes; give it scale 0 so it scores 0, never NaN.
-      for (let r = 0; r < rows; r++) if (!Number.isFinite(scales[r]!)) scales[r] = 0;
+      for (let r = firstRow; r < end; r++) if (!Number.isFinite(scales[r]!)) scales[r] = 0;
     },
   };
 }

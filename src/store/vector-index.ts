@@ -1,8 +1,19 @@
-// Nearest-neighbour search over every chunk vector, held in memory: an int8 SIMD pass ranks all rows, then the
-// best few hundred are rescored exactly in float32; exact float search is used wherever the first pass is moot.
+// Nearest-neighbour search over every chunk vector: an int8 SIMD pass over codes held in memory ranks all rows,
+// then the best few hundred are rescored exactly in float32 from vectors read by chunk id (the index file; see
+// vector-rows.ts). The float32 vectors themselves stay on disk; a runtime without WebAssembly SIMD holds them in
+// memory and scans them exactly.
 import { TopRows } from '../core/top-k.js';
 import { createInt8DotKernel, type Int8DotKernel } from './int8-dot-kernel.js';
 import type { SqliteDatabase } from './open-database.js';
+import {
+  copyEmbedding,
+  memoryVectorSource,
+  sqliteVectorSource,
+  type VectorEntry,
+  type VectorSource,
+} from './vector-rows.js';
+
+export type { VectorEntry } from './vector-rows.js';
 
 export interface VectorHit {
   id: number;
@@ -20,139 +31,217 @@ export interface VectorSearchOptions {
   rescoreRows?: number;
 }
 
-/** One stored vector with what the filters look at. */
-export interface VectorEntry {
-  id: number;
-  documentId: number;
-  quality: number;
-  vector: Float32Array;
-}
-
 /**
  * The first pass only has to put the true top k somewhere in its top `rescoreRows`; int8 rounding moves a
  * similarity by ~1e-3, far less than the gap to rank 256 (bench/search-speed.ts measures recall against exact).
+ * When no more rows than that pass the filters, they are all scored exactly and the first pass is skipped.
  */
 const RESCORE_FACTOR = 8;
 const RESCORE_MIN = 256;
-/** This many candidate rows or fewer (the whole index, or what a document filter leaves) are scored exactly. */
-const SMALL_SUBSET_ROWS = 2048;
-/** Chunk ids bound per statement when vectors are read by id (well under SQLite's variable limit). */
-const ROWS_PER_STATEMENT = 500;
+/** Rows quantised per kernel call while loading (1.5 MB of float32 at 384 dimensions). */
+const LOAD_BATCH_ROWS = 1024;
+/** Room left for rows appended after a commit: 1/32 of the rows, at least this many (then a compacting copy). */
+const APPEND_SLACK_MIN = 1024;
+const APPEND_SLACK_DIVISOR = 32;
+/** Rows deleted beyond this share of the store's rows are dropped by a compacting copy. */
+const MAX_DEAD_SHARE = 0.25;
 
-/** A snapshot of all chunk vectors; rebuild it when the index changes. */
+/**
+ * The rows a snapshot shares with the snapshots refreshed from it: per-row facts (ids ascend), the int8 codes
+ * and the rows of each document, sized with room to append. Rows are only ever appended, and only by the
+ * snapshot that wrote the last one, so an older snapshot never sees a row change under it.
+ */
+interface RowStore {
+  capacity: number;
+  ids: Int32Array;
+  documentIds: Int32Array;
+  quality: Float32Array;
+  /** The int8 codes of every row; null without WebAssembly SIMD (every search is then exact). */
+  kernel: Int8DotKernel | null;
+  rowsByDocument: Map<number, number[]>;
+  /** Rows written so far. */
+  used: number;
+}
+
+/** What changed in the index since a snapshot was taken. */
+export interface VectorChanges {
+  /** Documents gone from the index: their rows leave the snapshot. */
+  removedDocuments: readonly number[];
+  /** Stored vectors to add (a row whose chunk id is already here is replaced). */
+  added: readonly VectorEntry[];
+}
+
+/** A snapshot of all chunk vectors; refreshed by `withChanges` or rebuilt when the index changes. */
 export class VectorIndex {
   readonly dimension: number;
+  /** Rows this snapshot searches (deleted ones not counted). */
   readonly size: number;
-  private readonly ids: Int32Array;
-  private readonly documentIds: Int32Array;
-  private readonly quality: Float32Array;
-  private readonly matrix: Float32Array;
-  private readonly rowById = new Map<number, number>();
-  private readonly rowsByDocument = new Map<number, number[]>();
-  private kernel: Int8DotKernel | null = null;
-  /** cold → warm after the first search that could use the first pass; the next one builds the int8 codes. */
-  private firstPassState: 'cold' | 'warm' | 'built' = 'cold';
 
-  private constructor(size: number, dimension: number) {
+  private constructor(
+    private readonly store: RowStore,
+    /** Rows of the store this snapshot sees: 0 … rows − 1. */
+    private readonly rows: number,
+    /** Rows deleted since the store was built (1 = gone), or null when none is. */
+    private readonly dead: Uint8Array | null,
+    private readonly deadCount: number,
+    dimension: number,
+    /** Where exact float32 vectors are read from, by chunk id. */
+    private readonly source: VectorSource,
+  ) {
     this.dimension = dimension;
-    this.size = size;
-    this.ids = new Int32Array(size);
-    this.documentIds = new Int32Array(size);
-    this.quality = new Float32Array(size);
-    this.matrix = new Float32Array(size * dimension);
+    this.size = rows - deadCount;
   }
 
+  /** Every stored vector of the index file, quantised as it streams in; exact vectors are read back on demand. */
   static load(db: SqliteDatabase, dimension: number): VectorIndex {
     const from = 'FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id';
     // One read transaction (a savepoint when nested), so the count and the rows come from the same snapshot.
     return db.transaction(() => {
       const count = db.prepare(`SELECT count(*) ${from}`).pluck().get() as number;
-      const index = new VectorIndex(count, dimension);
-      const bytes = new Uint8Array(index.matrix.buffer);
+      const store = createStore(count, dimension, true);
+      const kernel = store.kernel;
+      const batchRows = kernel ? LOAD_BATCH_ROWS : count;
+      const batch = new Float32Array(Math.max(1, Math.min(count, batchRows)) * dimension);
+      const resident: VectorEntry[] = [];
       const rowBytes = dimension * 4;
-      let row = 0;
       const rows = db
         .prepare(`SELECT c.id, c.document_id, c.quality_score, v.embedding ${from} ORDER BY c.id`)
         .raw()
         .iterate() as IterableIterator<[number, number, number, Buffer]>;
       for (const [id, documentId, quality, embedding] of rows) {
-        bytes.set(embedding.subarray(0, Math.min(embedding.byteLength, rowBytes)), row * rowBytes);
-        index.place(row++, id, documentId, quality);
+        const row = store.used;
+        const slot = row % batchRows;
+        const vector = batch.subarray(slot * dimension, (slot + 1) * dimension);
+        copyEmbedding(embedding, new Uint8Array(vector.buffer, vector.byteOffset, rowBytes));
+        appendFacts(store, id, documentId, quality);
+        if (!kernel) resident.push({ id, documentId, quality, vector });
+        else if (slot === batchRows - 1) kernel.quantise(batch, dimension, row + 1 - batchRows);
       }
-      return index;
+      const left = store.used % batchRows;
+      if (kernel && left !== 0)
+        kernel.quantise(batch.subarray(0, left * dimension), dimension, store.used - left);
+      const source = kernel ? sqliteVectorSource(db, dimension) : memoryVectorSource(resident, dimension);
+      return new VectorIndex(store, store.used, null, 0, dimension, source);
     })();
   }
 
-  /** The stored vectors of the given chunks (those that have one), for `withAdded`. */
+  /** The stored vectors of the given chunks (those that have one), for `withChanges`. */
   static loadRows(db: SqliteDatabase, chunkIds: readonly number[], dimension: number): VectorEntry[] {
+    const facts = new Map<number, [number, number]>();
+    const byIds = db
+      .prepare(
+        'SELECT id, document_id, quality_score FROM chunks WHERE id IN (SELECT value FROM json_each(?))',
+      )
+      .raw();
+    for (const [id, documentId, quality] of byIds.iterate(JSON.stringify(chunkIds)) as IterableIterator<
+      [number, number, number]
+    >)
+      facts.set(id, [documentId, quality]);
     const entries: VectorEntry[] = [];
-    for (let start = 0; start < chunkIds.length; start += ROWS_PER_STATEMENT) {
-      const ids = chunkIds.slice(start, start + ROWS_PER_STATEMENT);
-      const rows = db
-        .prepare(
-          `SELECT c.id, c.document_id, c.quality_score, v.embedding FROM chunk_vectors v
-           JOIN chunks c ON c.id = v.chunk_id WHERE v.chunk_id IN (${ids.map(() => '?').join(',')})`,
-        )
-        .raw()
-        .all(...ids) as [number, number, number, Buffer][];
-      for (const [id, documentId, quality, embedding] of rows) {
-        const vector = new Float32Array(dimension);
-        const bytes = Math.min(embedding.byteLength, dimension * 4);
-        new Uint8Array(vector.buffer).set(embedding.subarray(0, bytes));
-        entries.push({ id, documentId, quality, vector });
-      }
-    }
+    sqliteVectorSource(db, dimension).read(chunkIds, (id, vector) => {
+      const fact = facts.get(id);
+      if (fact) entries.push({ id, documentId: fact[0], quality: fact[1], vector: vector.slice() });
+    });
     return entries;
   }
 
-  /** Build from vectors already in memory (each is copied, cut or zero-padded to `dimension`). */
+  /**
+   * Build from vectors already in memory (each is copied, cut or zero-padded to `dimension`); they stay in
+   * memory as the exact vectors.
+   */
   static fromEntries(entries: readonly VectorEntry[], dimension: number): VectorIndex {
-    const index = new VectorIndex(entries.length, dimension);
-    entries.forEach((entry, row) => {
-      index.matrix.set(entry.vector.subarray(0, dimension), row * dimension);
-      index.place(row, entry.id, entry.documentId, entry.quality);
-    });
-    return index;
+    const sorted = [...entries].sort((a, b) => a.id - b.id);
+    const store = createStore(sorted.length, dimension, true);
+    appendEntries(store, sorted, dimension);
+    return new VectorIndex(store, store.used, null, 0, dimension, memoryVectorSource(sorted, dimension));
+  }
+
+  /** `withChanges` with additions only (what the embedding stage stores). */
+  withAdded(added: readonly VectorEntry[]): VectorIndex {
+    return this.withChanges({ removedDocuments: [], added });
   }
 
   /**
-   * This snapshot with `added` rows merged in by chunk id, as `load` would order them after those vectors were
-   * stored (a row whose id is already here is replaced). Copies the matrix once instead of re-reading every vector;
-   * the int8 codes are built again when wanted.
+   * This snapshot after `changes`, searching exactly as a fresh `load` of the changed index would. Rows of
+   * removed documents (and replaced chunk ids) are marked deleted; added rows whose ids all follow this
+   * snapshot's last one are appended in place (quantising only them); otherwise, or once too many rows are
+   * deleted or the room runs out, the live rows are copied into a new store in chunk-id order.
    */
-  withAdded(added: readonly VectorEntry[]): VectorIndex {
-    const incoming = [...added].sort((a, b) => a.id - b.id);
-    const replaced = new Set(incoming.filter((e) => this.rowById.has(e.id)).map((e) => e.id));
-    const index = new VectorIndex(this.size - replaced.size + incoming.length, this.dimension);
-    const dim = this.dimension;
-    let row = 0;
-    let next = 0;
-    const takeIncoming = () => {
-      const entry = incoming[next++]!;
-      index.matrix.set(entry.vector.subarray(0, dim), row * dim);
-      index.place(row++, entry.id, entry.documentId, entry.quality);
+  withChanges(changes: VectorChanges): VectorIndex {
+    const incoming = [...changes.added].sort((a, b) => a.id - b.id);
+    const dead = this.dead ? this.dead.slice() : new Uint8Array(this.store.capacity);
+    let deadCount = this.deadCount;
+    const kill = (row: number) => {
+      if (dead[row] === 0) {
+        dead[row] = 1;
+        deadCount++;
+      }
     };
-    for (let old = 0; old < this.size; old++) {
-      const id = this.ids[old]!;
-      while (next < incoming.length && incoming[next]!.id < id) takeIncoming();
-      if (replaced.has(id)) continue;
-      index.matrix.set(this.matrix.subarray(old * dim, (old + 1) * dim), row * dim);
-      index.place(row++, id, this.documentIds[old]!, this.quality[old]!);
+    for (const documentId of changes.removedDocuments) {
+      for (const row of this.store.rowsByDocument.get(documentId) ?? []) if (row < this.rows) kill(row);
     }
-    while (next < incoming.length) takeIncoming();
-    return index;
+    for (const entry of incoming) {
+      const row = this.rowOf(entry.id);
+      if (row >= 0) kill(row);
+    }
+    const { store } = this;
+    const lastId = this.rows > 0 ? store.ids[this.rows - 1]! : -1;
+    const appendable =
+      store.used === this.rows &&
+      (incoming.length === 0 || incoming[0]!.id > lastId) &&
+      this.rows + incoming.length <= store.capacity &&
+      deadCount <= MAX_DEAD_SHARE * (this.rows + incoming.length);
+    const source = this.source.with(incoming);
+    if (appendable) {
+      appendEntries(store, incoming, this.dimension);
+      const anyDead = deadCount > 0 ? dead : null;
+      return new VectorIndex(store, store.used, anyDead, deadCount, this.dimension, source);
+    }
+    return this.compacted(dead, incoming, source);
   }
 
-  /** Whether the int8 codes exist (built by the second large search; never without WebAssembly SIMD). */
+  /** The live rows of this snapshot merged with `incoming` by chunk id, in a new store. */
+  private compacted(dead: Uint8Array, incoming: readonly VectorEntry[], source: VectorSource): VectorIndex {
+    const old = this.store;
+    let live = 0;
+    for (let row = 0; row < this.rows; row++) if (dead[row] === 0) live++;
+    const store = createStore(live + incoming.length, this.dimension, old.kernel !== null);
+    let next = 0;
+    for (let row = 0; row < this.rows; row++) {
+      if (dead[row] === 1) continue;
+      const id = old.ids[row]!;
+      while (next < incoming.length && incoming[next]!.id < id)
+        appendEntries(store, [incoming[next++]!], this.dimension);
+      if (store.kernel) copyCodes(old.kernel!, row, store.kernel, store.used);
+      appendFacts(store, id, old.documentIds[row]!, old.quality[row]!);
+    }
+    appendEntries(store, incoming.slice(next), this.dimension);
+    return new VectorIndex(store, store.used, null, 0, this.dimension, source);
+  }
+
+  /** Whether the int8 codes exist (never without WebAssembly SIMD). */
   get quantised(): boolean {
-    return this.kernel !== null;
+    return this.store.kernel !== null;
   }
 
-  /** Stored vector of a chunk (a view, do not mutate), or null. */
+  /** The documents with rows in this snapshot that are not in `present` (what a refresh must remove). */
+  documentsMissingFrom(present: ReadonlySet<number>): number[] {
+    const missing: number[] = [];
+    for (const [documentId, rows] of this.store.rowsByDocument) {
+      if (!present.has(documentId) && rows.some((row) => this.live(row))) missing.push(documentId);
+    }
+    return missing;
+  }
+
+  /** Stored vector of a chunk in this snapshot (a fresh copy), or null. */
   vectorOf(chunkId: number): Float32Array | null {
-    const row = this.rowById.get(chunkId);
-    if (row === undefined) return null;
-    return this.matrix.subarray(row * this.dimension, (row + 1) * this.dimension);
+    const row = this.rowOf(chunkId);
+    if (row < 0 || !this.live(row)) return null;
+    let found: Float32Array | null = null;
+    this.source.read([chunkId], (_, vector) => {
+      found = vector.slice();
+    });
+    return found;
   }
 
   /**
@@ -166,51 +255,42 @@ export class VectorIndex {
     const subset = options.documentIds ? this.rowsOf(options.documentIds) : null;
     const rescoreRows = Math.max(k, options.rescoreRows ?? Math.max(k * RESCORE_FACTOR, RESCORE_MIN));
     const candidates = subset ? subset.length : this.size;
-    const kernel =
-      options.exact || candidates <= rescoreRows || candidates <= SMALL_SUBSET_ROWS
-        ? null
-        : this.firstPassKernel();
-    if (!kernel) return this.rescore(query, subset ?? allRows(this.size), options, k);
-    const allowed = subset ? maskOf(subset, this.size) : null;
+    const kernel = options.exact || candidates <= rescoreRows ? null : this.store.kernel;
+    if (!kernel) return this.rescore(query, subset ?? this.liveRows(), options, k);
+    const allowed = subset ? maskOf(subset, this.rows) : null;
     return this.rescore(query, this.firstPass(kernel, query, options, allowed, rescoreRows), options, k);
   }
 
-  /**
-   * The int8 codes, built on the second search that wants them: quantising costs about one exact scan, so a
-   * one-shot process (a cold `groove search`) scans exactly once instead of quantising and then searching.
-   */
-  private firstPassKernel(): Int8DotKernel | null {
-    if (this.firstPassState === 'cold') this.firstPassState = 'warm';
-    else if (this.firstPassState === 'warm') {
-      this.firstPassState = 'built'; // built once; stays null without WebAssembly SIMD
-      this.quantise();
+  private live(row: number): boolean {
+    return row < this.rows && (this.dead === null || this.dead[row] === 0);
+  }
+
+  /** The row of chunk `id` (ids ascend), or −1. */
+  private rowOf(id: number): number {
+    const ids = this.store.ids;
+    let low = 0;
+    let high = this.rows - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const at = ids[mid]!;
+      if (at === id) return mid;
+      if (at < id) low = mid + 1;
+      else high = mid - 1;
     }
-    return this.kernel;
+    return -1;
   }
 
-  private place(row: number, id: number, documentId: number, quality: number): void {
-    this.ids[row] = id;
-    this.documentIds[row] = documentId;
-    this.quality[row] = quality;
-    this.rowById.set(id, row);
-    const rows = this.rowsByDocument.get(documentId);
-    if (rows) rows.push(row);
-    else this.rowsByDocument.set(documentId, [row]);
-  }
-
-  /** Symmetric per-row int8 codes for the first pass (none without a SIMD kernel). */
-  private quantise(): void {
-    const kernel = createInt8DotKernel(this.size, this.dimension);
-    if (!kernel) return;
-    kernel.quantise(this.matrix, this.dimension);
-    this.kernel = kernel;
+  private liveRows(): number[] {
+    const rows: number[] = [];
+    for (let row = 0; row < this.rows; row++) if (this.live(row)) rows.push(row);
+    return rows;
   }
 
   private rowsOf(documentIds: ReadonlySet<number>): number[] {
     const rows: number[] = [];
     for (const documentId of documentIds) {
-      const found = this.rowsByDocument.get(documentId);
-      if (found) for (const row of found) rows.push(row);
+      const found = this.store.rowsByDocument.get(documentId);
+      if (found) for (const row of found) if (this.live(row)) rows.push(row);
     }
     return rows;
   }
@@ -224,57 +304,110 @@ export class VectorIndex {
     keep: number,
   ): Float64Array {
     quantiseQuery(query, this.dimension, kernel.query);
-    kernel.run();
+    kernel.run(this.rows);
     const { scores, scales } = kernel;
+    const { ids, quality } = this.store;
+    const dead = this.dead;
     // Scores alone rank here (an equal score never displaces a kept row): rescoring orders what is kept.
     const heap = new TopRows(keep, 'none');
     const { minQuality, excluded } = options;
-    for (let row = 0; row < this.size; row++) {
+    for (let row = 0; row < this.rows; row++) {
       const approx = scores[row]! * scales[row]!;
       if (heap.full && approx <= heap.minScore) continue;
-      if (this.quality[row]! < minQuality) continue;
+      if (quality[row]! < minQuality) continue;
+      if (dead && dead[row] === 1) continue;
       if (allowed && allowed[row] === 0) continue;
-      if (excluded.size > 0 && excluded.has(this.ids[row]!)) continue;
+      if (excluded.size > 0 && excluded.has(ids[row]!)) continue;
       heap.offer(approx, row);
     }
     return heap.unorderedRows();
   }
 
-  /** Exact float32 scoring of `rows` (filters applied), sorted, cut to k. */
+  /** Exact float32 scoring of `rows` (filters applied, vectors read from the source), sorted, cut to k. */
   private rescore(
     query: Float32Array,
     rows: ArrayLike<number>,
     options: VectorSearchOptions,
     k: number,
   ): VectorHit[] {
-    const dim = this.dimension;
-    const m = this.matrix;
-    const top = new TopRows(k);
     const { minQuality, excluded } = options;
+    const { ids, quality } = this.store;
+    const wanted: number[] = [];
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r]!;
-      if (this.quality[row]! < minQuality) continue;
-      const base = row * dim;
-      let d0 = 0;
-      let d1 = 0;
-      let d2 = 0;
-      let d3 = 0;
-      let i = 0;
-      for (; i + 3 < dim; i += 4) {
-        d0 += m[base + i]! * query[i]!;
-        d1 += m[base + i + 1]! * query[i + 1]!;
-        d2 += m[base + i + 2]! * query[i + 2]!;
-        d3 += m[base + i + 3]! * query[i + 3]!;
-      }
-      for (; i < dim; i++) d0 += m[base + i]! * query[i]!;
-      const dot = d0 + d1 + d2 + d3;
-      if (top.full && dot < top.minScore) continue;
-      const id = this.ids[row]!;
+      if (quality[row]! < minQuality) continue;
+      const id = ids[row]!;
       if (excluded.size > 0 && excluded.has(id)) continue;
-      top.offer(dot, id);
+      wanted.push(id);
     }
+    const top = new TopRows(k);
+    const dim = this.dimension;
+    this.source.read(wanted, (id, vector) => {
+      const dot = dotProduct(vector, query, dim);
+      if (!top.full || dot >= top.minScore) top.offer(dot, id);
+    });
     return top.sorted().map((kept) => ({ id: kept.row, similarity: kept.score }));
   }
+}
+
+/** Σ a[i]·b[i] over `dim` components, in four running sums (the one float32 similarity every path reports). */
+function dotProduct(a: Float32Array, b: Float32Array, dim: number): number {
+  let d0 = 0;
+  let d1 = 0;
+  let d2 = 0;
+  let d3 = 0;
+  let i = 0;
+  for (; i + 3 < dim; i += 4) {
+    d0 += a[i]! * b[i]!;
+    d1 += a[i + 1]! * b[i + 1]!;
+    d2 += a[i + 2]! * b[i + 2]!;
+    d3 += a[i + 3]! * b[i + 3]!;
+  }
+  for (; i < dim; i++) d0 += a[i]! * b[i]!;
+  return d0 + d1 + d2 + d3;
+}
+
+/** An empty store with room for `rows` and the slack to append after commits; codes only if `quantised`. */
+function createStore(rows: number, dimension: number, quantised: boolean): RowStore {
+  const capacity = rows + Math.max(APPEND_SLACK_MIN, Math.ceil(rows / APPEND_SLACK_DIVISOR));
+  return {
+    capacity,
+    ids: new Int32Array(capacity),
+    documentIds: new Int32Array(capacity),
+    quality: new Float32Array(capacity),
+    kernel: quantised ? createInt8DotKernel(capacity, dimension) : null,
+    rowsByDocument: new Map(),
+    used: 0,
+  };
+}
+
+function appendFacts(store: RowStore, id: number, documentId: number, quality: number): void {
+  const row = store.used++;
+  store.ids[row] = id;
+  store.documentIds[row] = documentId;
+  store.quality[row] = quality;
+  const rows = store.rowsByDocument.get(documentId);
+  if (rows) rows.push(row);
+  else store.rowsByDocument.set(documentId, [row]);
+}
+
+/** Append `entries` (ids ascending past the store's last), quantising their vectors cut or padded to `dimension`. */
+function appendEntries(store: RowStore, entries: readonly VectorEntry[], dimension: number): void {
+  if (entries.length === 0) return;
+  const firstRow = store.used;
+  for (const entry of entries) appendFacts(store, entry.id, entry.documentId, entry.quality);
+  if (!store.kernel) return;
+  const matrix = new Float32Array(entries.length * dimension);
+  entries.forEach((entry, i) => {
+    matrix.set(entry.vector.subarray(0, dimension), i * dimension);
+  });
+  store.kernel.quantise(matrix, dimension, firstRow);
+}
+
+function copyCodes(from: Int8DotKernel, fromRow: number, to: Int8DotKernel, toRow: number): void {
+  const stride = from.stride;
+  to.codes.set(from.codes.subarray(fromRow * stride, (fromRow + 1) * stride), toRow * stride);
+  to.scales[toRow] = from.scales[fromRow]!;
 }
 
 /**
@@ -289,12 +422,6 @@ function quantiseQuery(query: Float32Array, dim: number, target: Int8Array): voi
   }
   const scale = maxAbs > 0 && Number.isFinite(maxAbs) ? 127 / maxAbs : 0;
   for (let i = 0; i < dim; i++) target[i] = Math.round(query[i]! * scale) || 0;
-}
-
-function allRows(size: number): Int32Array {
-  const rows = new Int32Array(size);
-  for (let i = 0; i < size; i++) rows[i] = i;
-  return rows;
 }
 
 function maskOf(rows: readonly number[], size: number): Uint8Array {

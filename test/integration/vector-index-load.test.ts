@@ -47,9 +47,6 @@ describe('VectorIndex.load', () => {
   })();
   const index = VectorIndex.load(db, DIM);
   afterAll(() => db.close());
-  const warmUp = { k: 1, minQuality: 0, documentIds: null, excluded: new Set<number>() };
-  index.search(vectorFor(0), warmUp); // the second search builds the int8 codes
-  index.search(vectorFor(0), warmUp);
 
   it('holds one row per stored vector, each readable by chunk id', () => {
     expect(index.size).toBe(COUNT - COUNT / 10);
@@ -71,6 +68,44 @@ describe('VectorIndex.load', () => {
         expect(fast.length).toBe(15);
         expect(fast.some((h) => h.id === 2 || (h.id - 1) % 9 === 0)).toBe(false);
       }
+    }
+  });
+
+  it('rescoring from the file gives the hits and similarities of the same vectors held in memory', () => {
+    const stored = db
+      .prepare(`SELECT c.id, c.document_id, c.quality_score, v.embedding FROM chunk_vectors v
+        JOIN chunks c ON c.id = v.chunk_id`)
+      .raw()
+      .all() as [number, number, number, Buffer][];
+    const inMemory = VectorIndex.fromEntries(
+      stored.map(([id, documentId, quality]) => ({ id, documentId, quality, vector: index.vectorOf(id)! })),
+      DIM,
+    );
+    for (const probe of [3, 700, 1999]) {
+      for (const exact of [false, true]) {
+        const options = { k: 20, minQuality: 0.3, documentIds: null, excluded: new Set<number>(), exact };
+        expect(index.search(vectorFor(probe), options)).toEqual(inMemory.search(vectorFor(probe), options));
+      }
+    }
+  });
+
+  it('skips a chunk whose vector left the file after the snapshot was taken', () => {
+    const probe = vectorFor(1200);
+    const options = { k: 5, minQuality: 0, documentIds: null, excluded: new Set<number>() };
+    const before = index.search(probe, options);
+    const gone = before[0]!.id;
+    const row = db
+      .prepare('SELECT embedding FROM chunk_vectors WHERE chunk_id = ?')
+      .pluck()
+      .get(gone) as Buffer;
+    db.prepare('DELETE FROM chunk_vectors WHERE chunk_id = ?').run(gone);
+    try {
+      const after = index.search(probe, options);
+      expect(after.map((h) => h.id)).not.toContain(gone);
+      expect(after.slice(0, 4)).toEqual(before.slice(1));
+      expect(index.vectorOf(gone)).toBeNull();
+    } finally {
+      db.prepare('INSERT INTO chunk_vectors (chunk_id, embedding) VALUES (?, ?)').run(gone, row);
     }
   });
 

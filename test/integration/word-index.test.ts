@@ -9,8 +9,10 @@ import { searchFts } from '../../src/store/chunk-search.js';
 import { DocumentStore } from '../../src/store/document-store.js';
 import { createFtsPostingsReader } from '../../src/store/fts-postings.js';
 import { openDatabase, type SqliteDatabase } from '../../src/store/open-database.js';
+import { readWordChanges } from '../../src/store/word-changes.js';
 import { decodeTermCounts, encodeTermCounts } from '../../src/store/word-counts.js';
 import { WordIndex } from '../../src/store/word-index.js';
+import type { Bm25Weights } from '../../src/types.js';
 import { chunkRow, documentRow } from '../support/store-rows.js';
 
 const WORDS = (
@@ -67,9 +69,13 @@ function queries(seed: number, count: number): string[][] {
   }).map((tokens) => tokens.filter((t) => t !== '' && !t.includes(' ')));
 }
 
-function compare(weightSets: { heading: number; context: number; content: number }[], seed: number): void {
+function compare(
+  weightSets: { heading: number; context: number; content: number }[],
+  seed: number,
+  snapshot: (weights: Bm25Weights) => WordIndex | null = (weights) => WordIndex.load(db, weights),
+): void {
   for (const weights of weightSets) {
-    const index = WordIndex.load(db, weights);
+    const index = snapshot(weights);
     expect(index).not.toBeNull();
     for (const tokens of queries(seed, 60)) {
       if (tokens.length === 0) continue;
@@ -127,6 +133,33 @@ describe('WordIndex', () => {
     for (let d = 0; d < 150; d += 3) writeDoc(d, d + 1000);
     store.deleteDocuments(Array.from({ length: 30 }, (_, i) => `doc${i * 5 + 1}.md`));
     compare([{ heading: 2, context: 1, content: 1 }], 11);
+  });
+
+  it('a snapshot refreshed with the changed rows ranks exactly as FTS5 after replacements, deletions and additions', () => {
+    const weights = { heading: 1.3, context: 0.7, content: 1 };
+    let index = WordIndex.load(db, weights)!;
+    const refreshes: boolean[] = [];
+    for (let round = 0; round < 4; round++) {
+      for (let d = round; d < 150; d += 9) writeDoc(d, d + 5000 + round);
+      store.deleteDocuments([`doc${round * 11 + 2}.md`, `doc${round * 11 + 3}.md`]);
+      store.writeDocument(documentRow(`added${round}.md`, `a${round}`), [
+        chunkRow(0, { content: `backup novel${round} novel${round} restore` }, 0.9),
+      ]);
+      const refreshed = db.transaction(() => {
+        const changes = readWordChanges(db, index);
+        return changes && index.withChanges(db, changes);
+      })();
+      refreshes.push(refreshed !== null);
+      index = refreshed ?? WordIndex.load(db, weights)!;
+      compare([weights], 20 + round, () => index);
+      const expression = `"novel${round}" OR "backup"`;
+      expect(
+        index.rank([`novel${round}`, 'backup'], { limit: 30, minQuality: 0, documentIds: null }),
+      ).toEqual(
+        searchFts(db, 'fts_words', { expression, weights, limit: 30, minQuality: 0, documentIds: null }),
+      );
+    }
+    expect(refreshes).toEqual([true, true, true, true]);
   });
 
   it('keeps term ids right after a rolled-back write added new terms', () => {

@@ -122,20 +122,9 @@ describe('int8 quantise kernel', () => {
 describe('VectorIndex.search', () => {
   const dim = 48;
   const entries = makeEntries(3000, dim, 7);
-  const anyQuery = { k: 10, minQuality: 0, documentIds: null, excluded: new Set<number>() };
-  /** An index past its first two searches, so the int8 first pass is in use. */
   const index = VectorIndex.fromEntries(entries, dim);
-  index.search(entries[0]!.vector, anyQuery);
-  index.search(entries[0]!.vector, anyQuery);
 
-  it('scans exactly on the first search and builds the int8 codes on the second (this runtime has SIMD)', () => {
-    const fresh = VectorIndex.fromEntries(entries, dim);
-    expect(fresh.quantised).toBe(false);
-    fresh.search(entries[0]!.vector, { ...anyQuery, exact: true });
-    fresh.search(entries[0]!.vector, anyQuery);
-    expect(fresh.quantised).toBe(false);
-    fresh.search(entries[0]!.vector, anyQuery);
-    expect(fresh.quantised).toBe(true);
+  it('builds the int8 codes with the snapshot (this runtime has SIMD)', () => {
     expect(index.quantised).toBe(true);
   });
 
@@ -222,5 +211,72 @@ describe('VectorIndex.search', () => {
     });
     expect(hits.map((h) => h.similarity)).toEqual([0, 0, 0]);
     expect(ids(hits)).toEqual([1, 1000, 1003]);
+  });
+});
+
+describe('VectorIndex.withChanges', () => {
+  const dim = 24;
+
+  it('after random removals and additions, searches exactly as an index built from the surviving rows', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), (seed) => {
+        const random = randomOf(seed);
+        let live = makeEntries(2600, dim, seed).map((e) => ({
+          ...e,
+          documentId: Math.floor((e.id - 1000) / 21),
+        }));
+        let index = VectorIndex.fromEntries(live, dim);
+        let nextId = 1000 + 3 * 2600;
+        let nextDocument = 1000;
+        for (let step = 0; step < 6; step++) {
+          const documents = [...new Set(live.map((e) => e.documentId))];
+          const removed = documents.filter(() => random() < 0.05);
+          // An edit: new chunks (ids past every old one) for a new document; now and then a lower id, as a
+          // queued chunk of an older document gets its vector, which forces a compacting copy.
+          const added = Array.from({ length: Math.floor(random() * 60) }, () => ({
+            id: random() < 0.1 ? 1001 + 3 * Math.floor(random() * 2600) : nextId++,
+            documentId: nextDocument,
+            quality: random() < 0.1 ? 0.2 : 1,
+            vector: unitVector(dim, random),
+          }));
+          nextDocument++;
+          const addedIds = new Set(added.map((e) => e.id));
+          index = index.withChanges({ removedDocuments: removed, added });
+          live = [
+            ...live.filter((e) => !removed.includes(e.documentId) && !addedIds.has(e.id)),
+            ...added.filter((e, i) => added.findIndex((o) => o.id === e.id) === i),
+          ];
+        }
+        const fresh = VectorIndex.fromEntries(live, dim);
+        expect(index.size).toBe(fresh.size);
+        for (let q = 0; q < 5; q++) {
+          const query = unitVector(dim, random);
+          const documentIds = new Set(live.slice(0, 400).map((e) => e.documentId));
+          for (const options of [
+            { k: 10, minQuality: 0.3, documentIds: null, excluded: new Set<number>() },
+            { k: 7, minQuality: 0, documentIds, excluded: new Set([live[3]!.id]) },
+          ]) {
+            expect(index.search(query, options)).toEqual(fresh.search(query, options));
+            expect(index.search(query, { ...options, exact: true })).toEqual(fresh.search(query, options));
+          }
+        }
+        for (const e of live.slice(-5)) expect(index.vectorOf(e.id)).toEqual(fresh.vectorOf(e.id));
+        const gone = makeEntries(2600, dim, seed).find((e) => !live.some((l) => l.id === e.id));
+        if (gone) expect(index.vectorOf(gone.id)).toBeNull();
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it('appends in place without changing what an older snapshot sees', () => {
+    const entries = makeEntries(3000, dim, 3);
+    const base = VectorIndex.fromEntries(entries, dim);
+    const extra = { id: 99_999, documentId: 7777, quality: 1, vector: entries[10]!.vector };
+    const grown = base.withChanges({ removedDocuments: [entries[10]!.documentId], added: [extra] });
+    const options = { k: 3, minQuality: 0, documentIds: null, excluded: new Set<number>() };
+    expect(grown.search(entries[10]!.vector, options)[0]!.id).toBe(99_999);
+    expect(base.search(entries[10]!.vector, options)[0]!.id).toBe(entries[10]!.id);
+    expect(base.size).toBe(3000);
+    expect(grown.size).toBe(3000 - 7 + 1);
   });
 });

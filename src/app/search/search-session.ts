@@ -6,7 +6,9 @@ import { type BrowseReader, createBrowseReader } from '../../store/browse-querie
 import { createSearchReader, type SearchReader } from '../../store/chunk-search.js';
 import { type CorpusChunkRow, type CorpusDigest, readCorpusDigest } from '../../store/corpus-digest.js';
 import { readFeedbackServes } from '../../store/feedback-store.js';
+import { readMaxChunkId, readVectorChanges, type VectorMark } from '../../store/vector-changes.js';
 import { VectorIndex } from '../../store/vector-index.js';
+import { readWordChanges } from '../../store/word-changes.js';
 import { WordIndex, type WordRankOptions } from '../../store/word-index.js';
 import { WordTokenizer } from '../../store/word-tokenizer.js';
 import type { Bm25Weights, DocumentFacts, Embedder, Reranker } from '../../types.js';
@@ -63,23 +65,58 @@ export interface SessionView {
 }
 
 /**
- * The vector snapshot of one data_version; `text` and `queued` (the chunks then waiting for a vector) let the
- * next version's snapshot be this one plus the vectors stored since, when only the embedding stage wrote.
+ * The vector snapshot of one data_version, with where it stands (`mark`: its highest chunk id and the chunks then
+ * waiting for a vector), so the next version's snapshot is this one with the changes since applied.
  */
 interface VectorSnapshot {
   version: number;
-  text: string | null;
-  queued: Int32Array | null;
+  text: string;
+  mark: VectorMark;
   index: VectorIndex | null;
 }
 
+/** The index's text generation (`g…`), or its data_version (`v…`) for an index without the counter. */
+function textKeyOf(database: IndexDatabase): string {
+  const generation = database.textGeneration();
+  return generation === null ? `v${database.db.pragma('data_version', { simple: true })}` : `g${generation}`;
+}
+
 /** Yield once so the model's load message goes out first, then load the snapshot of the current data_version. */
-async function preloadVectors(database: IndexDatabase, dimension: number) {
+async function preloadVectors(database: IndexDatabase, dimension: number, text: () => string) {
   await new Promise((resolve) => setImmediate(resolve));
-  const version = database.db.pragma('data_version', { simple: true }) as number;
-  const loaded = VectorIndex.load(database.db, dimension);
-  // No queue read with it: the first snapshot after a commit is loaded whole, the ones after that can add.
-  return { version, text: null, queued: null, index: loaded.size > 0 ? loaded : null };
+  return readVectorSnapshot(database, dimension, text, null);
+}
+
+/**
+ * The snapshot of the current data_version: `previous` with the changes since applied when there is one (see
+ * vector-changes.ts), else loaded whole. The queue and the vectors are read in one read transaction, so a commit
+ * in between cannot be missed or counted twice.
+ */
+function readVectorSnapshot(
+  database: IndexDatabase,
+  dimension: number,
+  text: () => string,
+  previous: VectorSnapshot | null,
+): VectorSnapshot {
+  const db = database.db;
+  return db.transaction((): VectorSnapshot => {
+    const version = db.pragma('data_version', { simple: true }) as number;
+    const key = text();
+    const queuedNow = database.embeddingQueue.readIds();
+    const mark = { maxChunkId: readMaxChunkId(db), queued: Int32Array.from(queuedNow) };
+    // Without the text generation counter (an index from before it) a text change is not told apart: load.
+    const base = previous?.index && key.startsWith('g') ? previous.index : null;
+    const index = base
+      ? base.withChanges(
+          readVectorChanges(db, base, {
+            mark: previous!.mark,
+            queuedNow,
+            textChanged: previous!.text !== key,
+          }),
+        )
+      : VectorIndex.load(db, dimension);
+    return { version, text: key, mark, index: index.size > 0 ? index : null };
+  })();
 }
 
 export class SearchSession {
@@ -137,8 +174,9 @@ export class SearchSession {
       const pendingEmbedder = deps.embedder(config);
       pendingEmbedder.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
       // The model loads on its own thread: read the vector snapshot meanwhile (a search needs it next).
+      const text = () => textKeyOf(database);
       const preloaded =
-        stored && stored.dimension > 0 ? await preloadVectors(database, stored.dimension) : null;
+        stored && stored.dimension > 0 ? await preloadVectors(database, stored.dimension, text) : null;
       // A model that cannot load is a failed leg of this session, not a failed command (see unloaded-models.ts).
       const embedder = await pendingEmbedder.catch((error: unknown) =>
         embedderInsteadOf(error, config, stored),
@@ -241,22 +279,31 @@ export class SearchSession {
   }
 
   /**
-   * The word snapshot of the current data_version. Building it costs a few dozen FTS5 searches, so a
-   * one-shot search (the CLI) never builds it: only the second search of a version, or `preload`, does.
+   * The word snapshot of the current text: the previous one with the changed rows applied (word-changes.ts), or
+   * loaded whole. Loading costs a few dozen FTS5 searches, so a one-shot search (the CLI) never loads it: only
+   * the second search of a version, or `preload`, does.
    */
   private currentWordIndex(eager: boolean): WordIndex | null {
     const text = this.textKey();
     if (this.wordCache?.text === text) return this.wordCache.index;
+    const db = this.database.db;
+    // Without the text generation counter (an index from before it) a text change is not told apart: load.
+    const base = this.wordCache?.index && text.startsWith('g') ? this.wordCache.index : null;
     if (this.searchesSeen.text !== text) this.searchesSeen = { text, count: 0 };
-    if (!eager && ++this.searchesSeen.count < 2) return null;
+    // Applying the changes to a snapshot costs little, so the first search after a commit does it.
+    if (!eager && !base && ++this.searchesSeen.count < 2) return null;
     const f = this.config.search.fusion;
     const weights = {
       heading: f.bm25HeadingWeight,
       context: f.bm25ContextWeight,
       content: f.bm25ContentWeight,
     };
-    this.wordCache = { text, index: WordIndex.load(this.database.db, weights) };
-    return this.wordCache.index;
+    const index = db.transaction(() => {
+      const changes = base ? readWordChanges(db, base) : null;
+      return (changes && base?.withChanges(db, changes)) ?? WordIndex.load(db, weights);
+    })();
+    this.wordCache = { text, index };
+    return index;
   }
 
   private currentDocumentFacts(reader: SearchReader): DocumentFacts[] {
@@ -273,10 +320,7 @@ export class SearchSession {
    */
   private textKey(): string {
     const version = this.dataVersion();
-    if (this.textCache?.version !== version) {
-      const generation = this.database.textGeneration();
-      this.textCache = { version, text: generation === null ? `v${version}` : `g${generation}` };
-    }
+    if (this.textCache?.version !== version) this.textCache = { version, text: textKeyOf(this.database) };
     return this.textCache.text;
   }
 
@@ -288,33 +332,20 @@ export class SearchSession {
   private pendingEmbeddings(): number {
     if (!this.embedder) return 0;
     this.currentVectors();
-    return this.vectorCache?.queued?.length ?? this.database.embeddingQueue.size();
+    return this.vectorCache?.mark.queued.length ?? this.database.embeddingQueue.size();
   }
 
-  /** Reload the vector snapshot only when another connection committed since it was taken (see VectorSnapshot). */
+  /** Refresh the vector snapshot only when another connection committed since it was taken. */
   private currentVectors(): VectorIndex | null {
     if (!this.embedder) return null;
-    const version = this.dataVersion();
     const cached = this.vectorCache;
-    if (cached?.version === version) return cached.index;
-    const text = this.textKey();
-    const dimension = this.embedder.dimension;
-    const db = this.database.db;
-    const queue = this.database.embeddingQueue;
-    // The queue and the vectors are read in one snapshot, so a commit in between cannot be missed or counted twice.
-    this.vectorCache = db.transaction((): VectorSnapshot => {
-      const queuedNow = queue.readIds();
-      // Within one text generation only the embedding stage stores vectors, each for a queued chunk: add those.
-      if (cached?.queued && cached.text === text && text.startsWith('g')) {
-        const waiting = new Set(queuedNow);
-        const stored = [...cached.queued].filter((id) => !waiting.has(id));
-        const base = cached.index ?? VectorIndex.fromEntries([], dimension);
-        const index = stored.length > 0 ? base.withAdded(VectorIndex.loadRows(db, stored, dimension)) : base;
-        return { version, text, queued: Int32Array.from(queuedNow), index: index.size > 0 ? index : null };
-      }
-      const loaded = VectorIndex.load(db, dimension);
-      return { version, text, queued: Int32Array.from(queuedNow), index: loaded.size > 0 ? loaded : null };
-    })();
+    if (cached?.version === this.dataVersion()) return cached.index;
+    this.vectorCache = readVectorSnapshot(
+      this.database,
+      this.embedder.dimension,
+      () => this.textKey(),
+      cached,
+    );
     return this.vectorCache.index;
   }
 
