@@ -38,6 +38,22 @@ function aggregateCell(html: string, metric: string): { value: string; text: str
   return { value: cell![1]!, text: cell![2]! };
 }
 
+/** One `--no-history` eval run with `extra` flags, JSON on stdout and the page written to `name`. */
+async function reportOfRun(name: string, extra: string[]): Promise<{ html: string; json: unknown }> {
+  const file = path.join(fixture.root, name);
+  const result = await fixture.groove([
+    ...evalArgs(),
+    '--no-history',
+    ...extra,
+    '--format',
+    'json',
+    '--report',
+    file,
+  ]);
+  expect(result.code, result.stderr).toBe(0);
+  return { html: fs.readFileSync(file, 'utf8'), json: JSON.parse(result.stdout) };
+}
+
 type Aggregate = Record<string, Record<string, number> | number>;
 
 describe('groove eval --report', () => {
@@ -123,31 +139,19 @@ describe('groove eval --report', () => {
   });
 
   it('with --rows: one block per row, the reference row paired against the decision row as in the JSON', async () => {
-    const file = path.join(fixture.root, 'rows.html');
-    const result = await fixture.groove([
-      ...evalArgs(),
-      '--no-history',
-      '--rows',
-      'core,mmr',
-      '--format',
-      'json',
-      '--report',
-      file,
-    ]);
-    expect(result.code, result.stderr).toBe(0);
-    const json = JSON.parse(result.stdout) as {
+    const { html, json } = await reportOfRun('rows.html', ['--rows', 'core,mmr']);
+    const typed = json as {
       rows: {
         row: string;
         versus_decision: { metrics: { metric: string; mean_diff: number | null }[] } | null;
       }[];
     };
-    const html = fs.readFileSync(file, 'utf8');
     expect([...html.matchAll(/<section class="row-block" data-row="([^"]*)">/g)].map((m) => m[1])).toEqual([
       'core',
       'mmr',
     ]);
     const block = html.slice(html.indexOf('<section class="row-block" data-row="mmr">'));
-    const paired = json.rows[1]!.versus_decision!.metrics;
+    const paired = typed.rows[1]!.versus_decision!.metrics;
     expect(paired.length).toBeGreaterThan(10);
     for (const m of paired) {
       const row = block.match(new RegExp(`<tr data-metric="${m.metric}">(.*?)</tr>`))![1]!;
@@ -158,30 +162,18 @@ describe('groove eval --report', () => {
   });
 
   it('with --ablate: one ablation row per stage of the JSON, each measured stage with its paired differences', async () => {
-    const file = path.join(fixture.root, 'ablate.html');
-    const result = await fixture.groove([
-      ...evalArgs(),
-      '--no-history',
-      '--ablate',
-      '--mmr',
-      '--format',
-      'json',
-      '--report',
-      file,
-    ]);
-    expect(result.code, result.stderr).toBe(0);
-    const json = JSON.parse(result.stdout) as {
+    const { html, json } = await reportOfRun('ablate.html', ['--ablate', '--mmr']);
+    const typed = json as {
       ablation: {
         stage: string;
         state: string;
         versus_full: { metrics: { metric: string; mean_diff: number | null }[] } | null;
       }[];
     };
-    const html = fs.readFileSync(file, 'utf8');
     expect(html).toContain('<h2>Stage ablation</h2>');
     const shownStages = [...html.matchAll(/<tr data-stage="([^"]*)">/g)].map((m) => m[1]);
-    expect(shownStages).toEqual(json.ablation.map((r) => r.stage));
-    const measured = json.ablation.filter((r) => r.state === 'run');
+    expect(shownStages).toEqual(typed.ablation.map((r) => r.stage));
+    const measured = typed.ablation.filter((r) => r.state === 'run');
     expect(measured.map((r) => r.stage)).toContain('mmr');
     for (const stage of measured) {
       const row = html.match(new RegExp(`<tr data-stage="${stage.stage}">(.*?)</tr>`))![1]!;

@@ -132,7 +132,11 @@ const FLAG_SETS: string[][] = [
   ['--category', 'nowhere'],
 ];
 
-describe.skipIf(!hasDist)('groove search and status through a running groove serve', () => {
+const title = hasDist
+  ? 'groove search and status through a running groove serve'
+  : 'groove search and status through a running groove serve (skipped: no dist/ build — run `npm run build`)';
+
+describe.skipIf(!hasDist)(title, () => {
   for (const kind of ['lexical', 'hybrid'] as const) {
     it(`${kind}: the server's answers are the in-process ones, flag for flag`, async () => {
       await startServe(kbArgs[kind]);

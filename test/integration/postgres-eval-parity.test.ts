@@ -59,7 +59,9 @@ async function evaluate(dataset: Dataset, backend: 'sqlite' | 'postgres'): Promi
 describe('storage parity: groove eval lexical-only, SQLite vs PostgreSQL', () => {
   for (const dataset of DATASETS) {
     it.skipIf(!present(dataset))(
-      `${dataset.name}: identical aggregates and rankings`,
+      present(dataset)
+        ? `${dataset.name}: identical aggregates and rankings`
+        : `${dataset.name}: identical aggregates and rankings (skipped: ../shared/eval/${dataset.name} is absent)`,
       { timeout: 900_000 },
       async () => {
         const lite = await evaluate(dataset, 'sqlite');
