@@ -1,6 +1,7 @@
 // The application facade: CLI, MCP and eval call this object and nothing below it. Each method delegates to one
 // use case; the index file (session, swap gate, rebuild) is an IndexFile, the file ports come from adapters.ts.
 import type { ResolvedConfig } from '../config/resolve-config.js';
+import type { ReplicaState } from '../core/index-storage.js';
 import type { LegProbeResult } from '../core/leg-verdict.js';
 import { GrooveError } from '../errors.js';
 import type { Embedder, Reranker } from '../types.js';
@@ -53,6 +54,7 @@ import {
   type IndexEventSink,
   IndexFile,
   type IndexSummary,
+  type ReplicaEvents,
   readIndexStatus,
   requireKbPaths,
   runIndexOn,
@@ -206,13 +208,34 @@ export class KnowledgeBase {
     return runIndexOn(database, input);
   }
 
-  /** Counts and identity of the index; never creates one. */
+  /** Counts and identity of the index; never creates one. On a shared store, of the working copy once read. */
   status(): StatusReport {
-    if (this.shared) throw unsupportedOnSharedStore('a synchronous status read');
-    return readIndexStatus(this.kbPath, this.dbPath, this.settings.parsers.extensions, {
-      backend: 'sqlite',
-      location: this.dbPath,
-    });
+    if (this.shared && !this.shared.hasWorkingCopy()) {
+      throw unsupportedOnSharedStore('a synchronous status read before the store was read');
+    }
+    const storage = this.shared
+      ? { backend: 'postgres' as const, location: this.shared.location }
+      : { backend: 'sqlite' as const, location: this.dbPath };
+    return readIndexStatus(this.kbPath, this.dbPath, this.settings.parsers.extensions, storage);
+  }
+
+  /** Whether the index lives in a shared store ([storage] backend = "postgres"). */
+  get sharedStore(): boolean {
+    return this.shared !== null;
+  }
+
+  /**
+   * `groove serve` on a shared store: contend for the writer role and follow the KB's commits (see
+   * SharedIndex.startReplica). Refused on a SQLite index, whose server is the only one.
+   */
+  startReplica(events: ReplicaEvents): Promise<void> {
+    if (!this.shared) throw new GrooveError('INTERNAL', 'replicas need [storage] backend = "postgres"');
+    return this.shared.startReplica(events);
+  }
+
+  /** The replica's role and lag for /healthz; null on a SQLite index. */
+  replicaState(): ReplicaState | null {
+    return this.shared?.replicaState() ?? null;
   }
 
   /** `groove status` on either backend: a shared store is read into the working copy first. */
@@ -404,8 +427,8 @@ export class KnowledgeBase {
 
   /** Load the model once, following the model an existing index records, so the first call does not pay for it. */
   async warmUp(): Promise<void> {
-    if (this.shared) throw unsupportedOnSharedStore('`groove serve`');
-    if (!IndexDatabase.exists(this.dbPath)) {
+    await this.shared?.readOnce();
+    if (!IndexDatabase.exists(this.dbPath) || this.shared?.hasWorkingCopy() === false) {
       await this.embedder();
       return;
     }

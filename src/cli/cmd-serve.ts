@@ -48,11 +48,27 @@ export async function run({ flags, io, version }: RunContext<ServeFlags>): Promi
   try {
     await kb.warmUp(); // load the model once, now: a broken model fails at start, not on the first search
     const watching = flags.watch !== false && config.watch.enabled;
-    if (watching)
-      sync = startLiveSync({ kb, runner, debounceMs: flags.debounceMs ?? config.watch.debounceMs, log });
+    const startSync = () =>
+      startLiveSync({ kb, runner, debounceMs: flags.debounceMs ?? config.watch.debounceMs, log });
+    if (kb.sharedStore) {
+      // One replica of many on a shared store: it indexes (and watches) only while it holds the writer role.
+      await kb.startReplica({
+        becameWriter: () => {
+          log(`writer role taken: this replica indexes${watching ? ' and follows file changes' : ''}`);
+          if (watching) sync ??= startSync();
+        },
+        lostWriter: (reason) => {
+          log(`writer role lost (${reason}): serving reads; the replica holding the role indexes`);
+          const stopping = sync;
+          sync = null;
+          void stopping?.close();
+        },
+        log,
+      });
+    } else if (watching) sync = startSync();
     // `groove search` and `groove status` for this index answer through the server (local-server.ts).
     localSocket = await startLocalSocket({ kb, config, configKeys: keys, env: io.env, log });
-    const context = { kb, runner, config, log, version, sync };
+    const context = { kb, runner, config, log, version, sync: () => sync };
     if (transport === 'stdio') await runStdio(context);
     else await runHttp({ ...context, bind, port: flags.port ?? config.transport.http.port });
     return EXIT.ok;
@@ -72,7 +88,8 @@ interface ServeContext {
   config: ResolvedConfig;
   log: (line: string) => void;
   version: string;
-  sync: LiveSyncHandle | null;
+  /** The live sync running now (a replica's starts and stops with its writer role). */
+  sync: () => LiveSyncHandle | null;
 }
 
 async function runStdio(context: ServeContext): Promise<void> {
@@ -115,7 +132,11 @@ async function runHttp(context: ServeContext & { bind: string; port: number }): 
     token: httpConfig.token,
     maxSessions: httpConfig.maxSessions,
     healthzPublic: httpConfig.healthzPublic,
-    health: () => ({ indexing: runner.status().active, watcher: sync ? sync.stats() : null }),
+    health: () => ({
+      indexing: runner.status().active,
+      watcher: sync()?.stats() ?? null,
+      storage: storageHealth(context.kb),
+    }),
     extraRoutes: createUiRoutes({ kb: context.kb, board }),
     log,
   });
@@ -129,7 +150,23 @@ async function runHttp(context: ServeContext & { bind: string; port: number }): 
 }
 
 function describeWatch(context: ServeContext): string {
-  return context.sync ? 'following file changes' : 'not watching files';
+  if (context.kb.sharedStore) return 'a replica on the shared store';
+  return context.sync() ? 'following file changes' : 'not watching files';
+}
+
+/** `/healthz`'s storage facts: the backend and, for a replica, its role and how far behind the writer it is. */
+function storageHealth(kb: KnowledgeBase): Record<string, unknown> {
+  const replica = kb.replicaState();
+  if (!replica) return { backend: 'sqlite' };
+  return {
+    backend: 'postgres',
+    role: replica.role,
+    applied_version: replica.appliedVersion,
+    latest_version: replica.latestVersion,
+    lag_versions: replica.lag.versions,
+    lag_ms: replica.lag.ms,
+    listening: replica.lag.listening,
+  };
 }
 
 /** Resolves on SIGINT/SIGTERM or when `ended` resolves, whichever comes first. */

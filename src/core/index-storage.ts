@@ -29,6 +29,64 @@ export interface IndexContents {
   feedbackItems: StoredRow[];
   /** Bumped by every write; a writer checks it is still what it read before it writes back. */
   generation: number;
+  /** The KB's commit version in the same read (0 before its first commit): a replica follows commits from it. */
+  version: number;
+}
+
+/** What a replica's working copy holds, for reading only what changed since. */
+export interface KnownContents {
+  documentIds: ReadonlySet<number>;
+  /** The highest word-term id it holds (the dictionary only grows). */
+  maxTermId: number;
+  /** Chunks that commits since touched without rewriting their document (vectors stored behind the text). */
+  touchedChunkIds: readonly number[];
+}
+
+/** What changed in the store against a working copy's KnownContents, in one consistent read. */
+export interface IndexDelta {
+  /** Documents the working copy holds that the store no longer does (removed or rewritten under a new id). */
+  removedIds: number[];
+  /** Documents the store holds that the working copy does not, whole. */
+  added: DocumentBundle[];
+  /** Touched chunks of documents both sides hold, with their stored vectors and those still waiting in the queue. */
+  touched: number[];
+  vectors: Map<number, Float32Array>;
+  stillQueued: Set<number>;
+  meta: Map<string, string>;
+  /** Terms with ids above KnownContents.maxTermId. */
+  terms: Map<string, number>;
+  generation: number;
+}
+
+/** A batch of commits a replica heard of: chunks they touched, or `reload` when the log does not reach back. */
+export type CommitBatch =
+  | { kind: 'changes'; toVersion: number; touchedChunkIds: number[] }
+  | { kind: 'reload'; toVersion: number };
+
+/** How a replica takes part: contends for the writer role and hears the KB's commits. */
+export interface ReplicaHooks {
+  /** This process now holds the writer role: its writes go through the role's session until it is lost. */
+  onBecameWriter(): void;
+  /** The role was lost (`reason` for the log); writes are refused from now on. */
+  onLostWriter(reason: string): void;
+  /** Apply commits to the working copy (never two at once); a failure is retried by the follower. */
+  apply(batch: CommitBatch): Promise<void>;
+  onApplyError(error: unknown): void;
+}
+
+/** A replica's standing, for /healthz. */
+export interface ReplicaState {
+  role: 'writer' | 'reader';
+  appliedVersion: number;
+  latestVersion: number;
+  lag: { versions: number; ms: number; listening: boolean };
+}
+
+export interface Replication {
+  state(): ReplicaState;
+  /** The working copy now holds the store as of `version` (after a whole read). */
+  markApplied(version: number): void;
+  stop(): Promise<void>;
 }
 
 /** Vectors stored for queued chunks, and the queue entries they settle (one transaction). */
@@ -42,6 +100,8 @@ export interface WriteBackSummary {
   documentsWritten: number;
   documentsDeleted: number;
   vectorsWritten: number;
+  /** The store's generation once the write-back ended. */
+  generation: number;
 }
 
 /** A shared store of record for knowledge-base indexes (async: it sits across a network). */
@@ -51,11 +111,19 @@ export interface IndexStorage {
   readonly location: string;
   /** The KB's stored index, or null when this KB was never written. */
   readContents(): Promise<IndexContents | null>;
+  /** What changed against `known` (null when the KB is gone from the store). */
+  readDelta(known: KnownContents): Promise<IndexDelta | null>;
+  /**
+   * Take part as a replica, from the working copy's version `appliedVersion`: writes are allowed only while
+   * this process holds the writer role (fenced on the server), and commits are heard and handed to `apply`.
+   */
+  replicate(appliedVersion: number, hooks: ReplicaHooks): Replication;
   /**
    * End a write-back that wrote everything: the generation moves again, so a reader that compares generations
-   * knows a finished write from one under way. (Where the commit notice to readers belongs, issue 17 item 3.)
+   * knows a finished write from one under way. Returns the generation the store now holds. (Each write
+   * transaction also records a commit readers hear of: commit-notices.ts.)
    */
-  endWriteBack(): Promise<void>;
+  endWriteBack(): Promise<number>;
   /** Make room for vectors (a KB with a model); STORAGE_EXTENSION_MISSING when the store cannot hold them. */
   requireVectors(): Promise<void>;
   /**

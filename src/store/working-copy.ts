@@ -1,7 +1,13 @@
 // The SQLite working copy of an index kept in a shared store: filled from the store's rows (FTS rows rebuilt from
 // the chunks, as indexing writes them) and read back whole, so indexing and search run on SQLite unchanged.
 import { bundleDocuments } from '../core/document-bundles.js';
-import type { IndexContents, StoredRow } from '../core/index-storage.js';
+import type {
+  DocumentBundle,
+  IndexContents,
+  IndexDelta,
+  KnownContents,
+  StoredRow,
+} from '../core/index-storage.js';
 import { bufferToVector, vectorToBuffer } from './document-store.js';
 import type { SqliteDatabase } from './open-database.js';
 
@@ -16,6 +22,29 @@ function insertRows(db: SqliteDatabase, table: string, rows: readonly StoredRow[
   for (const row of rows) insert.run(row);
 }
 
+/** The statements that write one document bundle and its FTS rows into a working copy. */
+function bundleWriter(db: SqliteDatabase, segment: (text: string) => string) {
+  const trigram = db.prepare('INSERT INTO fts_chunks(rowid, heading, context, content) VALUES (?, ?, ?, ?)');
+  const words = db.prepare('INSERT INTO fts_words(rowid, heading, context, content) VALUES (?, ?, ?, ?)');
+  const vector = db.prepare('INSERT INTO chunk_vectors(chunk_id, embedding) VALUES (?, ?)');
+  return (bundle: DocumentBundle) => {
+    insertRows(db, 'documents', [bundle.document]);
+    insertRows(db, 'chunks', bundle.chunks);
+    for (const chunk of bundle.chunks) {
+      const heading = (chunk.heading as string | null) ?? '';
+      const context = chunk.context as string;
+      const content = chunk.content as string;
+      trigram.run(chunk.id, heading, context, content);
+      words.run(chunk.id, segment(heading), segment(context), segment(content));
+    }
+    insertRows(db, 'chunk_word_counts', bundle.wordCounts);
+    insertRows(db, 'embedding_queue', bundle.queue);
+    for (const [chunkId, embedding] of bundle.vectors) vector.run(chunkId, vectorToBuffer(embedding));
+    insertRows(db, 'links', bundle.links);
+    insertRows(db, 'document_names', bundle.names);
+  };
+}
+
 /**
  * Fill an empty working copy with `contents`, in one transaction. Each chunk's FTS rows are written from its
  * columns exactly as DocumentStore writes them: the trigram table from the text, the word table from `segment`
@@ -26,37 +55,66 @@ export function loadWorkingCopy(
   contents: IndexContents,
   segment: (text: string) => string,
 ): void {
-  const trigram = db.prepare('INSERT INTO fts_chunks(rowid, heading, context, content) VALUES (?, ?, ?, ?)');
-  const words = db.prepare('INSERT INTO fts_words(rowid, heading, context, content) VALUES (?, ?, ?, ?)');
-  const vector = db.prepare('INSERT INTO chunk_vectors(chunk_id, embedding) VALUES (?, ?)');
+  const writeBundle = bundleWriter(db, segment);
   const meta = db.prepare(`INSERT INTO index_meta(key, value) VALUES (?, ?)
     ON CONFLICT(key) DO UPDATE SET value = excluded.value`);
   const term = db.prepare('INSERT INTO word_terms(term, id) VALUES (?, ?)');
   db.transaction(() => {
     for (const [key, value] of contents.meta) meta.run(key, value);
     for (const [text, id] of contents.terms) term.run(text, id);
-    for (const bundle of contents.documents) {
-      insertRows(db, 'documents', [bundle.document]);
-      insertRows(db, 'chunks', bundle.chunks);
-      for (const chunk of bundle.chunks) {
-        const heading = (chunk.heading as string | null) ?? '';
-        const context = chunk.context as string;
-        const content = chunk.content as string;
-        trigram.run(chunk.id, heading, context, content);
-        words.run(chunk.id, segment(heading), segment(context), segment(content));
-      }
-      insertRows(db, 'chunk_word_counts', bundle.wordCounts);
-      insertRows(db, 'embedding_queue', bundle.queue);
-      for (const [chunkId, embedding] of bundle.vectors) vector.run(chunkId, vectorToBuffer(embedding));
-      insertRows(db, 'links', bundle.links);
-      insertRows(db, 'document_names', bundle.names);
-    }
+    for (const bundle of contents.documents) writeBundle(bundle);
     insertRows(db, 'feedback_serves', contents.feedbackServes);
     insertRows(db, 'feedback_items', contents.feedbackItems);
   })();
 }
 
-/** Everything the working copy holds, in one read transaction (generation 0: a working copy has none). */
+/** What the working copy holds, for reading only what changed since (`touchedChunkIds` from the commit log). */
+export function knownContents(db: SqliteDatabase, touchedChunkIds: readonly number[]): KnownContents {
+  const ids = db.prepare('SELECT id FROM documents').pluck().all() as number[];
+  const maxTermId = (db.prepare('SELECT max(id) FROM word_terms').pluck().get() as number | null) ?? 0;
+  return { documentIds: new Set(ids), maxTermId, touchedChunkIds };
+}
+
+/**
+ * Apply what changed in the store, in one transaction: removed documents go with their FTS rows (the rest of
+ * their rows cascade), added ones are written as loadWorkingCopy writes them, touched chunks get their vectors and
+ * leave the queue, facts and new terms are taken over. A change to the text bumps the working copy's own text
+ * generation, so a search session open on it refreshes its snapshots.
+ */
+export function applyDelta(db: SqliteDatabase, delta: IndexDelta, segment: (text: string) => string): void {
+  const writeBundle = bundleWriter(db, segment);
+  const chunkIds = db.prepare('SELECT id FROM chunks WHERE document_id = ?').pluck();
+  const deleteTrigram = db.prepare('DELETE FROM fts_chunks WHERE rowid = ?');
+  const deleteWords = db.prepare('DELETE FROM fts_words WHERE rowid = ?');
+  const deleteDocument = db.prepare('DELETE FROM documents WHERE id = ?');
+  const storeVector = db.prepare('INSERT OR REPLACE INTO chunk_vectors(chunk_id, embedding) VALUES (?, ?)');
+  const dequeue = db.prepare('DELETE FROM embedding_queue WHERE chunk_id = ?');
+  const meta = db.prepare(`INSERT INTO index_meta(key, value) VALUES (?, ?)
+    ON CONFLICT(key) DO UPDATE SET value = excluded.value`);
+  const term = db.prepare('INSERT OR IGNORE INTO word_terms(term, id) VALUES (?, ?)');
+  const bumpTextGeneration = db.prepare(`INSERT INTO index_meta(key, value) VALUES ('text_generation', '1')
+    ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`);
+  db.transaction(() => {
+    for (const id of delta.removedIds) {
+      for (const chunkId of chunkIds.all(id) as number[]) {
+        deleteTrigram.run(chunkId);
+        deleteWords.run(chunkId);
+      }
+      deleteDocument.run(id);
+    }
+    for (const bundle of delta.added) writeBundle(bundle);
+    for (const chunkId of delta.touched) {
+      const vector = delta.vectors.get(chunkId);
+      if (vector) storeVector.run(chunkId, vectorToBuffer(vector));
+      if (!delta.stillQueued.has(chunkId)) dequeue.run(chunkId);
+    }
+    for (const [key, value] of delta.meta) if (key !== 'text_generation') meta.run(key, value);
+    for (const [text, id] of delta.terms) term.run(text, id);
+    if (delta.removedIds.length > 0 || delta.added.length > 0) bumpTextGeneration.run();
+  })();
+}
+
+/** Everything the working copy holds, in one read transaction (generation and version 0: it has neither). */
 export function readWorkingCopy(db: SqliteDatabase): IndexContents {
   return db.transaction((): IndexContents => {
     const all = (sql: string) => db.prepare(sql).all() as StoredRow[];
@@ -81,6 +139,7 @@ export function readWorkingCopy(db: SqliteDatabase): IndexContents {
       feedbackServes: all('SELECT * FROM feedback_serves ORDER BY id'),
       feedbackItems: all('SELECT * FROM feedback_items ORDER BY serve_id, position'),
       generation: 0,
+      version: 0,
     };
   })();
 }

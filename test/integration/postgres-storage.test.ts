@@ -264,7 +264,8 @@ describe('postgres backend: index, status, search', () => {
         code: 'STORAGE_UNSUPPORTED',
       });
       expect(() => kb.doctor()).toThrow(expect.objectContaining({ code: 'STORAGE_UNSUPPORTED' }));
-      await expect(kb.warmUp()).rejects.toMatchObject({ code: 'STORAGE_UNSUPPORTED' });
+      // A server may start before the first index: the replica holding the writer role makes it.
+      await expect(kb.warmUp()).resolves.toBeUndefined();
     } finally {
       await kb.close();
       temp.cleanup();

@@ -17,4 +17,4 @@ export {
   statusReportToJson,
 } from './index-status.js';
 export { buildIndexerPorts, type ExtractedFile, extractFile } from './indexer-ports.js';
-export { SharedIndex, unsupportedOnSharedStore } from './shared-index.js';
+export { type ReplicaEvents, SharedIndex, unsupportedOnSharedStore } from './shared-index.js';

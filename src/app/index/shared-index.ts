@@ -6,10 +6,17 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { maskDatabaseUrl } from '../../core/database-url.js';
-import type { IndexContents, IndexStorage, WriteBackSummary } from '../../core/index-storage.js';
+import type {
+  CommitBatch,
+  IndexContents,
+  IndexStorage,
+  ReplicaState,
+  Replication,
+  WriteBackSummary,
+} from '../../core/index-storage.js';
 import { segmentForIndex } from '../../core/segment-words.js';
-import { GrooveError } from '../../errors.js';
-import { loadWorkingCopy, readWorkingCopy } from '../../store/working-copy.js';
+import { describeError, GrooveError } from '../../errors.js';
+import { applyDelta, knownContents, loadWorkingCopy, readWorkingCopy } from '../../store/working-copy.js';
 import { adoptIndexModel, embedderIdOf } from '../models/index.js';
 import { IndexDatabase } from './index-database.js';
 import type { IndexSummary } from './index-events.js';
@@ -26,14 +33,47 @@ export function unsupportedOnSharedStore(what: string): GrooveError {
   );
 }
 
+/** What a serving replica tells the server about its role. */
+export interface ReplicaEvents {
+  /** This process holds the writer role now: start indexing (live sync). */
+  becameWriter(): void;
+  /** It lost the role (`reason` for the log): stop indexing; its working copy is read again. */
+  lostWriter(reason: string): void;
+  log(line: string): void;
+}
+
+/** The bundles' per-chunk rows dropped: what a write-back needs to know of what the store held. */
+function leanOf(contents: IndexContents): IndexContents {
+  const documents = contents.documents.map((bundle) => ({
+    document: bundle.document,
+    queue: bundle.queue,
+    chunks: [],
+    wordCounts: [],
+    vectors: new Map<number, Float32Array>(),
+    links: [],
+    names: [],
+  }));
+  return { ...contents, documents };
+}
+
 export class SharedIndex {
   /** The working copy every SQLite code path runs on. */
   readonly dbPath: string;
   /** For people: the URL with its password masked, and the KB's name. */
   readonly location: string;
   private storage: Promise<IndexStorage> | null = null;
-  /** What the store held at the last read (null: the KB was never written); undefined before the first read. */
+  /**
+   * What the store held at the last whole read or write-back, per-chunk rows left out (null: the KB was never
+   * written); undefined when the working copy must be read whole before the next write-back.
+   */
   private stored: IndexContents | null | undefined = undefined;
+  /** Whether the KB exists in the store, as of the last whole read; undefined before the first. */
+  private present: boolean | undefined = undefined;
+  /** Set while serving as a replica. */
+  private replication: Replication | null = null;
+  private writer = false;
+  /** Whole reads, applied commits and index runs change the working copy one at a time. */
+  private turn: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly url: string,
@@ -69,36 +109,52 @@ export class SharedIndex {
    * changed, one document per transaction. The run's time includes reading and writing back.
    */
   async update(settings: ResolvedConfig, run: () => Promise<IndexSummary>): Promise<IndexSummary> {
-    const startedAt = performance.now();
-    await this.refresh();
-    const database = IndexDatabase.open(this.dbPath, { create: false });
-    let followed: ResolvedConfig;
-    try {
-      const stored = database.identity();
-      followed = stored ? adoptIndexModel(settings, stored) : settings;
-    } finally {
-      database.close();
-    }
-    if (embedderIdOf(followed) !== 'none') await this.requireVectors();
-    const summary = await run();
-    await this.writeBack();
-    return { ...summary, durationMs: Math.round(performance.now() - startedAt) };
+    return this.inTurn(async () => {
+      this.requireWriter();
+      const startedAt = performance.now();
+      // A serving writer's working copy is the store's as of its last write-back: no read needed.
+      if (this.stored === undefined || this.replication === null) await this.refresh();
+      const database = IndexDatabase.open(this.dbPath, { create: false });
+      let followed: ResolvedConfig;
+      try {
+        const stored = database.identity();
+        followed = stored ? adoptIndexModel(settings, stored) : settings;
+      } finally {
+        database.close();
+      }
+      if (embedderIdOf(followed) !== 'none') await this.requireVectors();
+      try {
+        const summary = await run();
+        await this.writeBack();
+        return { ...summary, durationMs: Math.round(performance.now() - startedAt) };
+      } catch (error) {
+        this.stored = undefined; // the next run reads the store whole again
+        throw error;
+      }
+    });
   }
 
   /** `groove index --force`: `run` on a fresh working copy, written into a new KB swapped in atomically. */
   async rebuild(settings: ResolvedConfig, run: () => Promise<IndexSummary>): Promise<IndexSummary> {
-    const startedAt = performance.now();
-    if (embedderIdOf(settings) !== 'none') await this.requireVectors();
-    await this.startRebuild();
-    const summary = await run();
-    await this.finishRebuild();
-    return { ...summary, durationMs: Math.round(performance.now() - startedAt) };
+    return this.inTurn(async () => {
+      this.requireWriter();
+      const startedAt = performance.now();
+      if (embedderIdOf(settings) !== 'none') await this.requireVectors();
+      await this.startRebuild();
+      try {
+        const summary = await run();
+        await this.finishRebuild();
+        return { ...summary, durationMs: Math.round(performance.now() - startedAt) };
+      } finally {
+        this.stored = undefined;
+      }
+    });
   }
 
   /** Read the store into the working copy once (reads); INDEX_NOT_FOUND when this KB was never indexed. */
   async ensureRead(): Promise<void> {
-    if (this.stored === undefined) await this.refresh();
-    if (this.stored === null) {
+    await this.readOnce();
+    if (!this.present) {
       throw new GrooveError(
         'INDEX_NOT_FOUND',
         `no index for knowledge base "${this.kb}" in ${maskDatabaseUrl(this.url)}`,
@@ -109,11 +165,17 @@ export class SharedIndex {
     }
   }
 
+  /** Read the store into the working copy unless it was read already (the KB may not exist yet). */
+  async readOnce(): Promise<void> {
+    if (this.present === undefined)
+      await this.inTurn(() => (this.present === undefined ? this.refresh() : Promise.resolve()));
+  }
+
   /**
    * Read the store into a new working copy and move it over the old one, so a session open on the old file
-   * notices (replacedOnDisk) and reopens. A long-lived reader calls this when told the store changed.
+   * notices (replacedOnDisk) and reopens. Callers hold the turn.
    */
-  async refresh(): Promise<void> {
+  private async refresh(): Promise<void> {
     const storage = await this.connect();
     const contents = await storage.readContents();
     const building = `${this.dbPath}.pull`;
@@ -125,7 +187,80 @@ export class SharedIndex {
       database.close();
     }
     IndexDatabase.replace(building, this.dbPath);
-    this.stored = contents;
+    this.stored = contents && leanOf(contents);
+    this.present = contents !== null;
+    this.replication?.markApplied(contents?.version ?? 0);
+  }
+
+  /**
+   * Serve as a replica: contend for the writer role and follow the KB's commits. The writer indexes (the server
+   * starts live sync on `becameWriter`); a reader applies each batch of commits to its working copy, which its
+   * search session picks up incrementally. A role change reads the store whole.
+   */
+  async startReplica(events: ReplicaEvents): Promise<void> {
+    await this.readOnce();
+    const storage = await this.connect();
+    const version = this.stored?.version ?? 0;
+    this.replication = storage.replicate(version, {
+      onBecameWriter: () => {
+        this.writer = true;
+        this.stored = undefined; // the first run as writer reads the store whole
+        events.becameWriter();
+      },
+      onLostWriter: (reason) => {
+        this.writer = false;
+        events.lostWriter(reason);
+        void this.inTurn(() => this.refresh()).catch((error: unknown) =>
+          events.log(`could not read the store again after losing the writer role: ${describeError(error)}`),
+        );
+      },
+      apply: (batch) => this.inTurn(() => this.applyCommits(batch)),
+      onApplyError: (error) =>
+        events.log(`could not apply the latest commits (retrying): ${describeError(error)}`),
+    });
+  }
+
+  /** Whether the working copy holds the store's index (read whole at least once, and the KB exists). */
+  hasWorkingCopy(): boolean {
+    return this.present === true;
+  }
+
+  /** The replica's role and lag, or null when not serving as one. */
+  replicaState(): ReplicaState | null {
+    return this.replication?.state() ?? null;
+  }
+
+  /** A reader's working copy takes the commits in; the writer's is already what it wrote. */
+  private async applyCommits(batch: CommitBatch): Promise<void> {
+    if (this.writer) return;
+    if (batch.kind === 'reload') return this.refresh();
+    const storage = await this.connect();
+    const database = IndexDatabase.open(this.dbPath, { create: false });
+    try {
+      const delta = await storage.readDelta(knownContents(database.db, batch.touchedChunkIds));
+      if (delta) applyDelta(database.db, delta, segmentForIndex);
+    } finally {
+      database.close();
+    }
+  }
+
+  /** Refuse to index on a serving replica that is not the writer (the writer does it). */
+  private requireWriter(): void {
+    if (this.replication === null || this.writer) return;
+    throw new GrooveError(
+      'WRITER_ROLE_LOST',
+      `this replica is not the writer of knowledge base "${this.kb}"`,
+      {
+        hint: 'the replica holding the writer role indexes; its /healthz says "writer"',
+      },
+    );
+  }
+
+  /** Run `work` after every earlier change of the working copy has finished. */
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(work);
+    this.turn = run.catch(() => undefined);
+    return run;
   }
 
   /**
@@ -145,6 +280,7 @@ export class SharedIndex {
         feedbackServes: current?.feedbackServes ?? [],
         feedbackItems: current?.feedbackItems ?? [],
         generation: 0,
+        version: 0,
       };
       loadWorkingCopy(database.db, judgments, segmentForIndex);
     } finally {
@@ -163,7 +299,6 @@ export class SharedIndex {
     await storage.beginRebuild();
     const summary = await writeBack(storage, null, this.readBack());
     await storage.finishRebuild();
-    this.stored = undefined;
     return summary;
   }
 
@@ -181,15 +316,19 @@ export class SharedIndex {
     await (await this.connect()).requireVectors();
   }
 
-  /** Write the working copy's changes since the last read back to the store; the next read reads it again. */
+  /** Write the working copy's changes since the last read back to the store; what it wrote is now `stored`. */
   private async writeBack(): Promise<WriteBackSummary> {
     const storage = await this.connect();
-    const summary = await writeBack(storage, this.stored ?? null, this.readBack());
-    this.stored = undefined;
+    const after = this.readBack();
+    const summary = await writeBack(storage, this.stored ?? null, after);
+    this.stored = leanOf({ ...after, generation: summary.generation, version: 0 });
+    this.present = true;
     return summary;
   }
 
   async close(): Promise<void> {
+    await this.replication?.stop();
+    this.replication = null;
     const storage = await this.storage?.catch(() => null);
     await storage?.close();
     fs.rmSync(this.folder, { recursive: true, force: true });

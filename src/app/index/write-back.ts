@@ -31,7 +31,12 @@ export async function writeBack(
   before: IndexContents | null,
   after: IndexContents,
 ): Promise<WriteBackSummary> {
-  const summary: WriteBackSummary = { documentsWritten: 0, documentsDeleted: 0, vectorsWritten: 0 };
+  const summary: WriteBackSummary = {
+    documentsWritten: 0,
+    documentsDeleted: 0,
+    vectorsWritten: 0,
+    generation: 0,
+  };
   const old = new Map((before?.documents ?? []).map((b) => [b.document.id as number, b]));
   const kept = new Set<number>();
   await storage.beginWriteBack(before?.generation ?? 0);
@@ -59,7 +64,7 @@ export async function writeBack(
   summary.vectorsWritten = await writeVectorsStoredBehind(storage, settled);
   await storage.writeMeta(after.meta);
   if (!sameRows(before, after)) await storage.replaceFeedback(after.feedbackServes, after.feedbackItems);
-  await storage.endWriteBack();
+  summary.generation = await storage.endWriteBack();
   return summary;
 }
 

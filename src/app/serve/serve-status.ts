@@ -36,7 +36,8 @@ export interface ServeStatus {
 export interface StatusBoardSources {
   kb: Pick<KnowledgeBase, 'kbPath' | 'status' | 'doctor'>;
   runner: Pick<IndexRunner, 'status'>;
-  sync: Pick<LiveSyncHandle, 'stats'> | null;
+  /** The live sync whose stats to show, or a function giving the current one (a replica's changes with its role). */
+  sync: Pick<LiveSyncHandle, 'stats'> | null | (() => Pick<LiveSyncHandle, 'stats'> | null);
   version: string;
   now?: () => number;
   /** Default 60 s. */
@@ -57,7 +58,8 @@ export class StatusBoard {
   }
 
   read(): ServeStatus {
-    const { kb, runner, sync, version } = this.sources;
+    const { kb, runner, version } = this.sources;
+    const sync = typeof this.sources.sync === 'function' ? this.sources.sync() : this.sources.sync;
     const indexing = runner.status();
     const doctor = this.doctor(indexing.completedRuns);
     return {

@@ -41,13 +41,31 @@ export async function insertRows(
 }
 
 /** Every row of `table` under `kbId`, in `order`, without the kb_id column. */
-export async function readRows(
+export function readRows(
   client: pg.ClientBase,
   table: string,
   kbId: number,
   order: string,
 ): Promise<StoredRow[]> {
-  const result = await client.query(`SELECT * FROM ${table} WHERE kb_id = $1 ORDER BY ${order}`, [kbId]);
+  return readRowsWhere(client, table, kbId, order, 'true', []);
+}
+
+/**
+ * The rows of `table` under `kbId` that `condition` selects (SQL over the table's columns with `$2`, `$3`… bound
+ * to `values`), in `order`, without the kb_id column.
+ */
+export async function readRowsWhere(
+  client: pg.ClientBase,
+  table: string,
+  kbId: number,
+  order: string,
+  condition: string,
+  values: readonly unknown[],
+): Promise<StoredRow[]> {
+  const result = await client.query(
+    `SELECT * FROM ${table} WHERE kb_id = $1 AND ${condition} ORDER BY ${order}`,
+    [kbId, ...values],
+  );
   return result.rows.map((row: Record<string, StoredRow[string]>) => {
     const { kb_id: _kb, ...rest } = row;
     return rest;

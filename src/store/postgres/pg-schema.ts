@@ -1,8 +1,9 @@
 // The PostgreSQL schema of groove's shared store: the only DDL for that backend (PostgreSQL 15 SQL). Every table
 // carries kb_id, so several knowledge bases share one database and every statement names its KB.
+import { COORDINATION_SCHEMA_SQL } from './commit-notices.js';
 
 /** Bump when the schema changes; every statement below is idempotent. */
-export const PG_SCHEMA_VERSION = 1;
+export const PG_SCHEMA_VERSION = 2;
 
 const KB = 'kb_id integer NOT NULL';
 const CASCADE_KB = 'REFERENCES groove_kbs(id) ON DELETE CASCADE';
@@ -99,6 +100,8 @@ export const PG_MIGRATIONS: readonly string[] = [
      PRIMARY KEY (kb_id, serve_id, position),
      FOREIGN KEY (kb_id, serve_id) REFERENCES groove_feedback_serves(kb_id, id) ON DELETE CASCADE
    )`,
+  // Version 2: the commit log replicas follow (keyed by the KB's name, which a --force rebuild keeps).
+  COORDINATION_SCHEMA_SQL,
 ];
 
 /**

@@ -4,23 +4,39 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { toSql } from 'pgvector';
 import { maskDatabaseUrl } from '../../core/database-url.js';
-import { bundleDocuments } from '../../core/document-bundles.js';
 import type {
   DocumentBundle,
   IndexContents,
+  IndexDelta,
   IndexStorage,
+  KnownContents,
+  ReplicaHooks,
+  Replication,
   StoredRow,
   VectorBatch,
 } from '../../core/index-storage.js';
 import { GrooveError } from '../../errors.js';
+import { type ChunkChange, pruneChanges, readCommittedVersion, recordCommit } from './commit-notices.js';
+import { readBundles, readDelta } from './pg-delta.js';
 import {
   isConnectionLoss,
   storageQueryFailed,
   unreachableError,
   vectorExtensionMissing,
 } from './pg-failure.js';
+import { startReplication } from './pg-replication.js';
 import { insertRows, readRows } from './pg-rows.js';
 import { DOCUMENT_TABLES, PG_MIGRATIONS, PG_SCHEMA_VERSION, PG_VECTOR_MIGRATIONS } from './pg-schema.js';
+import type { WriterRole } from './writer-role.js';
+
+/** Returned by a write that recorded its own commit (a rebuild's swap, which also ends the change log). */
+const COMMIT_RECORDED = Symbol('commit recorded');
+
+/**
+ * One write transaction's work. What it resolves to: the chunks it changed (an array, for the change log),
+ * COMMIT_RECORDED, or anything else (a commit without chunk changes).
+ */
+type WriteWork = (client: pg.ClientBase) => Promise<unknown>;
 
 export interface PostgresStorageOptions {
   /** postgres://… (its password is never shown). */
@@ -34,6 +50,8 @@ export interface PostgresStorageOptions {
 /** Attempts of one write transaction when the connection drops under it (each on a new connection). */
 const WRITE_ATTEMPTS = 3;
 const RETRY_PAUSE_MS = 250;
+/** Commit versions whose change rows are kept; a replica further behind reads the KB whole again. */
+const CHANGE_LOG_VERSIONS_KEPT = 10_000;
 /** bigint (OID 20) columns hold sizes well inside a double: read them as numbers, not strings. */
 const INT8_OID = 20;
 
@@ -54,6 +72,8 @@ export class PostgresStorage implements IndexStorage {
   readonly backend = 'postgres' as const;
   readonly location: string;
   private kbId: number | null = null;
+  /** Set while this process takes part as a replica: then it writes only as the writer, through the role. */
+  private role: WriterRole | null = null;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -129,7 +149,8 @@ export class PostgresStorage implements IndexStorage {
       ]);
       const row = kb.rows[0] as { id: number; generation: number } | undefined;
       if (row) this.kbId = row.id;
-      const contents = row ? await this.readKb(client, row.id, row.generation) : null;
+      const version = await readCommittedVersion(client, this.options.kb);
+      const contents = row ? await this.readKb(client, row.id, row.generation, version) : null;
       await client.query('ROLLBACK');
       client.release();
       return contents;
@@ -139,43 +160,62 @@ export class PostgresStorage implements IndexStorage {
     }
   }
 
-  private async readKb(client: pg.PoolClient, kbId: number, generation: number): Promise<IndexContents> {
+  private async readKb(
+    client: pg.PoolClient,
+    kbId: number,
+    generation: number,
+    version: number,
+  ): Promise<IndexContents> {
     const rows = (table: string, order: string) => readRows(client, table, kbId, order);
     const meta = await rows('groove_meta', 'key');
     const terms = await rows('groove_word_terms', 'id');
-    const documents = bundleDocuments({
-      documents: await rows('groove_documents', 'id'),
-      chunks: await rows(DOCUMENT_TABLES.chunks, 'id'),
-      wordCounts: await rows(DOCUMENT_TABLES.wordCounts, 'chunk_id'),
-      queue: await rows(DOCUMENT_TABLES.queue, 'chunk_id'),
-      links: await rows(DOCUMENT_TABLES.links, 'document_id, position'),
-      names: await rows(DOCUMENT_TABLES.names, 'document_id, name'),
-      vectors: await this.readVectors(client, kbId),
-    });
     return {
       meta: new Map(meta.map((m) => [m.key as string, m.value as string])),
       terms: new Map(terms.map((t) => [t.term as string, t.id as number])),
-      documents,
+      documents: await readBundles(client, kbId, null),
       feedbackServes: await rows('groove_feedback_serves', 'id'),
       feedbackItems: await rows('groove_feedback_items', 'serve_id, position'),
       generation,
+      version,
     };
   }
 
-  /** Vectors as float4 arrays (exact: float4 text round-trips), or none when the vector table does not exist. */
-  private async readVectors(client: pg.PoolClient, kbId: number): Promise<Map<number, Float32Array>> {
-    const exists = await client.query("SELECT to_regclass('groove_chunk_vectors') IS NOT NULL AS present");
-    if (!exists.rows[0]?.present) return new Map();
-    const result = await client.query(
-      'SELECT chunk_id, embedding::real[] AS embedding FROM groove_chunk_vectors WHERE kb_id = $1',
-      [kbId],
-    );
-    return new Map(
-      result.rows.map((r: { chunk_id: number; embedding: number[] }) => [
-        r.chunk_id,
-        Float32Array.from(r.embedding),
-      ]),
-    );
+  async readDelta(known: KnownContents): Promise<IndexDelta | null> {
+    const client = await this.connect('while reading what changed');
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const kb = await client.query('SELECT id, generation FROM groove_kbs WHERE name = $1', [
+        this.options.kb,
+      ]);
+      const row = kb.rows[0] as { id: number; generation: number } | undefined;
+      const delta = row ? { ...(await readDelta(client, row.id, known)), generation: row.generation } : null;
+      await client.query('ROLLBACK');
+      client.release();
+      return delta;
+    } catch (error) {
+      client.release(isConnectionLoss(error) ? (error as Error) : undefined);
+      throw storageQueryFailed(error, this.options.url, 'while reading what changed');
+    }
+  }
+
+  replicate(appliedVersion: number, hooks: ReplicaHooks): Replication {
+    if (this.role) throw new GrooveError('INTERNAL', 'this store already takes part as a replica');
+    const replication = startReplication({
+      url: this.options.url,
+      kb: this.options.kb,
+      reads: this.pool,
+      appliedVersion,
+      hooks,
+    });
+    this.role = replication.role;
+    return {
+      state: () => replication.state(),
+      markApplied: (version) => replication.markApplied(version),
+      stop: async () => {
+        await replication.stop();
+        this.role = null;
+      },
+    };
   }
 
   async beginWriteBack(generation: number): Promise<void> {
@@ -197,10 +237,20 @@ export class PostgresStorage implements IndexStorage {
     });
   }
 
-  async endWriteBack(): Promise<void> {
-    await this.transaction('while finishing the write', (client) =>
-      client.query('UPDATE groove_kbs SET generation = generation + 1 WHERE id = $1', [this.requireKb()]),
-    );
+  async endWriteBack(): Promise<number> {
+    let generation = 0;
+    await this.transaction('while finishing the write', async (client) => {
+      const bumped = await client.query(
+        'UPDATE groove_kbs SET generation = generation + 1 WHERE id = $1 RETURNING generation',
+        [this.requireKb()],
+      );
+      generation = Number(bumped.rows[0]?.generation ?? 0);
+      const version = await readCommittedVersion(client, this.options.kb);
+      if (version > CHANGE_LOG_VERSIONS_KEPT) {
+        await pruneChanges(client, this.options.kb, version - CHANGE_LOG_VERSIONS_KEPT);
+      }
+    });
+    return generation;
   }
 
   async beginRebuild(): Promise<void> {
@@ -222,6 +272,10 @@ export class PostgresStorage implements IndexStorage {
         this.options.kb,
         kbId,
       ]);
+      // Every replica reads the rebuilt KB whole: the change log of the old one ends here.
+      const version = await recordCommit(client, this.options.kb, []);
+      await pruneChanges(client, this.options.kb, version);
+      return COMMIT_RECORDED;
     });
   }
 
@@ -245,11 +299,14 @@ export class PostgresStorage implements IndexStorage {
     const path = bundle.document.path as string;
     await this.transaction(`while writing "${path}"`, async (client) => {
       const kbId = this.requireKb();
-      await client.query('DELETE FROM groove_documents WHERE kb_id = $1 AND (id = ANY($2) OR path = $3)', [
-        kbId,
-        [...replacedIds],
-        path,
-      ]);
+      const replaced = await client.query<{ id: number }>(
+        'SELECT id FROM groove_documents WHERE kb_id = $1 AND (id = ANY($2) OR path = $3)',
+        [kbId, [...replacedIds], path],
+      );
+      const gone = await this.deleteDocumentRows(
+        client,
+        replaced.rows.map((row) => row.id),
+      );
       await insertRows(client, 'groove_documents', kbId, [bundle.document]);
       await insertRows(client, DOCUMENT_TABLES.chunks, kbId, bundle.chunks);
       await insertRows(client, DOCUMENT_TABLES.wordCounts, kbId, bundle.wordCounts);
@@ -257,10 +314,26 @@ export class PostgresStorage implements IndexStorage {
       await this.insertVectors(client, bundle.vectors);
       await insertRows(client, DOCUMENT_TABLES.links, kbId, bundle.links);
       await insertRows(client, DOCUMENT_TABLES.names, kbId, bundle.names);
+      const added = bundle.chunks.map(
+        (chunk): ChunkChange => ({ chunkId: chunk.id as number, op: 'upsert' }),
+      );
+      return [...gone, ...added];
     });
   }
 
-  private async insertVectors(client: pg.PoolClient, vectors: ReadonlyMap<number, Float32Array>) {
+  /** Delete documents with everything under them; the chunks they held, as change-log deletes. */
+  private async deleteDocumentRows(client: pg.ClientBase, ids: readonly number[]): Promise<ChunkChange[]> {
+    if (ids.length === 0) return [];
+    const kbId = this.requireKb();
+    const chunks = await client.query<{ id: number }>(
+      `SELECT id FROM ${DOCUMENT_TABLES.chunks} WHERE kb_id = $1 AND document_id = ANY($2)`,
+      [kbId, [...ids]],
+    );
+    await client.query('DELETE FROM groove_documents WHERE kb_id = $1 AND id = ANY($2)', [kbId, [...ids]]);
+    return chunks.rows.map((row) => ({ chunkId: row.id, op: 'delete' }));
+  }
+
+  private async insertVectors(client: pg.ClientBase, vectors: ReadonlyMap<number, Float32Array>) {
     const rows = [...vectors].map(
       ([chunkId, vector]): StoredRow => ({ chunk_id: chunkId, embedding: toSql(Array.from(vector)) }),
     );
@@ -269,12 +342,7 @@ export class PostgresStorage implements IndexStorage {
 
   async deleteDocuments(ids: readonly number[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.transaction('while removing documents', (client) =>
-      client.query('DELETE FROM groove_documents WHERE kb_id = $1 AND id = ANY($2)', [
-        this.requireKb(),
-        [...ids],
-      ]),
-    );
+    await this.transaction('while removing documents', (client) => this.deleteDocumentRows(client, ids));
   }
 
   async touchDocuments(rows: readonly { id: number; sizeBytes: number; mtimeMs: number }[]): Promise<void> {
@@ -302,6 +370,8 @@ export class PostgresStorage implements IndexStorage {
         kbId,
         batch.dequeued,
       ]);
+      const touched = new Set([...batch.vectors.keys(), ...batch.dequeued]);
+      return [...touched].map((chunkId): ChunkChange => ({ chunkId, op: 'upsert' }));
     });
   }
 
@@ -340,20 +410,33 @@ export class PostgresStorage implements IndexStorage {
   }
 
   /**
-   * Run `work` in one transaction. A dropped connection rolls it back on the server; it is tried again on a new
-   * connection (at most WRITE_ATTEMPTS times), then reported as STORAGE_UNREACHABLE. Either way no part of it
-   * stays written.
+   * Run `work` in one transaction that also records the commit replicas hear of (the chunks `work` returns, or
+   * none; COMMIT_RECORDED when `work` recorded it itself). As a replica, only through the writer role's session
+   * (WRITER_ROLE_LOST otherwise); else on the pool, where a dropped connection rolls it back on the server and it
+   * is tried again on a new connection (at most WRITE_ATTEMPTS times), then reported as STORAGE_UNREACHABLE.
+   * Either way no part of it stays written.
    */
-  private async transaction(
-    during: string,
-    work: (client: pg.PoolClient) => Promise<unknown>,
-  ): Promise<void> {
+  private async transaction(during: string, work: WriteWork): Promise<void> {
+    const committed = async (client: pg.ClientBase) => {
+      const changes = await work(client);
+      if (changes === COMMIT_RECORDED) return;
+      await recordCommit(client, this.options.kb, Array.isArray(changes) ? (changes as ChunkChange[]) : []);
+    };
+    if (this.role) {
+      try {
+        await this.role.withWriterTransaction(committed);
+        return;
+      } catch (error) {
+        if (error instanceof GrooveError) throw error;
+        throw storageQueryFailed(error, this.options.url, during);
+      }
+    }
     for (let attempt = 1; ; attempt++) {
       let client: pg.PoolClient | null = null;
       try {
         client = await this.pool.connect();
         await client.query('BEGIN');
-        await work(client);
+        await committed(client);
         await client.query('COMMIT');
         client.release();
         return;
