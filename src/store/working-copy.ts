@@ -143,3 +143,101 @@ export function readWorkingCopy(db: SqliteDatabase): IndexContents {
     };
   })();
 }
+
+/** Rows of `sql` (one `?`: a JSON array of ids) for the ids given; none for an empty list. */
+function rowsFor(db: SqliteDatabase, sql: string, ids: readonly number[]): StoredRow[] {
+  if (ids.length === 0) return [];
+  return db.prepare(sql).all(JSON.stringify(ids)) as StoredRow[];
+}
+
+/**
+ * What a write-back needs of the working copy after a run, given what the store held before (`before`, per-chunk
+ * rows left out): every document row and queue entry, documents with new ids whole, and for kept documents only
+ * the vectors of chunks that left the queue since. Terms: `before`'s plus the new ones. Reads a small part of a
+ * large working copy when a run changed a few files.
+ */
+export function readWorkingCopyChanges(db: SqliteDatabase, before: IndexContents | null): IndexContents {
+  if (before === null) return readWorkingCopy(db);
+  return db.transaction((): IndexContents => {
+    const all = (sql: string) => db.prepare(sql).all() as StoredRow[];
+    const previous = new Map(before.documents.map((bundle) => [bundle.document.id as number, bundle]));
+    const documents = all('SELECT * FROM documents ORDER BY id');
+    const freshIds = documents.map((d) => d.id as number).filter((id) => !previous.has(id));
+    const inFresh = 'IN (SELECT value FROM json_each(?))';
+    const queue = db
+      .prepare(
+        'SELECT q.*, c.document_id FROM embedding_queue q JOIN chunks c ON c.id = q.chunk_id ORDER BY q.chunk_id',
+      )
+      .all() as StoredRow[];
+    const queuedNow = new Set(queue.map((row) => row.chunk_id as number));
+    const left = [...previous.values()].flatMap((bundle) =>
+      bundle.queue.map((row) => row.chunk_id as number).filter((id) => !queuedNow.has(id)),
+    );
+    const vectorRows = [
+      ...rowsFor(
+        db,
+        `SELECT v.chunk_id, v.embedding FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.document_id ${inFresh}`,
+        freshIds,
+      ),
+      ...rowsFor(db, `SELECT chunk_id, embedding FROM chunk_vectors WHERE chunk_id ${inFresh}`, left),
+    ];
+    const vectors = new Map(
+      vectorRows.map((row) => [row.chunk_id as number, bufferToVector(row.embedding as Buffer)]),
+    );
+    const queueOf = new Map<number, StoredRow[]>();
+    for (const { document_id: documentId, ...row } of queue) {
+      const rows = queueOf.get(documentId as number) ?? [];
+      rows.push(row);
+      queueOf.set(documentId as number, rows);
+    }
+    const fresh = bundleDocuments({
+      documents: documents.filter((d) => !previous.has(d.id as number)),
+      chunks: rowsFor(db, `SELECT * FROM chunks WHERE document_id ${inFresh} ORDER BY id`, freshIds),
+      wordCounts: rowsFor(
+        db,
+        `SELECT w.* FROM chunk_word_counts w JOIN chunks c ON c.id = w.chunk_id WHERE c.document_id ${inFresh} ORDER BY w.chunk_id`,
+        freshIds,
+      ),
+      queue: documents.flatMap((d) => queueOf.get(d.id as number) ?? []),
+      links: rowsFor(
+        db,
+        `SELECT * FROM links WHERE document_id ${inFresh} ORDER BY document_id, position`,
+        freshIds,
+      ),
+      names: rowsFor(
+        db,
+        `SELECT * FROM document_names WHERE document_id ${inFresh} ORDER BY document_id, name`,
+        freshIds,
+      ),
+      vectors,
+    });
+    const freshById = new Map(fresh.map((bundle) => [bundle.document.id as number, bundle]));
+    const bundles = documents.map((document): DocumentBundle => {
+      const id = document.id as number;
+      const whole = freshById.get(id);
+      if (whole) return whole;
+      const gone = (previous.get(id)?.queue ?? []).map((row) => row.chunk_id as number);
+      const stored = gone.flatMap((chunkId): [number, Float32Array][] => {
+        const vector = vectors.get(chunkId);
+        return vector && !queuedNow.has(chunkId) ? [[chunkId, vector]] : [];
+      });
+      const empty = { chunks: [], wordCounts: [], links: [], names: [] };
+      return { document, queue: queueOf.get(id) ?? [], vectors: new Map(stored), ...empty };
+    });
+    let maxTermId = 0;
+    for (const id of before.terms.values()) if (id > maxTermId) maxTermId = id;
+    const added = db.prepare('SELECT term, id FROM word_terms WHERE id > ?').raw().all(maxTermId) as [
+      string,
+      number,
+    ][];
+    return {
+      meta: new Map(db.prepare('SELECT key, value FROM index_meta').raw().all() as [string, string][]),
+      terms: new Map([...before.terms, ...added]),
+      documents: bundles,
+      feedbackServes: all('SELECT * FROM feedback_serves ORDER BY id'),
+      feedbackItems: all('SELECT * FROM feedback_items ORDER BY serve_id, position'),
+      generation: 0,
+      version: 0,
+    };
+  })();
+}

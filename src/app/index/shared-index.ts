@@ -16,7 +16,13 @@ import type {
 } from '../../core/index-storage.js';
 import { segmentForIndex } from '../../core/segment-words.js';
 import { describeError, GrooveError } from '../../errors.js';
-import { applyDelta, knownContents, loadWorkingCopy, readWorkingCopy } from '../../store/working-copy.js';
+import {
+  applyDelta,
+  knownContents,
+  loadWorkingCopy,
+  readWorkingCopy,
+  readWorkingCopyChanges,
+} from '../../store/working-copy.js';
 import { adoptIndexModel, embedderIdOf } from '../models/index.js';
 import { IndexDatabase } from './index-database.js';
 import type { IndexSummary } from './index-events.js';
@@ -319,8 +325,15 @@ export class SharedIndex {
   /** Write the working copy's changes since the last read back to the store; what it wrote is now `stored`. */
   private async writeBack(): Promise<WriteBackSummary> {
     const storage = await this.connect();
-    const after = this.readBack();
-    const summary = await writeBack(storage, this.stored ?? null, after);
+    const before = this.stored ?? null;
+    const database = IndexDatabase.open(this.dbPath, { create: false });
+    let after: IndexContents;
+    try {
+      after = readWorkingCopyChanges(database.db, before);
+    } finally {
+      database.close();
+    }
+    const summary = await writeBack(storage, before, after);
     this.stored = leanOf({ ...after, generation: summary.generation, version: 0 });
     this.present = true;
     return summary;
