@@ -25,6 +25,10 @@ export function randomVectorEmbedder(real: Embedder): Embedder {
     embedDocuments: async (texts) =>
       texts.map((t) => randomUnitVector(real.dimension, createRandom(hashText(t)))),
     embedQuery: (text) => real.embedQuery(text),
+    // Recorded as the real model would: an index written without it is re-parsed whole by the first run with it.
+    ...(real.passagesOverLimit
+      ? { passagesOverLimit: (texts: string[]) => real.passagesOverLimit!(texts) }
+      : {}),
     close: async () => {},
   };
 }
