@@ -122,6 +122,9 @@ describe('live sync with the real watcher and indexer', () => {
 
   it('follows created, modified, deleted and renamed files', async () => {
     const { kb, serveKb } = await serve();
+    // The rename below must not race a run started by this folder's own creation: a run that scans the folder
+    // between the unlink and the add sees a delete and then a create, not a rename.
+    fs.mkdirSync(path.join(serveKb.kbPath, 'archive'));
     serveKb.write('new/created.md', note('created'));
     await waitFor(
       async () => (await pathsFor(kb, 'createdalpha')).includes('new/created.md'),
@@ -144,7 +147,6 @@ describe('live sync with the real watcher and indexer', () => {
       'delete',
     );
 
-    fs.mkdirSync(path.join(serveKb.kbPath, 'archive'));
     fs.renameSync(path.join(serveKb.kbPath, 'readme.md'), path.join(serveKb.kbPath, 'archive/readme.md'));
     await waitFor(
       async () => (await pathsFor(kb, 'readmealpha')).join() === 'archive/readme.md',
