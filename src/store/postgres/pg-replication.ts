@@ -5,6 +5,7 @@ import type pg from 'pg';
 import type { CommitBatch, ReplicaHooks, ReplicaState } from '../../core/index-storage.js';
 import { followCommits } from './commit-follower.js';
 import type { ChangesSince, Queryable } from './commit-notices.js';
+import { checkTimingMs } from './dedicated-session.js';
 import { startWriterRole, type WriterRole } from './writer-role.js';
 
 export interface ReplicationOptions {
@@ -24,12 +25,11 @@ export interface ReplicationHandle {
   stop(): Promise<void>;
 }
 
-/** Writer-role and listener timings in milliseconds, from the environment (tests and operators tune take-over). */
+/** A timing in milliseconds from the environment (operators tune take-over), checked like the role's options. */
 function timing(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
-  return Number.isFinite(value) ? value : undefined;
+  return checkTimingMs(name, Number(raw));
 }
 
 /** The chunks a batch of commits touched (upserted): the replica re-reads their vectors and queue entries. */
