@@ -100,6 +100,11 @@ export interface IndexOptions {
    * next run (the server's live sync, so an edit is not held up behind a long first embedding).
    */
   shouldPauseEmbedding?: () => boolean;
+  /**
+   * Look at these KB-relative paths only (live sync's changed files); every file when absent. Ignored by
+   * `force`, and by a run that must re-parse everything.
+   */
+  paths?: readonly string[];
 }
 
 export class KnowledgeBase {
@@ -204,6 +209,7 @@ export class KnowledgeBase {
       modelLabel: embedderIdOf(this.settings) ?? this.settings.model,
       onEvent: options.onEvent,
       shouldPauseEmbedding: options.shouldPauseEmbedding,
+      onlyPaths: options.force ? undefined : options.paths,
     };
     return runIndexOn(database, input);
   }

@@ -61,17 +61,7 @@ export interface WalkResult {
  * errno on any entry inside it (ENAMETOOLONG, EACCES, ELOOP, a file deleted meanwhile) skips that entry.
  */
 export function walkKnowledgeBase(options: WalkOptions): WalkResult {
-  const root = path.resolve(options.root);
-  assertRootIsDirectory(root);
-  const ignoreRules = options.ignoreRules ?? loadIgnoreRules(root);
-  const warnings = options.ignoreRules ? [] : [...ignoreRules.warnings];
-  const extensions = new Set(options.extensions.map((ext) => foldCase(ext.replace(/^\./, ''))));
-  const excluded = new Set([...ALWAYS_EXCLUDED_DIRS, ...(options.excludeDirs ?? [])].map(foldCase));
-  const hasWantedExtension = (name: string): boolean => {
-    const dot = name.lastIndexOf('.');
-    // A leading dot starts a hidden name, not an extension (`.md` has none, like path.extname says).
-    return dot > 0 && extensions.has(foldCase(name.slice(dot + 1)));
-  };
+  const { root, ignoreRules, warnings, excluded, hasWantedExtension } = walkRules(options);
 
   const files: WalkedFile[] = [];
   const skipped: WalkSkip[] = [];
@@ -134,6 +124,85 @@ export function walkKnowledgeBase(options: WalkOptions): WalkResult {
   skipped.sort((a, b) => compareCodeUnits(a.relPath, b.relPath));
   unreadableDirs.sort(compareCodeUnits);
   return { files, skipped, unreadableDirs, warnings };
+}
+
+/** The rules a walk applies, from its options: the root checked, the ignore rules loaded. */
+function walkRules(options: WalkOptions) {
+  const root = path.resolve(options.root);
+  assertRootIsDirectory(root);
+  const ignoreRules = options.ignoreRules ?? loadIgnoreRules(root);
+  const warnings = options.ignoreRules ? [] : [...ignoreRules.warnings];
+  const extensions = new Set(options.extensions.map((ext) => foldCase(ext.replace(/^\./, ''))));
+  const excluded = new Set([...ALWAYS_EXCLUDED_DIRS, ...(options.excludeDirs ?? [])].map(foldCase));
+  const hasWantedExtension = (name: string): boolean => {
+    const dot = name.lastIndexOf('.');
+    // A leading dot starts a hidden name, not an extension (`.md` has none, like path.extname says).
+    return dot > 0 && extensions.has(foldCase(name.slice(dot + 1)));
+  };
+  return { root, ignoreRules, warnings, excluded, hasWantedExtension };
+}
+
+/**
+ * The walk's answer for some paths only (live sync's changed files): each path is a candidate exactly when the
+ * whole walk would list it — every folder on its way a real folder, neither excluded nor ignored, and the file
+ * itself wanted — with the same skips. A path that no longer exists is in neither list.
+ */
+export function walkPaths(options: WalkOptions & { paths: readonly string[] }): WalkResult {
+  const { root, ignoreRules, warnings, excluded, hasWantedExtension } = walkRules(options);
+  const files: WalkedFile[] = [];
+  const skipped: WalkSkip[] = [];
+  const unreadableDirs = new Set<string>();
+  for (const relPath of new Set(options.paths)) {
+    const segments = relPath.split('/');
+    const name = segments.at(-1) ?? '';
+    if (!isAddressablePath(relPath)) continue;
+    const way = wayTo(root, segments.slice(0, -1), excluded, ignoreRules);
+    if (way !== 'open') {
+      if (way !== 'closed') unreadableDirs.add(way.unreadable);
+      continue;
+    }
+    if (name.startsWith('~$') || !hasWantedExtension(name) || ignoreRules.isIgnored(relPath, false)) continue;
+    const absPath = path.join(root, ...segments);
+    const stat = lstatEntry(absPath);
+    if ('reason' in stat) {
+      if (stat.reason !== 'vanished') skipped.push({ relPath, ...stat });
+    } else if (stat.isSymbolicLink()) {
+      skipped.push({ relPath, reason: 'symlink', detail: 'it is a symbolic link' });
+    } else if (stat.isFile()) {
+      files.push({ relPath, absPath, sizeBytes: stat.size, mtimeMs: stat.mtimeMs });
+    } else if (!stat.isDirectory()) {
+      skipped.push({
+        relPath,
+        reason: 'not-regular',
+        detail: 'it is a FIFO, socket or device, not a regular file',
+      });
+    }
+  }
+  files.sort((a, b) => compareCodeUnits(a.relPath, b.relPath));
+  skipped.sort((a, b) => compareCodeUnits(a.relPath, b.relPath));
+  return { files, skipped, unreadableDirs: [...unreadableDirs].sort(compareCodeUnits), warnings };
+}
+
+/**
+ * Whether the walk would enter every folder of `folders` (relative segments from the root) in turn: 'open', or
+ * 'closed' (excluded, ignored, gone, or a link the walk never follows), or the first folder it could not read.
+ */
+function wayTo(
+  root: string,
+  folders: readonly string[],
+  excluded: ReadonlySet<string>,
+  ignoreRules: IgnoreRules,
+): 'open' | 'closed' | { unreadable: string } {
+  let absDir = root;
+  for (const [depth, folder] of folders.entries()) {
+    const relDir = folders.slice(0, depth + 1).join('/');
+    if (excluded.has(foldCase(folder)) || ignoreRules.isIgnored(relDir, true)) return 'closed';
+    absDir = path.join(absDir, folder);
+    const stat = lstatEntry(absDir);
+    if ('reason' in stat) return stat.reason === 'vanished' ? 'closed' : { unreadable: relDir };
+    if (!stat.isDirectory()) return 'closed';
+  }
+  return 'open';
 }
 
 /** lstat one entry, or the skip its errno means. */

@@ -86,6 +86,8 @@ export class DocumentStore {
         ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`),
       touchDocument: db.prepare('UPDATE documents SET size_bytes = ?, mtime_ms = ? WHERE path = ?'),
       allStates: db.prepare('SELECT id, path, content_hash, size_bytes, mtime_ms FROM documents'),
+      statesAt: db.prepare(`SELECT id, path, content_hash, size_bytes, mtime_ms FROM documents
+        WHERE path IN (SELECT value FROM json_each(?))`),
       vectorsByEmbedKey: db.prepare(`SELECT c.embed_key AS embedKey, v.embedding AS embedding
         FROM chunks c JOIN chunk_vectors v ON v.chunk_id = c.id WHERE c.document_id = ? AND c.embed_key IS NOT NULL`),
     };
@@ -107,9 +109,10 @@ export class DocumentStore {
     return this.linkRowWriter;
   }
 
-  /** path → stored hash, size and mtime, for the incremental decision. */
-  readDocumentStates(): Map<string, StoredDocumentState> {
-    const rows = this.statements.allStates.all() as {
+  /** path → stored hash, size and mtime, for the incremental decision: every document, or those at `paths`. */
+  readDocumentStates(paths?: readonly string[]): Map<string, StoredDocumentState> {
+    const statement = paths ? this.statements.statesAt : this.statements.allStates;
+    const rows = (paths ? statement.all(JSON.stringify(paths)) : statement.all()) as {
       id: number;
       path: string;
       content_hash: string;

@@ -13,6 +13,35 @@ import { holdLock } from '../support/lock-holder.js';
 import { createServeKb, note, openTestKb, type ServeKb, waitFor } from '../support/mcp-fixture.js';
 
 describe('LiveSync queue', () => {
+  it('runs over the files the watcher named, and over every file when a change may concern others', async () => {
+    const scopes: (readonly string[] | undefined)[] = [];
+    const sync = new LiveSync({
+      debounceMs: 10,
+      log: () => {},
+      run: async (paths) => {
+        scopes.push(paths);
+        return emptyIndexSummary('none');
+      },
+    });
+    sync.notify({ kind: 'change', relPath: 'a.md' });
+    sync.notify({ kind: 'add', relPath: 'b.md' });
+    sync.notify({ kind: 'unlink', relPath: 'c.md' });
+    await waitFor(() => scopes.length === 1, 2_000, 'the first run');
+    for (const kind of ['add-dir', 'unlink-dir', 'rules'] as const) {
+      sync.notify({ kind: 'change', relPath: 'a.md' });
+      sync.notify({ kind, relPath: 'x' });
+      await waitFor(
+        () => scopes.length === (kind === 'add-dir' ? 2 : kind === 'unlink-dir' ? 3 : 4),
+        2_000,
+        kind,
+      );
+    }
+    sync.syncNow('startup');
+    await waitFor(() => scopes.length === 5, 2_000, 'the named run');
+    expect(scopes).toEqual([['a.md', 'b.md', 'c.md'], undefined, undefined, undefined, undefined]);
+    await sync.close();
+  });
+
   it('coalesces a 10,000-event burst into bounded memory and at most one run in flight plus one queued', async () => {
     let runs = 0;
     let inFlight = 0;

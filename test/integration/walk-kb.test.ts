@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GrooveError } from '../../src/errors.js';
 import { readCheckedFile } from '../../src/fs/checked-read.js';
-import { isAddressablePath, type WalkResult, walkKnowledgeBase } from '../../src/fs/walk-kb.js';
+import { isAddressablePath, type WalkResult, walkKnowledgeBase, walkPaths } from '../../src/fs/walk-kb.js';
 import { createOverlongTree, removeDeepTree } from '../support/overlong-path.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -266,5 +266,47 @@ describe('isAddressablePath', () => {
     ['trailing /a.md', false],
   ])('%j on Windows → %s', (relPath, expected) => {
     expect(isAddressablePath(relPath, 'win32')).toBe(expected);
+  });
+});
+
+describe('walkPaths (the walk for some paths only)', () => {
+  it('lists a path exactly when the whole walk would, with the same skips', () => {
+    touch(
+      'a.md',
+      'notes/b.md',
+      'notes/deep/c.md',
+      'node_modules/x.md',
+      'drafts/d.md',
+      'notes/e.txt',
+      '~$lock.md',
+    );
+    fs.writeFileSync(path.join(kb, '.grooveignore'), 'drafts/\n');
+    fs.symlinkSync(path.join(kb, 'a.md'), path.join(kb, 'link.md'));
+    fs.symlinkSync(path.join(kb, 'notes'), path.join(kb, 'linked-notes'));
+    fs.mkdirSync(path.join(kb, 'folder.md'));
+    const whole = walk();
+    const asked = [
+      'a.md',
+      'notes/b.md',
+      'notes/deep/c.md',
+      'node_modules/x.md',
+      'drafts/d.md',
+      'notes/e.txt',
+      '~$lock.md',
+      'link.md',
+      'linked-notes/b.md',
+      'folder.md',
+      'gone.md',
+      'gone-folder/f.md',
+    ];
+    const some = walkPaths({ root: kb, extensions: ['md'], paths: asked });
+    const wanted = new Set(asked);
+    expect(paths(some)).toEqual(paths(whole).filter((p) => wanted.has(p)));
+    expect(some.files.map((f) => [f.relPath, f.sizeBytes, f.mtimeMs])).toEqual(
+      whole.files.filter((f) => wanted.has(f.relPath)).map((f) => [f.relPath, f.sizeBytes, f.mtimeMs]),
+    );
+    expect(some.skipped).toEqual(whole.skipped.filter((s) => wanted.has(s.relPath)));
+    expect(paths(some)).toEqual(['a.md', 'notes/b.md', 'notes/deep/c.md']);
+    expect(some.skipped.map((s) => s.relPath)).toEqual(['link.md']);
   });
 });

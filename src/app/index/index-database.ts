@@ -16,7 +16,12 @@ import {
   type SqliteDatabase,
   unreadableIndexError,
 } from '../../store/open-database.js';
-import { encodeSkippedFiles, type SkippedFile } from '../../store/skipped-files.js';
+import {
+  decodeSkippedFiles,
+  encodeSkippedFiles,
+  mergeSkippedFiles,
+  type SkippedFile,
+} from '../../store/skipped-files.js';
 import { type IndexIdentity, identityFromMeta, identityToMeta } from '../models/index.js';
 import { acquireIndexLock, type IndexLock } from './index-lock.js';
 
@@ -274,8 +279,15 @@ export class IndexDatabase {
   }
 
   /** Replace the record of refused files with this run's (`groove doctor` reports them). */
-  recordSkippedFiles(files: readonly SkippedFile[]): void {
-    writeMeta(this.db, { skipped_files: encodeSkippedFiles(files) });
+  /** The run's refusals: the whole record, or (`onlyPaths`) those paths' entries of it. */
+  recordSkippedFiles(files: readonly SkippedFile[], onlyPaths?: readonly string[]): void {
+    if (onlyPaths === undefined) {
+      writeMeta(this.db, { skipped_files: encodeSkippedFiles(files) });
+      return;
+    }
+    const previous = decodeSkippedFiles(this.meta().skipped_files);
+    const merged = mergeSkippedFiles(previous, new Set(onlyPaths), files);
+    writeMeta(this.db, { skipped_files: encodeSkippedFiles(merged.files, merged.total) });
   }
 
   /** `windows` once every vector of an input over the model's limit was made from all of its windows. */

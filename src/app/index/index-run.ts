@@ -19,6 +19,8 @@ export interface IndexRunInput {
   onEvent?: IndexEventSink;
   /** Asked between embedding batches: true ends the run with the rest of the queue left for the next one. */
   shouldPauseEmbedding?: () => boolean;
+  /** Look at these KB-relative paths only (live sync's changed files); every file when absent. */
+  onlyPaths?: readonly string[];
 }
 
 /**
@@ -43,6 +45,8 @@ export async function runIndexOn(database: IndexDatabase, input: IndexRunInput):
   const recheckLongVectors = windows && !fresh && database.longInputs() !== 'windows';
   const reparseAll = recheckLongVectors || (storedPolicy !== undefined && storedPolicy !== policy && !fresh);
   if (loaded !== undefined) ready(loaded);
+  // A run that must re-parse everything, or fill a new index, looks at every file.
+  const onlyPaths = reparseAll || fresh ? undefined : input.onlyPaths;
   const skipped: { path: string; reason: string }[] = [];
   const forward = input.onEvent ?? (() => {});
   const summary = await runIndex({
@@ -52,6 +56,7 @@ export async function runIndexOn(database: IndexDatabase, input: IndexRunInput):
     modelLabel: input.modelLabel,
     onEmbedderReady: loaded === undefined ? ready : undefined,
     reparseAll,
+    onlyPaths,
     recheckLongVectors,
     contextual: config.contextual.enabled,
     maxInputChars: config.embedding.maxInputChars,
@@ -64,7 +69,7 @@ export async function runIndexOn(database: IndexDatabase, input: IndexRunInput):
     },
     countRows: () => database.counts(),
   });
-  database.recordSkippedFiles(skipped);
+  database.recordSkippedFiles(skipped, onlyPaths);
   if (windows) database.recordLongInputsInWindows();
   database.finishRun(policy);
   return summary;

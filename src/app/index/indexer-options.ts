@@ -27,7 +27,8 @@ export type FileReadResult =
 
 /** The I/O and parsing the indexer needs; the composition root binds them to the KB and the config. */
 export interface IndexerPorts {
-  walk(): {
+  /** Every candidate file of the KB, or (`paths`) those of these KB-relative paths that are candidates. */
+  walk(paths?: readonly string[]): {
     files: WalkedEntry[];
     skipped: { relPath: string; message: string }[];
     warnings: string[];
@@ -59,6 +60,11 @@ export interface RunIndexOptions {
   onEmbedderReady?: (embedder: Embedder | null) => void;
   /** Re-read and re-parse every file (chunking policy changed); vectors are still reused where text matches. */
   reparseAll: boolean;
+  /**
+   * Look at these KB-relative paths only: files among them are indexed as usual, stored documents among them that
+   * are no longer candidates are removed, every other document is left alone. Every file when absent.
+   */
+  onlyPaths?: readonly string[];
   /**
    * The index may hold vectors of inputs cut off at the model's token limit (made before long inputs were read in
    * windows): reused vectors of inputs the embedder finds over its limit are embedded again.

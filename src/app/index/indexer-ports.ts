@@ -12,7 +12,7 @@ import { decodeUtf8Text, describeSkipReason, readCheckedFile } from '../../fs/ch
 import type { ExtractionLimits } from '../../fs/extract/extract-job.js';
 import { describeExtractRefusal } from '../../fs/extract/extract-refusal.js';
 import { sharedExtractionPool } from '../../fs/extract/extraction-pool.js';
-import { walkKnowledgeBase } from '../../fs/walk-kb.js';
+import { walkKnowledgeBase, walkPaths } from '../../fs/walk-kb.js';
 import type { ParsedDocument } from '../../types.js';
 import { indexFilePaths, isInside } from './index-database.js';
 import type { IndexerPorts } from './indexer.js';
@@ -108,8 +108,9 @@ export function parseExtractedFile(
 export function buildIndexerPorts(kbPath: string, config: ResolvedConfig): IndexerPorts {
   const extensions = config.parsers.extensions;
   return {
-    walk() {
-      const result = walkKnowledgeBase({ root: kbPath, extensions, excludeDirs: config.excludeDirs });
+    walk(paths) {
+      const options = { root: kbPath, extensions, excludeDirs: config.excludeDirs };
+      const result = paths ? walkPaths({ ...options, paths }) : walkKnowledgeBase(options);
       const own = ownFilesInKb(kbPath, config.dbPath);
       return {
         files: own.size === 0 ? result.files : result.files.filter((file) => !own.has(file.relPath)),

@@ -69,7 +69,7 @@ export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> 
       ? (options.modelLabel ?? 'loading')
       : (options.embedder?.id ?? 'none'),
   );
-  const walk = ports.walk();
+  const walk = ports.walk(options.onlyPaths);
   // Every candidate, refused ones included, ends with exactly one file/unchanged/skipped event, so progress
   // counted over these events reaches exactly 100%.
   const totalFiles = walk.files.length + walk.skipped.length;
@@ -77,7 +77,7 @@ export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> 
   for (const warning of walk.warnings) onEvent({ kind: 'warning', message: warning });
   for (const skip of walk.skipped) reportSkip(skip.relPath, skip.message);
 
-  const storedStates = store.readDocumentStates();
+  const storedStates = store.readDocumentStates(options.onlyPaths);
   const touches: { path: string; sizeBytes: number; mtimeMs: number }[] = [];
   const keep = new Set<string>();
   const pending: PendingFile[] = [];

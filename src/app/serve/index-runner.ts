@@ -81,8 +81,12 @@ export class IndexRunner {
    * An incremental run for the watcher; waits behind whatever is running. `hasNewChanges` is asked between
    * embedding batches: true ends the run with the rest of its queue left for the run that follows.
    */
-  sync(onEvent?: IndexEventSink, hasNewChanges?: () => boolean): Promise<IndexSummary> {
-    return this.enqueue('sync', false, onEvent, hasNewChanges);
+  sync(
+    onEvent?: IndexEventSink,
+    hasNewChanges?: () => boolean,
+    paths?: readonly string[],
+  ): Promise<IndexSummary> {
+    return this.enqueue('sync', false, onEvent, hasNewChanges, paths);
   }
 
   status(): IndexRunnerStatus {
@@ -113,6 +117,7 @@ export class IndexRunner {
     force: boolean,
     onEvent?: IndexEventSink,
     hasNewChanges?: () => boolean,
+    paths?: readonly string[],
   ): Promise<IndexSummary> {
     this.waiting++;
     const run = this.tail.then(async () => {
@@ -132,6 +137,7 @@ export class IndexRunner {
           force,
           onEvent: track,
           shouldPauseEmbedding: () => this.waiting > 0 || (hasNewChanges?.() ?? false),
+          paths,
         });
         return summary;
       } catch (thrown) {

@@ -17,8 +17,11 @@ export interface LiveSyncOptions {
   maxWaitMs?: number;
   /** Paths remembered for the log line; later ones in the same batch are only counted. Default 1000. */
   maxTrackedPaths?: number;
-  /** One incremental index run. */
-  run: () => Promise<IndexSummary>;
+  /**
+   * One incremental index run: over `paths` only (the files that changed), or every file when undefined
+   * (startup, rules or folders changed, more changes than were tracked).
+   */
+  run: (paths: readonly string[] | undefined) => Promise<IndexSummary>;
   /** Wait before retry number `attempt` (1, 2, …) of a failed run; `busy` when another writer held the lock. */
   retryDelayMs?: (attempt: number, busy: boolean) => number;
   log: (line: string) => void;
@@ -192,7 +195,7 @@ export class LiveSync {
     }
     this.counters.runs++;
     try {
-      const summary = await this.options.run();
+      const summary = await this.options.run(scopeOf(batch, untracked));
       const waited =
         this.busySince === null
           ? ''
@@ -253,6 +256,17 @@ export class LiveSync {
   }
 }
 
+/**
+ * The files a run must look at: the changed files, or every file (undefined) when a change may concern files
+ * the watcher did not name — a folder added, removed or renamed, the ignore rules, a run asked for by name, or
+ * changes past the tracking limit.
+ */
+function scopeOf(batch: readonly [string, KbChange['kind']][], untracked: number): string[] | undefined {
+  const fileKinds: readonly KbChange['kind'][] = ['add', 'change', 'unlink'];
+  if (untracked > 0 || batch.some(([, kind]) => !fileKinds.includes(kind))) return undefined;
+  return batch.map(([relPath]) => relPath);
+}
+
 /** INDEX_BUSY: 0.5, 1, 2, 2, … s (the other writer may finish any moment); other failures: 1, 2, 4, … 60 s. */
 function defaultRetryDelay(attempt: number, busy: boolean): number {
   const [first, cap] = busy ? [500, 2_000] : [1_000, 60_000];
@@ -288,7 +302,7 @@ export function startLiveSync(options: StartLiveSyncOptions): LiveSyncHandle {
   const { kb, runner, log } = options;
   const sync: LiveSync = new LiveSync({
     debounceMs: options.debounceMs,
-    run: (): Promise<IndexSummary> => runner.sync(logEvents(log), () => sync.hasPendingChanges()),
+    run: (paths) => runner.sync(logEvents(log), () => sync.hasPendingChanges(), paths),
     log,
   });
   const watcher = watchKnowledgeBase({
