@@ -54,15 +54,32 @@ export function searchFts(db: SqliteDatabase, table: FtsTable, options: LexicalQ
 function bm25Params(options: LexicalQueryOptions) {
   return {
     expression: options.expression,
-    wHeading: options.weights.heading,
-    wContext: options.weights.context,
-    wContent: options.weights.content,
+    heading: options.weights.heading,
+    context: options.weights.context,
+    content: options.weights.content,
   };
+}
+
+const FTS_COLUMNS = ['heading', 'context', 'content'] as const;
+
+/**
+ * `bm25(table, …)` with each column's weight parameter in the order the table declares its columns: bm25 takes
+ * weights by position, and the trigram table's order depends on when the index was created (open-database.ts).
+ * Read from the schema on every call, so a session keeps ranking right after another process rebuilds the file.
+ */
+function bm25Call(db: SqliteDatabase, table: FtsTable): string {
+  const declared = db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[];
+  const order = declared.filter((name): name is (typeof FTS_COLUMNS)[number] =>
+    (FTS_COLUMNS as readonly string[]).includes(name),
+  );
+  if (order.length !== FTS_COLUMNS.length)
+    throw new Error(`${table} does not have the columns ${FTS_COLUMNS.join(', ')}`);
+  return `bm25(${table}, ${order.map((column) => `@${column}`).join(', ')})`;
 }
 
 function rankFts(db: SqliteDatabase, table: FtsTable, options: LexicalQueryOptions, limit: number): number[] {
   const sql = `SELECT rowid FROM ${table} WHERE ${table} MATCH @expression
-    ORDER BY bm25(${table}, @wHeading, @wContext, @wContent), rowid LIMIT @limit`;
+    ORDER BY ${bm25Call(db, table)}, rowid LIMIT @limit`;
   return db
     .prepare(sql)
     .pluck()
@@ -90,7 +107,7 @@ function keepAllowed(db: SqliteDatabase, ids: readonly number[], options: Lexica
 function searchFtsJoined(db: SqliteDatabase, table: FtsTable, options: LexicalQueryOptions): number[] {
   const sql = `SELECT f.rowid AS id FROM ${table} f JOIN chunks c ON c.id = f.rowid
     WHERE ${table} MATCH @expression AND c.quality_score >= @minQuality ${documentClause(options.documentIds)}
-    ORDER BY bm25(${table}, @wHeading, @wContext, @wContent), f.rowid LIMIT @limit`;
+    ORDER BY ${bm25Call(db, table)}, f.rowid LIMIT @limit`;
   return db
     .prepare(sql)
     .pluck()

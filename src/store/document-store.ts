@@ -6,7 +6,7 @@ import { dropJudgments, moveJudgments } from './feedback-store.js';
 import { LinkRowWriter } from './link-rows.js';
 import type { SqliteDatabase } from './open-database.js';
 import { encodeTags } from './tags-column.js';
-import { WordCountWriter } from './word-counts.js';
+import { type WordColumns, WordCountWriter } from './word-counts.js';
 
 export interface DocumentRowInput {
   path: string;
@@ -59,6 +59,12 @@ export class DocumentStore {
   /** Created on the first write: read-only users of the index (search sessions) never pay for it. */
   private wordCountWriter: WordCountWriter | null = null;
   private linkRowWriter: LinkRowWriter | null = null;
+  /**
+   * Inside runInTransaction: the chunks written so far whose word counts are not stored yet. They are counted
+   * together just before the commit (tokenizing one batch costs far less than one per document), in the same
+   * transaction, so a crash still leaves every document whole.
+   */
+  private pendingCounts: Map<number, WordColumns> | null = null;
 
   constructor(db: SqliteDatabase) {
     this.db = db;
@@ -156,11 +162,7 @@ export class DocumentStore {
       });
       const documentId = Number(result.lastInsertRowid);
       this.linkRows().write(documentId, doc.path, links);
-      const written = chunks.map((chunk) => ({
-        id: this.insertChunk(documentId, chunk),
-        words: chunk.words,
-      }));
-      this.wordCounts().write(written);
+      for (const chunk of chunks) this.countWordsLater(this.insertChunk(documentId, chunk), chunk.words);
       this.statements.bumpTextGeneration.run();
     });
   }
@@ -179,11 +181,24 @@ export class DocumentStore {
   }
 
   /**
-   * Run `work` in one transaction; the write methods called inside nest as savepoints, so each document is
-   * still replaced all-or-nothing and a crash loses at most the uncommitted group, never half a document.
+   * Run `work` in one transaction; the write methods called inside join it, so each document is still replaced
+   * all-or-nothing and a crash loses at most the uncommitted group, never half a document. The group's word
+   * counts are stored at its end, before the commit.
    */
   runInTransaction(work: () => void): void {
-    this.db.transaction(work)();
+    if (this.pendingCounts) {
+      work();
+      return;
+    }
+    this.pendingCounts = new Map();
+    try {
+      this.db.transaction(() => {
+        work();
+        this.flushWordCounts();
+      })();
+    } finally {
+      this.pendingCounts = null;
+    }
   }
 
   /**
@@ -192,8 +207,21 @@ export class DocumentStore {
    * as slow as one commit per file. A failure still rolls back the whole enclosing transaction.
    */
   private atomically(work: () => void): void {
-    if (this.db.inTransaction) work();
-    else this.db.transaction(work)();
+    if (this.pendingCounts || this.db.inTransaction) work();
+    else this.runInTransaction(work);
+  }
+
+  /** Count a new chunk's words now, or with its group when a runInTransaction is open. */
+  private countWordsLater(chunkId: number, words: WordColumns): void {
+    if (this.pendingCounts) this.pendingCounts.set(chunkId, words);
+    else this.wordCounts().write([{ id: chunkId, words }]);
+  }
+
+  private flushWordCounts(): void {
+    const pending = this.pendingCounts;
+    if (!pending || pending.size === 0) return;
+    this.wordCounts().write([...pending].map(([id, words]) => ({ id, words })));
+    pending.clear();
   }
 
   /**
@@ -288,6 +316,7 @@ export class DocumentStore {
     for (const chunkId of s.chunkIdsOfDocument.all(id) as number[]) {
       s.deleteTrigram.run(chunkId);
       s.deleteWords.run(chunkId);
+      this.pendingCounts?.delete(chunkId);
     }
     s.deleteDocument.run(id);
     s.bumpTextGeneration.run();

@@ -46,8 +46,12 @@ const MIGRATIONS: readonly string[] = [
      chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
      embedding BLOB NOT NULL
    )`,
+  // `content` first: FTS5 marks each position list of any column but the first with that column's number, so
+  // the bulk of the text in column 0 saves two bytes per (trigram, chunk) — SciFact's trigram table 29 → 22 MB.
+  // An index created before this keeps `heading, context, content`; readers take the order from the declaration
+  // (chunk-search.ts), and writers name the columns.
   `CREATE VIRTUAL TABLE IF NOT EXISTS fts_chunks USING fts5(
-     heading, context, content, content='', contentless_delete=1,
+     content, context, heading, content='', contentless_delete=1,
      tokenize='trigram remove_diacritics 1 case_sensitive 0')`,
   `CREATE VIRTUAL TABLE IF NOT EXISTS fts_words USING fts5(
      heading, context, content, content='', contentless_delete=1,

@@ -74,6 +74,12 @@ export function decodeTermCounts(
   }
 }
 
+function growUint32(array: Uint32Array): Uint32Array {
+  const bigger = new Uint32Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
+}
+
 /** Whitespace-separated pieces whose tokens are remembered; the cache is dropped when it grows past this. */
 const PIECE_CACHE_LIMIT = 200_000;
 const COLUMNS = ['heading', 'context', 'content'] as const;
@@ -95,6 +101,9 @@ export class WordCountWriter {
   private readonly pieceTerms = new Map<string, number[]>();
   /** Per-term column counts of the chunk being counted, indexed by term id × 3; reset through `touched`. */
   private counts = new Int32Array(3 * 1024);
+  /** The distinct term ids of the chunk being counted (a reused buffer), and the buffer its blob is encoded in. */
+  private touched: Uint32Array = new Uint32Array(1024);
+  private encoded = new Uint8Array(8 * 1024);
 
   constructor(db: SqliteDatabase) {
     this.tokenizer = WordTokenizer.forWordTable(db);
@@ -139,43 +148,58 @@ export class WordCountWriter {
     if (unseen.size > 0) this.learnPieces(unseen, terms);
     let from = 0;
     chunks.forEach((chunk, i) => {
-      const ends = columnEnds.slice(i * 3, i * 3 + 3);
-      this.statements.insertCounts.run(chunk.id, this.encodeChunk(terms, from, ends));
-      from = ends[2]!;
+      this.statements.insertCounts.run(chunk.id, this.encodeChunk(terms, from, columnEnds, i * 3));
+      from = columnEnds[i * 3 + 2]!;
     });
   }
 
-  /** Count one chunk's term ids per column (`terms[from…ends[c])` is column c) into the blob format. */
+  /**
+   * Count one chunk's term ids per column (`terms[from…ends[at + c])` is column c) and encode them as
+   * `encodeTermCounts` does, straight from the count table: this runs once per chunk of every indexed file.
+   */
   private encodeChunk(
     terms: readonly (number[] | null)[],
     from: number,
     ends: readonly number[],
+    at: number,
   ): Uint8Array {
-    const touched: number[] = [];
-    let at = from;
-    ends.forEach((end, column) => {
-      for (; at < end; at++) {
-        for (const termId of terms[at]!) {
+    let touched = 0;
+    let position = from;
+    for (let column = 0; column < 3; column++) {
+      const end = ends[at + column]!;
+      for (; position < end; position++) {
+        const ids = terms[position]!;
+        for (let k = 0; k < ids.length; k++) {
+          const termId = ids[k]!;
           const slot = termId * 3;
           if (slot + 3 > this.counts.length) this.growCounts(slot + 3);
-          if (this.counts[slot]! + this.counts[slot + 1]! + this.counts[slot + 2]! === 0)
-            touched.push(termId);
+          if (this.counts[slot]! + this.counts[slot + 1]! + this.counts[slot + 2]! === 0) {
+            if (touched === this.touched.length) this.touched = growUint32(this.touched);
+            this.touched[touched++] = termId;
+          }
           this.counts[slot + column]!++;
         }
       }
-    });
-    touched.sort((a, b) => a - b);
-    const counts = touched.map((termId): [number, number, number] => {
+    }
+    const ids = this.touched.subarray(0, touched).sort();
+    const needed = MAX_VARINT_BYTES * (1 + 4 * touched);
+    if (this.encoded.length < needed)
+      this.encoded = new Uint8Array(Math.max(needed, this.encoded.length * 2));
+    const out = this.encoded;
+    let next = putVarint(out, 0, touched);
+    let previous = 0;
+    for (const termId of ids) {
       const slot = termId * 3;
-      const entry: [number, number, number] = [
-        this.counts[slot]!,
-        this.counts[slot + 1]!,
-        this.counts[slot + 2]!,
-      ];
-      this.counts.fill(0, slot, slot + 3);
-      return entry;
-    });
-    return encodeTermCounts({ termIds: touched, counts });
+      next = putVarint(out, next, termId - previous);
+      previous = termId;
+      next = putVarint(out, next, this.counts[slot]!);
+      next = putVarint(out, next, this.counts[slot + 1]!);
+      next = putVarint(out, next, this.counts[slot + 2]!);
+      this.counts[slot] = 0;
+      this.counts[slot + 1] = 0;
+      this.counts[slot + 2] = 0;
+    }
+    return out.slice(0, next);
   }
 
   private growCounts(minimum: number): void {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchFts } from '../../src/store/chunk-search.js';
 import { DocumentStore } from '../../src/store/document-store.js';
 import { createFtsPostingsReader } from '../../src/store/fts-postings.js';
+import { IntegrityReader } from '../../src/store/index-integrity.js';
 import { openDatabase, type SqliteDatabase } from '../../src/store/open-database.js';
 import { readWordChanges } from '../../src/store/word-changes.js';
 import { decodeTermCounts, encodeTermCounts } from '../../src/store/word-counts.js';
@@ -177,6 +178,37 @@ describe('WordIndex', () => {
     for (const tokens of [['zephyr'], ['quokka', 'tangelo'], ['marmoset', 'backup']]) {
       const expression = tokens.map((t) => `"${t}"`).join(' OR ');
       const weights = { heading: 2, context: 1, content: 1 };
+      expect(index.rank(tokens, { limit: 10, minQuality: 0, documentIds: null })).toEqual(
+        searchFts(db, 'fts_words', { expression, weights, limit: 10, minQuality: 0, documentIds: null }),
+      );
+    }
+  });
+
+  it('counts a group of documents at its commit, only for the chunks that survive the group', () => {
+    const stored = () => db.prepare('SELECT count(*) FROM chunk_word_counts').pluck().get() as number;
+    const before = stored();
+    store.runInTransaction(() => {
+      store.writeDocument(documentRow('group-a.md', 'ga1'), [
+        chunkRow(0, { content: 'tangelo quokka' }, 0.9),
+      ]);
+      // The same path again in the group: the first version's chunk is gone before its counts were stored.
+      store.writeDocument(documentRow('group-a.md', 'ga2'), [
+        chunkRow(0, { heading: 'Marmoset', content: 'marmoset tangelo tangelo' }, 0.9),
+        chunkRow(1, { content: 'backup quokka' }, 0.9),
+      ]);
+      store.writeDocument(documentRow('group-b.md', 'gb'), [chunkRow(0, { content: 'quokka quokka' }, 0.9)]);
+      store.deleteDocuments(['group-b.md']);
+      expect(stored()).toBe(before); // counted together, just before the commit
+    });
+    expect(stored()).toBe(before + 2);
+    const integrity = new IntegrityReader(db, 5);
+    expect(integrity.orphanWordCounts().count).toBe(0);
+    expect(integrity.wordCountsDisagreeing()).toEqual({ count: 0, samples: [] });
+    expect(db.prepare('SELECT count(*) FROM chunks').pluck().get()).toBe(stored());
+    const weights = { heading: 2, context: 1, content: 1 };
+    const index = WordIndex.load(db, weights)!;
+    for (const tokens of [['tangelo'], ['quokka', 'marmoset'], ['backup']]) {
+      const expression = tokens.map((t) => `"${t}"`).join(' OR ');
       expect(index.rank(tokens, { limit: 10, minQuality: 0, documentIds: null })).toEqual(
         searchFts(db, 'fts_words', { expression, weights, limit: 10, minQuality: 0, documentIds: null }),
       );
