@@ -204,8 +204,8 @@ function warmOf(fleet: Cell<FleetResult>): Cell<SearchTimings> {
 /** What /healthz says each replica is (writer, reader…), when it says. */
 function rolesOf(health: readonly unknown[]): string {
   const roles = health.map((h) => {
-    const answer = h as { role?: unknown; error?: unknown } | null;
-    if (answer && typeof answer.role === 'string') return answer.role;
+    const answer = h as { storage?: { role?: unknown }; error?: unknown } | null;
+    if (answer && typeof answer.storage?.role === 'string') return answer.storage.role;
     return answer && typeof answer.error === 'string' ? 'healthz failed' : null;
   });
   return roles.some((role) => role !== null) ? `; roles ${roles.map((r) => r ?? '?').join('/')}` : '';
@@ -234,7 +234,7 @@ function printTable(
     `${r.seconds.toFixed(1)} s, ${r.docs_per_s.toFixed(0)} docs/s, ${r.chunks_per_s.toFixed(0)} chunks/s, ${r.store_mb.toFixed(0)} MB`;
   const timing = (cell: Cell<{ ms: Timing }>) => showCell(cell, (t) => showTiming(t.ms));
   const inProcess = (cell: BackendResult['in_process']) =>
-    showCell(cell, (t) => `${showTiming(t.ms)} (open + first answer ${t.openS.toFixed(1)} s)`);
+    showCell(cell, (t) => `${showTiming(t.ms)} (open + first answer ${t.openS.toFixed(2)} s)`);
   const rows: string[][] = [
     ['first index (lexical-only)', showCell(sqlite.index, showIndex), showCell(postgres.index, showIndex)],
     ['one-shot groove search', timing(sqlite.one_shot), timing(postgres.one_shot)],
