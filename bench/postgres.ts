@@ -104,6 +104,13 @@ async function attempt<T>(run: () => Promise<T>): Promise<Cell<T>> {
   }
 }
 
+/** Which server the PostgreSQL column ran on. */
+function serverSource(): string {
+  return process.env.GROOVE_TEST_PG_URL
+    ? 'server of GROOVE_TEST_PG_URL'
+    : 'throwaway cluster on this machine';
+}
+
 function toml(value: string): string {
   return JSON.stringify(value);
 }
@@ -178,7 +185,7 @@ async function measureFleet(
   const serves = starting.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   try {
     const refused = starting.find((s) => s.status === 'rejected');
-    if (refused) return notMeasured(`serve: ${grooveErrorLine(String((refused.reason as Error).message))}`);
+    if (refused) return notMeasured(`serve: ${refusalOf((refused.reason as Error).message)}`);
     const startupS = (performance.now() - started) / 1000;
     const health = await Promise.all(
       serves.map((s) => s.healthz().catch((e: Error) => ({ error: e.message }))),
@@ -194,6 +201,11 @@ async function measureFleet(
   } finally {
     await Promise.all(serves.map((s) => s.stop()));
   }
+}
+
+/** groove's own error line when the serve printed one, else what went wrong first (say, it never announced). */
+function refusalOf(message: string): string {
+  return /groove: error: /.test(message) ? grooveErrorLine(message) : (message.split('\n')[0] ?? message);
 }
 
 function warmOf(fleet: Cell<FleetResult>): Cell<SearchTimings> {
@@ -276,7 +288,7 @@ async function benchBackends(db: TestDatabase, workDir: string): Promise<void> {
   console.log(
     `postgres bench: ${chunks} chunks, ${queryTexts.length} warm queries, ${values['cold-queries']} one-shot, ` +
       `${values.clients} clients × ${values['duration-s']} s per fleet; ${os.availableParallelism()} cores, ` +
-      `load ${loadBefore}; PostgreSQL ${version} (${process.env.GROOVE_TEST_PG_URL ? 'GROOVE_TEST_PG_URL' : 'throwaway local cluster'}, no pgvector: lexical-only on both)`,
+      `load ${loadBefore}; PostgreSQL ${version} (${serverSource()}; lexical-only on both)`,
   );
   phase('writing the synthetic KB');
   const started = performance.now();
@@ -294,7 +306,7 @@ async function benchBackends(db: TestDatabase, workDir: string): Promise<void> {
     serve: notMeasured('not run'),
   };
   const postgres: BackendResult = {
-    label: `PostgreSQL ${version} (Debian server)`,
+    label: `PostgreSQL ${version} (${serverSource()})`,
     index: notMeasured('not run'),
     one_shot: notMeasured('not run'),
     in_process: notMeasured('not run'),
