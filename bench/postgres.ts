@@ -231,6 +231,12 @@ function showLoad(fleet: FleetResult): string {
   );
 }
 
+/** PostgreSQL's number over SQLite's, both from this run; n/a when either is missing. */
+function ratio<T>(sqlite: Cell<T>, postgres: Cell<T>, pick: (value: T) => number, what: string): string {
+  if (!('ok' in sqlite) || !('ok' in postgres)) return 'n/a';
+  return `${(pick(postgres.ok) / pick(sqlite.ok)).toFixed(2)}× ${what}`;
+}
+
 function sameAnswers(a: Cell<SearchTimings>, b: Cell<SearchTimings>): string {
   if (!('ok' in a) || !('ok' in b)) return 'n/a';
   return `${countIdentical(a.ok.hits, b.ok.hits)}/${Math.min(a.ok.hits.length, b.ok.hits.length)}`;
@@ -247,11 +253,32 @@ function printTable(
   const timing = (cell: Cell<{ ms: Timing }>) => showCell(cell, (t) => showTiming(t.ms));
   const inProcess = (cell: BackendResult['in_process']) =>
     showCell(cell, (t) => `${showTiming(t.ms)} (open + first answer ${t.openS.toFixed(2)} s)`);
+  const p50 = (t: { ms: Timing }) => t.ms.median;
   const rows: string[][] = [
-    ['first index (lexical-only)', showCell(sqlite.index, showIndex), showCell(postgres.index, showIndex)],
-    ['one-shot groove search', timing(sqlite.one_shot), timing(postgres.one_shot)],
-    ['warm search, serve over HTTP', timing(sqlite.serve), timing(postgres.serve)],
-    ['warm search, in-process facade', inProcess(sqlite.in_process), inProcess(postgres.in_process)],
+    [
+      'first index (lexical-only)',
+      showCell(sqlite.index, showIndex),
+      showCell(postgres.index, showIndex),
+      ratio(sqlite.index, postgres.index, (r) => r.seconds, 'time'),
+    ],
+    [
+      'one-shot groove search',
+      timing(sqlite.one_shot),
+      timing(postgres.one_shot),
+      ratio(sqlite.one_shot, postgres.one_shot, p50, 'p50'),
+    ],
+    [
+      'warm search, serve over HTTP',
+      timing(sqlite.serve),
+      timing(postgres.serve),
+      ratio(sqlite.serve, postgres.serve, p50, 'p50'),
+    ],
+    [
+      'warm search, in-process facade',
+      inProcess(sqlite.in_process),
+      inProcess(postgres.in_process),
+      ratio(sqlite.in_process, postgres.in_process, p50, 'p50'),
+    ],
     [
       'same top 10 as SQLite',
       '—',
@@ -264,9 +291,10 @@ function printTable(
       `${values.clients} MCP clients, ${n} serve${n === 1 ? '' : 's'}`,
       n === 1 ? `${showCell(baseline, showLoad)} (baseline)` : '—',
       showCell(fleets[i]!, showLoad),
+      ratio(baseline, fleets[i]!, (f) => f.load.searches_per_s, 'searches/s'),
     ]);
   });
-  console.log(`\n${formatColumns(['', sqlite.label, postgres.label], rows)}`);
+  console.log(`\n${formatColumns(['', sqlite.label, postgres.label, 'PostgreSQL ÷ SQLite'], rows)}`);
 }
 
 async function benchBackends(db: TestDatabase, workDir: string): Promise<void> {
