@@ -14,10 +14,14 @@ const SERVING = /serving .* at http:\/\/127\.0\.0\.1:(\d+)\/mcp/;
 export interface ServeProcess {
   pid: number;
   port: number;
+  /** The MCP endpoint it announced. */
+  url: string;
   /** Everything the process wrote to stderr so far. */
   log(): string;
   /** `GET /api/search?q=…&limit=…`, parsed; throws on a non-200 answer. */
   search(query: string, limit?: number): Promise<SearchJson>;
+  /** `GET /healthz`, parsed (role, backend and lag on a shared store). */
+  healthz(): Promise<unknown>;
   /** Resident and peak resident memory of the serve process in MB (Linux /proc; null elsewhere). */
   memory(): { rssMb: number; peakMb: number } | null;
   stop(): Promise<void>;
@@ -30,7 +34,10 @@ export interface SearchJson {
 
 export interface ServeOptions {
   kbPath: string;
-  dbPath: string;
+  /** The index file; left out when the config names a shared store instead. */
+  dbPath?: string;
+  /** A groove.toml to pass with --config (how the postgres benchmark names its store). */
+  configPath?: string;
   /** A model folder, or null for `--model none`. */
   modelDir: string | null;
   watch: boolean;
@@ -49,8 +56,8 @@ export async function startServe(options: ServeOptions): Promise<ServeProcess> {
     '0',
     '--kb-path',
     options.kbPath,
-    '--db-path',
-    options.dbPath,
+    ...(options.dbPath ? ['--db-path', options.dbPath] : []),
+    ...(options.configPath ? ['--config', options.configPath] : []),
     ...(options.modelDir ? ['--model-dir', options.modelDir] : ['--model', 'none']),
     ...(options.watch ? ['--debounce-ms', String(options.debounceMs ?? 0)] : ['--no-watch']),
   ];
@@ -82,14 +89,17 @@ export async function startServe(options: ServeOptions): Promise<ServeProcess> {
   return {
     pid: child.pid!,
     port,
+    url: `http://127.0.0.1:${port}/mcp`,
     log: () => stderr,
-    search: (query, limit = 10) => getJson(port, `/api/search?q=${encodeURIComponent(query)}&limit=${limit}`),
+    search: (query, limit = 10) =>
+      getJson<SearchJson>(port, `/api/search?q=${encodeURIComponent(query)}&limit=${limit}`),
+    healthz: () => getJson<unknown>(port, '/healthz'),
     memory: () => readMemory(child.pid!),
     stop: () => stopChild(child),
   };
 }
 
-function getJson(port: number, target: string): Promise<SearchJson> {
+function getJson<T>(port: number, target: string): Promise<T> {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port, path: target, agent: keepAlive }, (res) => {
       let body = '';
@@ -99,7 +109,7 @@ function getJson(port: number, target: string): Promise<SearchJson> {
       });
       res.on('end', () => {
         if (res.statusCode !== 200) reject(new Error(`GET ${target}: ${res.statusCode} ${body}`));
-        else resolve(JSON.parse(body) as SearchJson);
+        else resolve(JSON.parse(body) as T);
       });
     });
     req.on('error', reject);
