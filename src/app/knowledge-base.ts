@@ -90,6 +90,11 @@ export interface KnowledgeBaseDeps {
   createReranker?: (config: ResolvedConfig) => Promise<Reranker | null>;
   /** The clock for eval runs, golden sidecars and feedback (tests move it to age a golden set). */
   now?: () => Date;
+  /**
+   * The caller only reads (search, status, eval, tune, graph): on a shared store it then reads through the
+   * machine's cached working copy, brought up to date from the commits since, instead of reading the KB whole.
+   */
+  readOnly?: boolean;
 }
 
 export interface IndexOptions {
@@ -125,7 +130,7 @@ export class KnowledgeBase {
     this.now = deps.now ?? (() => new Date());
     this.createEmbedder = deps.createEmbedder ?? createEmbedderFor;
     this.createReranker = deps.createReranker ?? createRerankerFor;
-    this.shared = SharedIndex.of(config);
+    this.shared = SharedIndex.of(config, { readOnly: deps.readOnly });
     const paths = requireKbPaths(this.shared ? { ...config, dbPath: this.shared.dbPath } : config);
     this.kbPath = paths.kbPath;
     this.dbPath = paths.dbPath;

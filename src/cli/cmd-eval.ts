@@ -35,7 +35,7 @@ interface EvalFlags extends CommonFlags {
 
 export async function run({ flags, io }: RunContext<EvalFlags>): Promise<number> {
   const config = loadConfig(flags, io);
-  const kb = openKnowledgeBase(config);
+  const kb = openKnowledgeBase(config, { readOnly: true });
   const reportPath = flags.report === undefined ? undefined : expandPath(flags.report, io.cwd);
   try {
     if (reportPath !== undefined) kb.checkReportTarget(reportPath, '--report');

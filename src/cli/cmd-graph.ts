@@ -38,7 +38,7 @@ function requestOf(start: string, flags: GraphFlags): GraphRequest {
 }
 
 export async function run({ flags, args, io }: RunContext<GraphFlags>): Promise<number> {
-  const kb = openKnowledgeBase(loadConfig({ ...flags, format: undefined }, io));
+  const kb = openKnowledgeBase(loadConfig({ ...flags, format: undefined }, io), { readOnly: true });
   try {
     const result = await kb.connectionGraph(requestOf(args[0]!, flags));
     if (!result.ok) {

@@ -16,7 +16,7 @@ export async function run({ flags, args, io }: RunContext<SearchFlags>): Promise
   if (await answerThroughServer('search', body, config, flags, io)) return EXIT.ok;
   const { openKnowledgeBase } = await import('../app/index.js');
   const { searchOutput } = await import('./command-output.js');
-  const kb = openKnowledgeBase(config);
+  const kb = openKnowledgeBase(config, { readOnly: true });
   try {
     const output = await searchOutput(kb, request, flags.format);
     io.stdout.write(output.stdout);

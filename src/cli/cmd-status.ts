@@ -10,7 +10,7 @@ export async function run({ flags, io }: RunContext<CommonFlags & { server?: boo
   if (await answerThroughServer('status', { format: flags.format }, config, flags, io)) return EXIT.ok;
   const { openKnowledgeBase } = await import('../app/index.js');
   const { statusOutput } = await import('./command-output.js');
-  const kb = openKnowledgeBase(config);
+  const kb = openKnowledgeBase(config, { readOnly: true });
   let output: Awaited<ReturnType<typeof statusOutput>>;
   try {
     output = await statusOutput(kb, flags.format);

@@ -26,7 +26,7 @@ interface TuneFlags extends CommonFlags {
 export async function run({ flags, io }: RunContext<TuneFlags>): Promise<number> {
   // tune measures the stage before reranking, so no reranker is loaded whatever groove.toml says.
   const config = loadConfig({ ...flags, reranker: 'none' }, io);
-  const kb = openKnowledgeBase(config);
+  const kb = openKnowledgeBase(config, { readOnly: true });
   const reportPath = flags.report === undefined ? undefined : expandPath(flags.report, io.cwd);
   try {
     if (reportPath !== undefined) kb.checkReportTarget(reportPath, '--report');

@@ -102,7 +102,21 @@ export interface WriteBackSummary {
   vectorsWritten: number;
   /** The store's generation once the write-back ended. */
   generation: number;
+  /** The KB's commit version its last transaction made. */
+  version: number;
 }
+
+/** Where a store stands after a write that ended a run: its generation and commit version. */
+export interface StoreState {
+  generation: number;
+  version: number;
+}
+
+/** What changed since a version, in one read: the delta and the version it brings to, or `reload` (log pruned). */
+export type ChangesRead =
+  | { kind: 'delta'; delta: IndexDelta; version: number }
+  | { kind: 'reload' }
+  | { kind: 'absent' };
 
 /** A shared store of record for knowledge-base indexes (async: it sits across a network). */
 export interface IndexStorage {
@@ -114,6 +128,11 @@ export interface IndexStorage {
   /** What changed against `known` (null when the KB is gone from the store). */
   readDelta(known: KnownContents): Promise<IndexDelta | null>;
   /**
+   * What changed since commit `version` against `known` (its touched chunks taken from the change log), in one
+   * snapshot; `reload` when the log no longer reaches back that far, `absent` when the KB is not in the store.
+   */
+  readSince(version: number, known: Omit<KnownContents, 'touchedChunkIds'>): Promise<ChangesRead>;
+  /**
    * Take part as a replica, from the working copy's version `appliedVersion`: writes are allowed only while
    * this process holds the writer role (fenced on the server), and commits are heard and handed to `apply`.
    */
@@ -123,7 +142,7 @@ export interface IndexStorage {
    * knows a finished write from one under way. Returns the generation the store now holds. (Each write
    * transaction also records a commit readers hear of: commit-notices.ts.)
    */
-  endWriteBack(): Promise<number>;
+  endWriteBack(): Promise<StoreState>;
   /** Make room for vectors (a KB with a model); STORAGE_EXTENSION_MISSING when the store cannot hold them. */
   requireVectors(): Promise<void>;
   /**
@@ -137,7 +156,7 @@ export interface IndexStorage {
    */
   beginRebuild(): Promise<void>;
   /** Swap the rebuilt KB in under the KB's name and drop the old one, in one transaction. */
-  finishRebuild(): Promise<void>;
+  finishRebuild(): Promise<StoreState>;
   /** New terms of the word dictionary (ids as the working copy assigned them). */
   addTerms(terms: ReadonlyMap<string, number>): Promise<void>;
   /** Replace the documents `replacedIds` (and whatever sits at the bundle's path) with `bundle`, in one transaction. */

@@ -19,7 +19,10 @@ export type MetaKey =
   | 'fts_query_version'
   | 'last_indexed_at'
   | 'text_generation'
-  | 'skipped_files';
+  | 'skipped_files'
+  /** A shared store's working copy: the store's commit version and generation it holds (absent: unknown). */
+  | 'working_copy_version'
+  | 'working_copy_generation';
 
 export function readMeta(db: SqliteDatabase): Partial<Record<MetaKey, string>> {
   const rows = db.prepare('SELECT key, value FROM index_meta').all() as { key: MetaKey; value: string }[];

@@ -81,7 +81,12 @@ export function knownContents(db: SqliteDatabase, touchedChunkIds: readonly numb
  * leave the queue, facts and new terms are taken over. A change to the text bumps the working copy's own text
  * generation, so a search session open on it refreshes its snapshots.
  */
-export function applyDelta(db: SqliteDatabase, delta: IndexDelta, segment: (text: string) => string): void {
+export function applyDelta(
+  db: SqliteDatabase,
+  delta: IndexDelta,
+  segment: (text: string) => string,
+  state?: { version: number; generation: number },
+): void {
   const writeBundle = bundleWriter(db, segment);
   const chunkIds = db.prepare('SELECT id FROM chunks WHERE document_id = ?').pluck();
   const deleteTrigram = db.prepare('DELETE FROM fts_chunks WHERE rowid = ?');
@@ -111,6 +116,7 @@ export function applyDelta(db: SqliteDatabase, delta: IndexDelta, segment: (text
     for (const [key, value] of delta.meta) if (key !== 'text_generation') meta.run(key, value);
     for (const [text, id] of delta.terms) term.run(text, id);
     if (delta.removedIds.length > 0 || delta.added.length > 0) bumpTextGeneration.run();
+    if (state) writeWorkingCopyState(db, state);
   })();
 }
 
@@ -133,7 +139,7 @@ export function readWorkingCopy(db: SqliteDatabase): IndexContents {
       vectors,
     });
     return {
-      meta: new Map(db.prepare('SELECT key, value FROM index_meta').raw().all() as [string, string][]),
+      meta: storeMeta(db),
       terms: new Map(db.prepare('SELECT term, id FROM word_terms').raw().all() as [string, number][]),
       documents,
       feedbackServes: all('SELECT * FROM feedback_serves ORDER BY id'),
@@ -231,13 +237,96 @@ export function readWorkingCopyChanges(db: SqliteDatabase, before: IndexContents
       number,
     ][];
     return {
-      meta: new Map(db.prepare('SELECT key, value FROM index_meta').raw().all() as [string, string][]),
+      meta: storeMeta(db),
       terms: new Map([...before.terms, ...added]),
       documents: bundles,
       feedbackServes: all('SELECT * FROM feedback_serves ORDER BY id'),
       feedbackItems: all('SELECT * FROM feedback_items ORDER BY serve_id, position'),
       generation: 0,
       version: 0,
+    };
+  })();
+}
+
+/** Keys a working copy keeps for itself: never written to the store. */
+const WORKING_COPY_KEYS = new Set(['working_copy_version', 'working_copy_generation']);
+
+/** The index facts that belong to the store (the working copy's own bookkeeping left out). */
+function storeMeta(db: SqliteDatabase): Map<string, string> {
+  const rows = db.prepare('SELECT key, value FROM index_meta').raw().all() as [string, string][];
+  return new Map(rows.filter(([key]) => !WORKING_COPY_KEYS.has(key)));
+}
+
+/** Which store state the working copy holds, or null when unknown (never recorded, or a run changed it since). */
+export function readWorkingCopyState(db: SqliteDatabase): { version: number; generation: number } | null {
+  const rows = db
+    .prepare(
+      "SELECT key, value FROM index_meta WHERE key IN ('working_copy_version', 'working_copy_generation')",
+    )
+    .raw()
+    .all() as [string, string][];
+  const meta = new Map(rows);
+  const version = Number(meta.get('working_copy_version'));
+  const generation = Number(meta.get('working_copy_generation'));
+  return Number.isSafeInteger(version) && Number.isSafeInteger(generation) && meta.size === 2
+    ? { version, generation }
+    : null;
+}
+
+/** Record the store state the working copy now holds; null: forget it (a run is about to change the copy). */
+export function writeWorkingCopyState(
+  db: SqliteDatabase,
+  state: { version: number; generation: number } | null,
+): void {
+  const forget = db.prepare(
+    "DELETE FROM index_meta WHERE key IN ('working_copy_version', 'working_copy_generation')",
+  );
+  const put = db.prepare(
+    'INSERT INTO index_meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+  );
+  db.transaction(() => {
+    forget.run();
+    if (state === null) return;
+    put.run('working_copy_version', String(state.version));
+    put.run('working_copy_generation', String(state.generation));
+  })();
+}
+
+/**
+ * What a write-back needs to know of the store a working copy mirrors, read from the copy: document rows and
+ * queue entries (per-chunk rows left out), terms, facts and judgments, and the recorded state.
+ */
+export function readLeanContents(
+  db: SqliteDatabase,
+  state: { version: number; generation: number },
+): IndexContents {
+  return db.transaction((): IndexContents => {
+    const all = (sql: string) => db.prepare(sql).all() as StoredRow[];
+    const queueOf = new Map<number, StoredRow[]>();
+    const queue = all(
+      'SELECT q.*, c.document_id FROM embedding_queue q JOIN chunks c ON c.id = q.chunk_id ORDER BY q.chunk_id',
+    );
+    for (const { document_id: documentId, ...row } of queue) {
+      const rows = queueOf.get(documentId as number) ?? [];
+      rows.push(row);
+      queueOf.set(documentId as number, rows);
+    }
+    const empty = { chunks: [], wordCounts: [], links: [], names: [] };
+    const documents = all('SELECT * FROM documents ORDER BY id').map(
+      (document): DocumentBundle => ({
+        document,
+        queue: queueOf.get(document.id as number) ?? [],
+        vectors: new Map(),
+        ...empty,
+      }),
+    );
+    return {
+      meta: storeMeta(db),
+      terms: new Map(db.prepare('SELECT term, id FROM word_terms').raw().all() as [string, number][]),
+      documents,
+      feedbackServes: all('SELECT * FROM feedback_serves ORDER BY id'),
+      feedbackItems: all('SELECT * FROM feedback_items ORDER BY serve_id, position'),
+      ...state,
     };
   })();
 }

@@ -22,8 +22,10 @@ import {
   loadWorkingCopy,
   readWorkingCopy,
   readWorkingCopyChanges,
+  writeWorkingCopyState,
 } from '../../store/working-copy.js';
 import { adoptIndexModel, embedderIdOf } from '../models/index.js';
+import { cachedWorkingCopyPath, syncCachedCopy } from './cached-working-copy.js';
 import { IndexDatabase } from './index-database.js';
 import type { IndexSummary } from './index-events.js';
 import { writeBack } from './write-back.js';
@@ -81,21 +83,32 @@ export class SharedIndex {
   /** Whole reads, applied commits and index runs change the working copy one at a time. */
   private turn: Promise<unknown> = Promise.resolve();
 
+  /**
+   * `folder`: a private temp folder holding the working copy (removed at close), or null for the machine's
+   * cached copy at `dbPath` (cached-working-copy.ts), which only reads.
+   */
   private constructor(
     private readonly url: string,
     private readonly kb: string,
-    private readonly folder: string,
+    dbPath: string,
+    private readonly folder: string | null,
   ) {
-    this.dbPath = path.join(folder, 'working-copy.groove.db');
+    this.dbPath = dbPath;
     this.location = `${maskDatabaseUrl(url)} (kb "${kb}")`;
   }
 
-  /** null for the SQLite backend. */
-  static of(config: ResolvedConfig): SharedIndex | null {
+  /**
+   * null for the SQLite backend. `readOnly`: the command only reads, so it uses the machine's cached working
+   * copy, brought up to date from the commits since; else a private copy read whole (index, serve).
+   */
+  static of(config: ResolvedConfig, options: { readOnly?: boolean } = {}): SharedIndex | null {
     const { backend, url, kb } = config.storage;
     if (backend !== 'postgres' || url === null) return null;
+    if (options.readOnly) {
+      return new SharedIndex(url, kb, cachedWorkingCopyPath(maskDatabaseUrl(url), kb, process.env), null);
+    }
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'groove-working-copy-'));
-    return new SharedIndex(url, kb, folder);
+    return new SharedIndex(url, kb, path.join(folder, 'working-copy.groove.db'), folder);
   }
 
   private connect(): Promise<IndexStorage> {
@@ -116,6 +129,7 @@ export class SharedIndex {
    */
   async update(settings: ResolvedConfig, run: () => Promise<IndexSummary>): Promise<IndexSummary> {
     return this.inTurn(async () => {
+      this.requireWritable();
       this.requireWriter();
       const startedAt = performance.now();
       // A serving writer's working copy is the store's as of its last write-back: no read needed.
@@ -143,6 +157,7 @@ export class SharedIndex {
   /** `groove index --force`: `run` on a fresh working copy, written into a new KB swapped in atomically. */
   async rebuild(settings: ResolvedConfig, run: () => Promise<IndexSummary>): Promise<IndexSummary> {
     return this.inTurn(async () => {
+      this.requireWritable();
       this.requireWriter();
       const startedAt = performance.now();
       if (embedderIdOf(settings) !== 'none') await this.requireVectors();
@@ -173,8 +188,17 @@ export class SharedIndex {
 
   /** Read the store into the working copy unless it was read already (the KB may not exist yet). */
   async readOnce(): Promise<void> {
-    if (this.present === undefined)
-      await this.inTurn(() => (this.present === undefined ? this.refresh() : Promise.resolve()));
+    if (this.present !== undefined) return;
+    await this.inTurn(async () => {
+      if (this.present !== undefined) return;
+      if (this.folder !== null) return this.refresh();
+      const storage = await this.connect();
+      const outcome = await syncCachedCopy(storage, this.dbPath, async () => {
+        await this.refresh();
+        return this.present === true;
+      });
+      this.present = outcome !== 'absent';
+    });
   }
 
   /**
@@ -188,7 +212,10 @@ export class SharedIndex {
     IndexDatabase.remove(building);
     const database = IndexDatabase.open(building, { create: true });
     try {
-      if (contents) loadWorkingCopy(database.db, contents, segmentForIndex);
+      if (contents) {
+        loadWorkingCopy(database.db, contents, segmentForIndex);
+        writeWorkingCopyState(database.db, { version: contents.version, generation: contents.generation });
+      }
     } finally {
       database.close();
     }
@@ -204,6 +231,7 @@ export class SharedIndex {
    * search session picks up incrementally. A role change reads the store whole.
    */
   async startReplica(events: ReplicaEvents): Promise<void> {
+    this.requireWritable();
     await this.readOnce();
     const storage = await this.connect();
     const version = this.stored?.version ?? 0;
@@ -248,6 +276,12 @@ export class SharedIndex {
     } finally {
       database.close();
     }
+  }
+
+  /** The cached copy only reads: a command that writes opens its facade without `readOnly`. */
+  private requireWritable(): void {
+    if (this.folder !== null) return;
+    throw new GrooveError('INTERNAL', 'a read-only knowledge base (cached working copy) was asked to write');
   }
 
   /** Refuse to index on a serving replica that is not the writer (the writer does it). */
@@ -344,6 +378,6 @@ export class SharedIndex {
     this.replication = null;
     const storage = await this.storage?.catch(() => null);
     await storage?.close();
-    fs.rmSync(this.folder, { recursive: true, force: true });
+    if (this.folder !== null) fs.rmSync(this.folder, { recursive: true, force: true });
   }
 }

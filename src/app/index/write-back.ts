@@ -36,6 +36,7 @@ export async function writeBack(
     documentsDeleted: 0,
     vectorsWritten: 0,
     generation: 0,
+    version: 0,
   };
   const old = new Map((before?.documents ?? []).map((b) => [b.document.id as number, b]));
   const kept = new Set<number>();
@@ -64,7 +65,7 @@ export async function writeBack(
   summary.vectorsWritten = await writeVectorsStoredBehind(storage, settled);
   await storage.writeMeta(after.meta);
   if (!sameRows(before, after)) await storage.replaceFeedback(after.feedbackServes, after.feedbackItems);
-  summary.generation = await storage.endWriteBack();
+  Object.assign(summary, await storage.endWriteBack());
   return summary;
 }
 

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { toSql } from 'pgvector';
 import { maskDatabaseUrl } from '../../core/database-url.js';
 import type {
+  ChangesRead,
   DocumentBundle,
   IndexContents,
   IndexDelta,
@@ -13,10 +14,17 @@ import type {
   ReplicaHooks,
   Replication,
   StoredRow,
+  StoreState,
   VectorBatch,
 } from '../../core/index-storage.js';
 import { GrooveError } from '../../errors.js';
-import { type ChunkChange, pruneChanges, readCommittedVersion, recordCommit } from './commit-notices.js';
+import {
+  type ChunkChange,
+  pruneChanges,
+  readChangesSince,
+  readCommittedVersion,
+  recordCommit,
+} from './commit-notices.js';
 import { readBundles, readDelta } from './pg-delta.js';
 import {
   isConnectionLoss,
@@ -198,6 +206,36 @@ export class PostgresStorage implements IndexStorage {
     }
   }
 
+  async readSince(version: number, known: Omit<KnownContents, 'touchedChunkIds'>): Promise<ChangesRead> {
+    const client = await this.connect('while reading what changed');
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const read = await this.readSinceIn(client, version, known);
+      await client.query('ROLLBACK');
+      client.release();
+      return read;
+    } catch (error) {
+      client.release(isConnectionLoss(error) ? (error as Error) : undefined);
+      throw storageQueryFailed(error, this.options.url, 'while reading what changed');
+    }
+  }
+
+  private async readSinceIn(
+    client: pg.PoolClient,
+    version: number,
+    known: Omit<KnownContents, 'touchedChunkIds'>,
+  ): Promise<ChangesRead> {
+    const kb = await client.query('SELECT id, generation FROM groove_kbs WHERE name = $1', [this.options.kb]);
+    const row = kb.rows[0] as { id: number; generation: number } | undefined;
+    if (!row) return { kind: 'absent' };
+    const changes = await readChangesSince(client, this.options.kb, version);
+    if (changes.kind === 'reload' || changes.toVersion < version) return { kind: 'reload' };
+    this.kbId = row.id;
+    const touchedChunkIds = changes.changes.filter((c) => c.op === 'upsert').map((c) => c.chunkId);
+    const delta = await readDelta(client, row.id, { ...known, touchedChunkIds });
+    return { kind: 'delta', delta: { ...delta, generation: row.generation }, version: changes.toVersion };
+  }
+
   replicate(appliedVersion: number, hooks: ReplicaHooks): Replication {
     if (this.role) throw new GrooveError('INTERNAL', 'this store already takes part as a replica');
     const replication = startReplication({
@@ -237,20 +275,21 @@ export class PostgresStorage implements IndexStorage {
     });
   }
 
-  async endWriteBack(): Promise<number> {
-    let generation = 0;
+  async endWriteBack(): Promise<StoreState> {
+    const state = { generation: 0, version: 0 };
     await this.transaction('while finishing the write', async (client) => {
       const bumped = await client.query(
         'UPDATE groove_kbs SET generation = generation + 1 WHERE id = $1 RETURNING generation',
         [this.requireKb()],
       );
-      generation = Number(bumped.rows[0]?.generation ?? 0);
-      const version = await readCommittedVersion(client, this.options.kb);
-      if (version > CHANGE_LOG_VERSIONS_KEPT) {
-        await pruneChanges(client, this.options.kb, version - CHANGE_LOG_VERSIONS_KEPT);
+      state.generation = Number(bumped.rows[0]?.generation ?? 0);
+      state.version = await recordCommit(client, this.options.kb, []);
+      if (state.version > CHANGE_LOG_VERSIONS_KEPT) {
+        await pruneChanges(client, this.options.kb, state.version - CHANGE_LOG_VERSIONS_KEPT);
       }
+      return COMMIT_RECORDED;
     });
-    return generation;
+    return state;
   }
 
   async beginRebuild(): Promise<void> {
@@ -264,19 +303,22 @@ export class PostgresStorage implements IndexStorage {
     });
   }
 
-  async finishRebuild(): Promise<void> {
+  async finishRebuild(): Promise<StoreState> {
+    const state = { generation: 0, version: 0 };
     await this.transaction('while swapping the rebuilt index in', async (client) => {
       const kbId = this.requireKb();
       await client.query('DELETE FROM groove_kbs WHERE name = $1 AND id <> $2', [this.options.kb, kbId]);
-      await client.query('UPDATE groove_kbs SET name = $1, generation = generation + 1 WHERE id = $2', [
-        this.options.kb,
-        kbId,
-      ]);
+      const swapped = await client.query(
+        'UPDATE groove_kbs SET name = $1, generation = generation + 1 WHERE id = $2 RETURNING generation',
+        [this.options.kb, kbId],
+      );
+      state.generation = Number(swapped.rows[0]?.generation ?? 0);
       // Every replica reads the rebuilt KB whole: the change log of the old one ends here.
-      const version = await recordCommit(client, this.options.kb, []);
-      await pruneChanges(client, this.options.kb, version);
+      state.version = await recordCommit(client, this.options.kb, []);
+      await pruneChanges(client, this.options.kb, state.version);
       return COMMIT_RECORDED;
     });
+    return state;
   }
 
   private writtenMeanwhile(): GrooveError {
