@@ -71,7 +71,12 @@ import {
   identityOf,
   loadFailureOf,
 } from './models/index.js';
-import { checkSearchRequest, type SearchResponse, SearchSession } from './search/index.js';
+import {
+  checkSearchRequest,
+  type SearchResponse,
+  SearchSession,
+  type SnapshotMemory,
+} from './search/index.js';
 import {
   runTune,
   type TuneEvent,
@@ -88,6 +93,8 @@ export interface KnowledgeBaseDeps {
   createReranker?: (config: ResolvedConfig) => Promise<Reranker | null>;
   /** The clock for eval runs, golden sidecars and feedback (tests move it to age a golden set). */
   now?: () => Date;
+  /** Where the search snapshots report what `[search] memory_budget_mb` left out (serve: its log). */
+  onNotice?: (line: string) => void;
 }
 
 export interface IndexOptions {
@@ -131,6 +138,7 @@ export class KnowledgeBase {
         },
         reranker: (followed) => this.createReranker(followed),
         now: this.now,
+        onNotice: deps.onNotice,
       });
     });
   }
@@ -226,6 +234,11 @@ export class KnowledgeBase {
         location: shared.location,
       });
     });
+  }
+
+  /** What the search snapshots hold under `[search] memory_budget_mb` (opens the search session). */
+  searchMemory(): Promise<SnapshotMemory> {
+    return this.file.withSession(async (session) => session.memory());
   }
 
   /** `groove doctor`: integrity and servability checks on a read-only connection; changes nothing. */
