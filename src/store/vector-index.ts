@@ -70,6 +70,8 @@ interface RowStore {
   rowsByDocument: Map<number, number[]>;
   /** Rows written so far. */
   used: number;
+  /** Loaded without codes because they did not fit (`maxCodeBytes`); searches read every vector from the file. */
+  codesLeftOut: boolean;
 }
 
 /** What changed in the index since a snapshot was taken. */
@@ -154,6 +156,7 @@ export class VectorIndex {
   /** The facts of every row, no codes, no vectors: each search streams and scores every vector of the file. */
   private static loadFacts(db: SqliteDatabase, from: string, dimension: number, count: number): VectorIndex {
     const store = createStore(count, dimension, false);
+    store.codesLeftOut = true;
     const rows = db
       .prepare(`SELECT c.id, c.document_id, c.quality_score ${from} ORDER BY c.id`)
       .raw()
@@ -243,6 +246,7 @@ export class VectorIndex {
     let live = 0;
     for (let row = 0; row < this.rows; row++) if (dead[row] === 0) live++;
     const store = createStore(live + incoming.length, this.dimension, old.kernel !== null);
+    store.codesLeftOut = old.codesLeftOut;
     let next = 0;
     for (let row = 0; row < this.rows; row++) {
       if (dead[row] === 1) continue;
@@ -259,6 +263,11 @@ export class VectorIndex {
   /** Whether the int8 codes exist (never without WebAssembly SIMD, nor when loaded without them). */
   get quantised(): boolean {
     return this.store.kernel !== null;
+  }
+
+  /** Whether the codes were left out for `maxCodeBytes` (not for want of WebAssembly SIMD). */
+  get codesLeftOut(): boolean {
+    return this.store.codesLeftOut;
   }
 
   /** Bytes the snapshot holds: codes (with scores, scales and staging), facts, the per-document row lists. */
@@ -423,6 +432,7 @@ function createStore(rows: number, dimension: number, quantised: boolean): RowSt
     kernel: quantised ? createInt8DotKernel(capacity, dimension) : null,
     rowsByDocument: new Map(),
     used: 0,
+    codesLeftOut: false,
   };
 }
 

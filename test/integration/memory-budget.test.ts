@@ -10,15 +10,15 @@ import { createTempKb, type TempKb } from '../support/temp-kb.js';
 const MIB = 1024 * 1024;
 const QUERIES = ['w17 w230 w3051', 'w8 w9', 'w1999 w42 w777 w3', 'w2500', 'w11 w12 w13 w14'];
 
-/** A deterministic spread of words: 300 notes × 4 sections of 100 words from a 4,000-word vocabulary. */
-function notes(): Record<string, string> {
+/** A deterministic spread of words: `count` notes × 4 sections of 100 words from a 4,000-word vocabulary. */
+function notes(count = 300): Record<string, string> {
   let seed = 12345;
   const next = () => {
     seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
     return seed;
   };
   const files: Record<string, string> = {};
-  for (let n = 0; n < 300; n++) {
+  for (let n = 0; n < count; n++) {
     const sections = Array.from({ length: 4 }, (_, s) => {
       const words = Array.from({ length: 100 }, () => `w${next() % 4000}`).join(' ');
       return `## Part ${s}\n\n${words}\n`;
@@ -43,11 +43,20 @@ afterEach(async () => {
   kb.cleanup();
 });
 
-function facadeWith(options: { budgetMb?: number; vectors: boolean; notices?: string[] }): KnowledgeBase {
-  const toml = options.budgetMb === undefined ? '' : `[search]\nmemory_budget_mb = ${options.budgetMb}\n`;
-  const config = kb.config({ toml, overrides: options.vectors ? {} : { model: 'none' } });
+function facadeWith(options: {
+  budgetMb?: number;
+  vectors: boolean;
+  notices?: string[];
+  dimension?: number;
+}): KnowledgeBase {
+  const budget = options.budgetMb === undefined ? '' : `[search]\nmemory_budget_mb = ${options.budgetMb}\n`;
+  const config = kb.config({
+    toml: `${budget}[embedding]\nbatch_size = 1\n`,
+    overrides: options.vectors ? {} : { model: 'none' },
+  });
+  const dimension = options.dimension ?? 384;
   const facade = openKnowledgeBase(config, {
-    ...(options.vectors ? { createEmbedder: async () => new CountingEmbedder({ dimension: 384 }) } : {}),
+    ...(options.vectors ? { createEmbedder: async () => new CountingEmbedder({ dimension }) } : {}),
     onNotice: (line) => options.notices?.push(line),
   });
   open.push(facade);
@@ -161,5 +170,58 @@ describe('[search] memory_budget_mb', () => {
     expect(memory.vectors.bytes).toBeLessThan(MIB);
     expect(memory.words.state).toBe('fts5');
     expect(notices[0]).toMatch(/the vector codes of 1200 chunks do not fit; .* index file/);
+  });
+
+  it('loads the vector codes again once the index shrank enough for them to fit', async () => {
+    for (const [file, text] of Object.entries(notes(700))) kb.write(file, text);
+    await facadeWith({ vectors: true }).index();
+    const notices: string[] = [];
+    const bounded = facadeWith({ vectors: true, budgetMb: 3, notices });
+    await bounded.warmUp();
+    expect((await bounded.searchMemory()).vectors.state).toBe('scan');
+
+    for (let n = 300; n < 700; n++) kb.remove(`notes/n${n}.md`);
+    await facadeWith({ vectors: true }).index();
+    const fresh = facadeWith({ vectors: true });
+    await fresh.warmUp();
+    const expected = await answers(fresh);
+    expect(await answers(bounded)).toEqual(expected);
+    const memory = await bounded.searchMemory();
+    expect(memory.vectors.state).toBe('codes');
+    expect(memory.vectors.bytes).toBeLessThanOrEqual(3 * MIB);
+    // Without codes the postings fitted beside the per-row facts; with the codes back they no longer do.
+    expect(memory.words.state).toBe('fts5');
+    expect(notices).toEqual([
+      expect.stringMatching(/the vector codes of 2800 chunks do not fit/),
+      expect.stringMatching(/: word postings held: /),
+      expect.stringMatching(/: vector codes held: /),
+      expect.stringMatching(/: the word postings need .* SQLite FTS5/),
+    ]);
+  });
+
+  it('lets the postings go when vectors stored since leave them no room', async () => {
+    const dimension = 128;
+    // 270 notes: one vector's codes and the postings fit 2 MiB; all the codes and the postings do not.
+    for (let n = 270; n < 300; n++) kb.remove(`notes/n${n}.md`);
+    const full = facadeWith({ vectors: true, dimension });
+    await full.index({ shouldPauseEmbedding: () => true }); // the text and one vector
+    const notices: string[] = [];
+    const bounded = facadeWith({ vectors: true, dimension, budgetMb: 2, notices });
+    await bounded.warmUp();
+    const before = await bounded.searchMemory();
+    expect(before.words.state).toBe('memory');
+    expect(before.vectors.bytes + before.words.bytes).toBeLessThanOrEqual(2 * MIB);
+
+    await full.index(); // only vectors are committed now: the text, and so the word snapshot, stay as they were
+    const unbounded = facadeWith({ vectors: true, dimension });
+    await unbounded.warmUp();
+    const expected = await answers(unbounded);
+    expect(await answers(bounded)).toEqual(expected);
+    const after = await bounded.searchMemory();
+    expect(after.vectors.state).toBe('codes');
+    expect(after.vectors.bytes).toBeGreaterThan(before.vectors.bytes);
+    expect(after.vectors.bytes + before.words.bytes).toBeGreaterThan(2 * MIB);
+    expect(after.words).toEqual({ state: 'fts5', bytes: 0, neededBytes: before.words.bytes });
+    expect(notices.at(-1)).toMatch(/: the word postings need .* SQLite FTS5/);
   });
 });

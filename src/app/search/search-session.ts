@@ -103,8 +103,8 @@ async function preloadVectors(
 
 /**
  * The snapshot of the current data_version: `previous` with the changes since applied when there is one (see
- * vector-changes.ts), else loaded whole — with its codes only if they fit the budget, which a refreshed snapshot
- * grown past it is reloaded to respect. The queue and the vectors are read in one read transaction, so a commit
+ * vector-changes.ts), else loaded whole — with its codes only if they fit the budget; a refreshed snapshot whose
+ * codes grew past it, or were left out and fit now, is loaded whole again. The queue and the vectors are read in one read transaction, so a commit
  * in between cannot be missed or counted twice.
  */
 function readVectorSnapshot(
@@ -132,7 +132,7 @@ function readVectorSnapshot(
           }),
         )
       : null;
-    const index = refreshed && !budget.vectorsOver(refreshed) ? refreshed : load();
+    const index = refreshed && !budget.vectorsMisfit(refreshed) ? refreshed : load();
     const kept = index.size > 0 ? index : null;
     budget.noteVectors(kept);
     return { version, text: key, mark, index: kept };
@@ -312,7 +312,14 @@ export class SearchSession {
    */
   private currentWordIndex(eager: boolean): WordIndex | null {
     const text = this.textKey();
-    if (this.wordCache?.text === text) return this.wordCache.index;
+    const cached = this.wordCache;
+    if (cached?.text === text) {
+      // The vector codes come first: codes that grew (vectors stored since) can push the postings out.
+      if (!cached.index || !this.budget.wordsOver(cached.index.memoryBytes)) return cached.index;
+      this.budget.noteWords({ index: null, neededBytes: cached.index.memoryBytes }, () => this.countChunks());
+      this.wordCache = { text, index: null };
+      return null;
+    }
     const db = this.database.db;
     // Without the text generation counter (an index from before it) a text change is not told apart: load.
     const base = this.wordCache?.index && text.startsWith('g') ? this.wordCache.index : null;
@@ -328,7 +335,7 @@ export class SearchSession {
     const index = db.transaction(() => {
       const changes = base ? readWordChanges(db, base) : null;
       const refreshed = changes && base?.withChanges(db, changes);
-      const chunks = () => db.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
+      const chunks = () => this.countChunks();
       if (refreshed && !this.budget.wordsOver(refreshed.memoryBytes)) {
         this.budget.noteWords({ index: refreshed, neededBytes: refreshed.memoryBytes }, chunks);
         return refreshed;
@@ -341,6 +348,10 @@ export class SearchSession {
     })();
     this.wordCache = { text, index };
     return index;
+  }
+
+  private countChunks(): number {
+    return this.database.db.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
   }
 
   /** What the snapshots hold now under `[search] memory_budget_mb`. */

@@ -3,7 +3,7 @@
 // ranks word matches identically without them). A snapshot that would not fit is not built: the vector leg then
 // scores every vector as it reads it from the index file, and the word leg ranks through FTS5. Each change of
 // what is held is reported once through `notify` (serve writes it to stderr).
-import type { VectorIndex } from '../../store/vector-index.js';
+import { VectorIndex } from '../../store/vector-index.js';
 import type { WordLoad } from '../../store/word-index.js';
 
 const MIB = 1024 * 1024;
@@ -51,9 +51,14 @@ export class SnapshotBudget {
       : Math.max(0, this.budgetBytes - this.vectors.bytes);
   }
 
-  /** Whether a vector snapshot holding this much must be reloaded under the budget (it grew past it). */
-  vectorsOver(index: VectorIndex): boolean {
-    return index.quantised && index.memoryBytes > this.vectorRoom();
+  /**
+   * Whether a refreshed vector snapshot must be loaded whole again: its codes grew past the budget, or were left
+   * out and would fit now (the index shrank).
+   */
+  vectorsMisfit(index: VectorIndex): boolean {
+    const room = this.vectorRoom();
+    if (index.quantised) return index.memoryBytes > room;
+    return index.codesLeftOut && VectorIndex.codeBytes(index.size, index.dimension) <= room;
   }
 
   /** Whether a refreshed word snapshot must be dropped for a whole load under the budget. */
