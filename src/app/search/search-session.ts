@@ -104,8 +104,8 @@ async function preloadVectors(
 /**
  * The snapshot of the current data_version: `previous` with the changes since applied when there is one (see
  * vector-changes.ts), else loaded whole — with its codes only if they fit the budget; a refreshed snapshot whose
- * codes grew past it, or were left out and fit now, is loaded whole again. The queue and the vectors are read in one read transaction, so a commit
- * in between cannot be missed or counted twice.
+ * codes grew past it, or were left out and fit now, is loaded whole again. The queue and the vectors are read in
+ * one read transaction, so a commit in between cannot be missed or counted twice.
  */
 function readVectorSnapshot(
   database: IndexDatabase,
@@ -215,6 +215,7 @@ export class SearchSession {
       const now = deps.now ?? (() => new Date());
       const session = new SearchSession(database, config, { embedder, reranker, now }, budget);
       if (embedder && preloaded && embedder.dimension === stored?.dimension) session.vectorCache = preloaded;
+      else budget.noteVectors(null); // the preloaded snapshot is dropped: it holds none of the budget
       return session;
     } catch (error) {
       database.close();

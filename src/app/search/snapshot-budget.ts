@@ -12,8 +12,11 @@ const MIB = 1024 * 1024;
 export interface SnapshotMemory {
   /** The budget in bytes, or null when none is set. */
   budgetBytes: number | null;
-  /** `codes`: int8 codes in memory; `scan`: vectors read from the file on each search; `none`: no snapshot. */
-  vectors: { state: 'codes' | 'scan' | 'none'; bytes: number };
+  /**
+   * `codes`: int8 codes in memory; `scan`: codes left out, vectors read from the file on each search; `float32`:
+   * a runtime without WebAssembly SIMD holding the vectors themselves; `none`: no snapshot.
+   */
+  vectors: { state: 'codes' | 'scan' | 'float32' | 'none'; bytes: number };
   /** `memory`: postings in memory; `fts5`: left out for the budget; `none`: not built (yet, or no counts). */
   words: { state: 'memory' | 'fts5' | 'none'; bytes: number; neededBytes: number | null };
 }
@@ -29,7 +32,7 @@ export class SnapshotBudget {
   private vectors: SnapshotMemory['vectors'] = { state: 'none', bytes: 0 };
   private words: SnapshotMemory['words'] = { state: 'none', bytes: 0, neededBytes: null };
   private refusal: WordRefusal | null = null;
-  /** The last line reported for each snapshot, so a state is reported once. */
+  /** What was last reported of each snapshot (it fits, or it is left out), so a change is reported once. */
   private readonly reported = { vectors: '', words: '' };
 
   constructor(
@@ -73,7 +76,8 @@ export class SnapshotBudget {
   }
 
   noteVectors(index: VectorIndex | null): void {
-    const state = index === null ? 'none' : index.quantised ? 'codes' : 'scan';
+    const state =
+      index === null ? 'none' : index.quantised ? 'codes' : index.codesLeftOut ? 'scan' : 'float32';
     this.vectors = { state, bytes: index?.memoryBytes ?? 0 };
     if (state === 'scan')
       this.report(
