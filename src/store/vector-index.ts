@@ -265,6 +265,11 @@ export class VectorIndex {
     return this.store.kernel !== null;
   }
 
+  /** What this snapshot's rows would hold with their codes (`codeBytes`). */
+  get codeBytesNeeded(): number {
+    return VectorIndex.codeBytes(this.size, this.dimension);
+  }
+
   /** Whether the codes were left out for `maxCodeBytes` (not for want of WebAssembly SIMD). */
   get codesLeftOut(): boolean {
     return this.store.codesLeftOut;

@@ -3,7 +3,7 @@
 // ranks word matches identically without them). A snapshot that would not fit is not built: the vector leg then
 // scores every vector as it reads it from the index file, and the word leg ranks through FTS5. Each change of
 // what is held is reported once through `notify` (serve writes it to stderr).
-import { VectorIndex } from '../../store/vector-index.js';
+import type { VectorIndex } from '../../store/vector-index.js';
 import type { WordLoad } from '../../store/word-index.js';
 
 const MIB = 1024 * 1024;
@@ -61,7 +61,7 @@ export class SnapshotBudget {
   vectorsMisfit(index: VectorIndex): boolean {
     const room = this.vectorRoom();
     if (index.quantised) return index.memoryBytes > room;
-    return index.codesLeftOut && VectorIndex.codeBytes(index.size, index.dimension) <= room;
+    return index.codesLeftOut && index.codeBytesNeeded <= room;
   }
 
   /** Whether a refreshed word snapshot must be dropped for a whole load under the budget. */
