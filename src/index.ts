@@ -9,6 +9,7 @@ export {
   openKnowledgeBase,
   type SearchHit,
   type SearchResponse,
+  type SnapshotMemory,
   type StatusReport,
   searchResponseToJson,
 } from './app/index.js';

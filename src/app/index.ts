@@ -73,6 +73,7 @@ export {
   resolveSearchParams,
   type SearchHit,
   type SearchResponse,
+  type SnapshotMemory,
   searchResponseToJson,
   searchWireSchema,
 } from './search/index.js';

@@ -73,7 +73,12 @@ import {
   identityOf,
   loadFailureOf,
 } from './models/index.js';
-import { checkSearchRequest, type SearchResponse, SearchSession } from './search/index.js';
+import {
+  checkSearchRequest,
+  type SearchResponse,
+  SearchSession,
+  type SnapshotMemory,
+} from './search/index.js';
 import {
   runTune,
   type TuneEvent,
@@ -95,6 +100,8 @@ export interface KnowledgeBaseDeps {
    * machine's cached working copy, brought up to date from the commits since, instead of reading the KB whole.
    */
   readOnly?: boolean;
+  /** Where the search snapshots report what `[search] memory_budget_mb` left out (serve: its log). */
+  onNotice?: (line: string) => void;
 }
 
 export interface IndexOptions {
@@ -143,6 +150,7 @@ export class KnowledgeBase {
         },
         reranker: (followed) => this.createReranker(followed),
         now: this.now,
+        onNotice: deps.onNotice,
       });
     });
   }
@@ -260,6 +268,11 @@ export class KnowledgeBase {
         location: shared.location,
       });
     });
+  }
+
+  /** What the search snapshots hold under `[search] memory_budget_mb` (opens the search session). */
+  searchMemory(): Promise<SnapshotMemory> {
+    return this.file.withSession(async (session) => session.memory());
   }
 
   /** `groove doctor`: integrity and servability checks on a read-only connection; changes nothing. */

@@ -40,7 +40,7 @@ export async function run({ flags, io, version }: RunContext<ServeFlags>): Promi
   }
   // Every log line is escaped whole: paths quoted in it (changes, skips, errors) cannot forge a line.
   const log = (line: string) => io.stderr.write(`groove serve: ${displayLine(line)}\n`);
-  const kb = openKnowledgeBase(config);
+  const kb = openKnowledgeBase(config, { onNotice: log });
   const runner = new IndexRunner(kb);
   const restoreConsole = transport === 'stdio' ? routeConsoleToStderr(io) : () => {};
   let sync: LiveSyncHandle | null = null;

@@ -100,6 +100,11 @@ export const DEFAULTS = {
     limit: 5,
     /** low_confidence when top1 / mean < ratio. 0 disables. Finite, ≥ 0. */
     minConfidenceRatio: 1.5,
+    /**
+     * MiB the in-memory search snapshots of a long-lived process may hold (vector codes first, then word
+     * postings); a snapshot that does not fit is not built and its leg reads the index file instead. null: no cap.
+     */
+    memoryBudgetMb: null as number | null,
     mmr: { enabled: false, lambda: 0.7, sameDocPenalty: 0.0 },
     parentRetriever: { enabled: false, wholeDocThresholdTokens: 100, maxExpandedTokens: 2000 },
     /**

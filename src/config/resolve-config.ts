@@ -254,7 +254,11 @@ function applyTransport(config: ResolvedConfig, file: ConfigFile): void {
 
 function applySearch(config: ResolvedConfig, file: ConfigFile, filePath: string): void {
   const s = file.search ?? {};
-  assignDefined(config.search, { limit: s.limit, minConfidenceRatio: s.min_confidence_ratio });
+  assignDefined(config.search, {
+    limit: s.limit,
+    minConfidenceRatio: s.min_confidence_ratio,
+    memoryBudgetMb: s.memory_budget_mb,
+  });
   assignDefined(config.search.mmr, {
     enabled: s.mmr?.enabled,
     lambda: s.mmr?.lambda,

@@ -116,6 +116,7 @@ export const configFileSchema = z.strictObject({
     .strictObject({
       limit: z.number().int().min(1).max(1000).optional(),
       min_confidence_ratio: finite().min(0).optional(),
+      memory_budget_mb: z.number().int().min(1).max(1_048_576).optional(),
       mmr: z
         .strictObject({
           enabled: z.boolean().optional(),

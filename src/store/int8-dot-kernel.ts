@@ -34,6 +34,8 @@ export interface Int8DotKernel {
   readonly query: Int8Array;
   /** Written by `run`: `scores[r]` = Σ codes[r][i] · query[i]. */
   readonly scores: Int32Array;
+  /** Bytes of the module's memory (codes, scores, scales, query and staging). */
+  readonly memoryBytes: number;
   /** Score rows 0 … `count` − 1 (default all). */
   run(count?: number): void;
   /**
@@ -43,13 +45,27 @@ export interface Int8DotKernel {
   quantise(matrix: Float32Array, dimension: number, firstRow?: number): void;
 }
 
+/** Bytes per row a kernel holds: the codes, the score and the scale. */
+export function int8RowBytes(dimension: number): number {
+  return strideOf(dimension) + 8;
+}
+
+/** Bytes a kernel holds whatever its rows: the query and the staging buffer (rounded to whole pages). */
+export function int8FixedBytes(dimension: number): number {
+  return strideOf(dimension) + STAGING_ROWS * strideOf(dimension) * 4 + WASM_PAGE_BYTES;
+}
+
+function strideOf(dimension: number): number {
+  return Math.ceil(dimension / ROW_ALIGN) * ROW_ALIGN;
+}
+
 /**
  * Build the kernels for `rows` vectors of `dimension` components, or null when this runtime has no WebAssembly
  * SIMD or cannot reserve the memory (callers then keep to the exact scalar scan).
  */
 export function createInt8DotKernel(rows: number, dimension: number): Int8DotKernel | null {
   if (typeof WebAssembly === 'undefined') return null;
-  const stride = Math.ceil(dimension / ROW_ALIGN) * ROW_ALIGN;
+  const stride = strideOf(dimension);
   const align = (bytes: number) => Math.ceil(bytes / ROW_ALIGN) * ROW_ALIGN;
   const scoresAt = stride;
   const scalesAt = scoresAt + align(rows * 4);
@@ -76,6 +92,7 @@ export function createInt8DotKernel(rows: number, dimension: number): Int8DotKer
     scales,
     query: new Int8Array(buffer, 0, stride),
     scores: new Int32Array(buffer, scoresAt, rows),
+    memoryBytes: buffer.byteLength,
     run: (count = rows) => dot(0, codesAt, Math.min(count, rows), stride, scoresAt),
     quantise: (matrix, dim, firstRow = 0) => {
       const end = firstRow + Math.floor(matrix.length / dim);

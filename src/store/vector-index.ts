@@ -1,9 +1,10 @@
 // Nearest-neighbour search over every chunk vector: an int8 SIMD pass over codes held in memory ranks all rows,
 // then the best few hundred are rescored exactly in float32 from vectors read by chunk id (the index file; see
 // vector-rows.ts). The float32 vectors themselves stay on disk; a runtime without WebAssembly SIMD holds them in
-// memory and scans them exactly.
+// memory and scans them exactly. A snapshot loaded without codes (they would not fit `[search] memory_budget_mb`)
+// holds only the per-row facts and scores every vector exactly as it streams from the file.
 import { TopRows } from '../core/top-k.js';
-import { createInt8DotKernel, type Int8DotKernel } from './int8-dot-kernel.js';
+import { createInt8DotKernel, type Int8DotKernel, int8FixedBytes, int8RowBytes } from './int8-dot-kernel.js';
 import type { SqliteDatabase } from './open-database.js';
 import {
   copyEmbedding,
@@ -45,6 +46,14 @@ const APPEND_SLACK_MIN = 1024;
 const APPEND_SLACK_DIVISOR = 32;
 /** Rows deleted beyond this share of the store's rows are dropped by a compacting copy. */
 const MAX_DEAD_SHARE = 0.25;
+/** Bytes per row of the facts (id, document, quality) and of the per-document row lists, roughly. */
+const FACT_BYTES = 12;
+const ROW_LIST_BYTES = 16;
+
+export interface VectorLoadOptions {
+  /** Load int8 codes only if they (with the facts) take at most this many bytes; else load without codes. */
+  maxCodeBytes?: number;
+}
 
 /**
  * The rows a snapshot shares with the snapshots refreshed from it: per-row facts (ids ascend), the int8 codes
@@ -61,6 +70,8 @@ interface RowStore {
   rowsByDocument: Map<number, number[]>;
   /** Rows written so far. */
   used: number;
+  /** Loaded without codes because they did not fit (`maxCodeBytes`); searches read every vector from the file. */
+  codesLeftOut: boolean;
 }
 
 /** What changed in the index since a snapshot was taken. */
@@ -92,12 +103,29 @@ export class VectorIndex {
     this.size = rows - deadCount;
   }
 
-  /** Every stored vector of the index file, quantised as it streams in; exact vectors are read back on demand. */
-  static load(db: SqliteDatabase, dimension: number): VectorIndex {
+  /**
+   * What a snapshot of `rows` vectors holds with its int8 codes (codes, per-row scores and scales, facts, the
+   * room left to append, the kernel's staging buffer).
+   */
+  static codeBytes(rows: number, dimension: number): number {
+    const capacity = capacityFor(rows);
+    return (
+      capacity * (int8RowBytes(dimension) + FACT_BYTES) + rows * ROW_LIST_BYTES + int8FixedBytes(dimension)
+    );
+  }
+
+  /**
+   * Every stored vector of the index file, quantised as it streams in; exact vectors are read back on demand.
+   * Over `maxCodeBytes` no codes are made: every search then scores every vector read from the file.
+   */
+  static load(db: SqliteDatabase, dimension: number, options: VectorLoadOptions = {}): VectorIndex {
     const from = 'FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id';
     // One read transaction (a savepoint when nested), so the count and the rows come from the same snapshot.
     return db.transaction(() => {
       const count = db.prepare(`SELECT count(*) ${from}`).pluck().get() as number;
+      const withCodes =
+        VectorIndex.codeBytes(count, dimension) <= (options.maxCodeBytes ?? Number.POSITIVE_INFINITY);
+      if (!withCodes) return VectorIndex.loadFacts(db, from, dimension, count);
       const store = createStore(count, dimension, true);
       const kernel = store.kernel;
       const batchRows = kernel ? LOAD_BATCH_ROWS : count;
@@ -123,6 +151,18 @@ export class VectorIndex {
       const source = kernel ? sqliteVectorSource(db, dimension) : memoryVectorSource(resident, dimension);
       return new VectorIndex(store, store.used, null, 0, dimension, source);
     })();
+  }
+
+  /** The facts of every row, no codes, no vectors: each search streams and scores every vector of the file. */
+  private static loadFacts(db: SqliteDatabase, from: string, dimension: number, count: number): VectorIndex {
+    const store = createStore(count, dimension, false);
+    store.codesLeftOut = true;
+    const rows = db
+      .prepare(`SELECT c.id, c.document_id, c.quality_score ${from} ORDER BY c.id`)
+      .raw()
+      .iterate() as IterableIterator<[number, number, number]>;
+    for (const [id, documentId, quality] of rows) appendFacts(store, id, documentId, quality);
+    return new VectorIndex(store, store.used, null, 0, dimension, sqliteVectorSource(db, dimension));
   }
 
   /** The stored vectors of the given chunks (those that have one), for `withChanges`. */
@@ -206,6 +246,7 @@ export class VectorIndex {
     let live = 0;
     for (let row = 0; row < this.rows; row++) if (dead[row] === 0) live++;
     const store = createStore(live + incoming.length, this.dimension, old.kernel !== null);
+    store.codesLeftOut = old.codesLeftOut;
     let next = 0;
     for (let row = 0; row < this.rows; row++) {
       if (dead[row] === 1) continue;
@@ -219,9 +260,27 @@ export class VectorIndex {
     return new VectorIndex(store, store.used, null, 0, this.dimension, source);
   }
 
-  /** Whether the int8 codes exist (never without WebAssembly SIMD). */
+  /** Whether the int8 codes exist (never without WebAssembly SIMD, nor when loaded without them). */
   get quantised(): boolean {
     return this.store.kernel !== null;
+  }
+
+  /** What this snapshot's rows would hold with their codes (`codeBytes`). */
+  get codeBytesNeeded(): number {
+    return VectorIndex.codeBytes(this.size, this.dimension);
+  }
+
+  /** Whether the codes were left out for `maxCodeBytes` (not for want of WebAssembly SIMD). */
+  get codesLeftOut(): boolean {
+    return this.store.codesLeftOut;
+  }
+
+  /** Bytes the snapshot holds: codes (with scores, scales and staging), facts, the per-document row lists. */
+  get memoryBytes(): number {
+    const { store } = this;
+    const codes = store.kernel ? store.kernel.memoryBytes : 0;
+    const dead = this.dead ? this.dead.byteLength : 0;
+    return codes + store.capacity * FACT_BYTES + store.used * ROW_LIST_BYTES + dead + this.source.memoryBytes;
   }
 
   /** The documents with rows in this snapshot that are not in `present` (what a refresh must remove). */
@@ -369,7 +428,7 @@ function dotProduct(a: Float32Array, b: Float32Array, dim: number): number {
 
 /** An empty store with room for `rows` and the slack to append after commits; codes only if `quantised`. */
 function createStore(rows: number, dimension: number, quantised: boolean): RowStore {
-  const capacity = rows + Math.max(APPEND_SLACK_MIN, Math.ceil(rows / APPEND_SLACK_DIVISOR));
+  const capacity = capacityFor(rows);
   return {
     capacity,
     ids: new Int32Array(capacity),
@@ -378,7 +437,13 @@ function createStore(rows: number, dimension: number, quantised: boolean): RowSt
     kernel: quantised ? createInt8DotKernel(capacity, dimension) : null,
     rowsByDocument: new Map(),
     used: 0,
+    codesLeftOut: false,
   };
+}
+
+/** Rows a store for `rows` has room for: the slack lets a few commits append in place. */
+function capacityFor(rows: number): number {
+  return rows + Math.max(APPEND_SLACK_MIN, Math.ceil(rows / APPEND_SLACK_DIVISOR));
 }
 
 function appendFacts(store: RowStore, id: number, documentId: number, quality: number): void {

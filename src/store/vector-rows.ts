@@ -14,6 +14,8 @@ export interface VectorSource {
   read(ids: ArrayLike<number>, visit: VectorVisit): void;
   /** This source holding `entries` too (the file already holds every stored vector: it returns itself). */
   with(entries: readonly VectorEntry[]): VectorSource;
+  /** Bytes of vectors held in memory (0 for the file). */
+  readonly memoryBytes: number;
 }
 
 /** Ids bound per statement run (a JSON array of 4,096 ids is ~40 kB). */
@@ -30,6 +32,7 @@ export function sqliteVectorSource(db: SqliteDatabase, dimension: number): Vecto
   const bytes = new Uint8Array(scratch.buffer);
   const source: VectorSource = {
     with: () => source,
+    memoryBytes: 0,
     read(ids, visit) {
       for (let start = 0; start < ids.length; start += IDS_PER_READ) {
         const batch = Array.prototype.slice.call(ids, start, start + IDS_PER_READ) as number[];
@@ -68,6 +71,7 @@ export function memoryVectorSource(entries: readonly VectorEntry[], dimension: n
 
 function memorySource(vectors: Map<number, Float32Array>, dimension: number): VectorSource {
   return {
+    memoryBytes: vectors.size * dimension * 4,
     read(ids, visit) {
       for (let i = 0; i < ids.length; i++) {
         const vector = vectors.get(ids[i]!);

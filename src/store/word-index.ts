@@ -7,20 +7,29 @@
 // are marked deleted, new chunks go to a small second set of postings, and idf and the length normalisation are
 // computed at query time from the live rows and FTS5's current totals — so a refreshed snapshot ranks exactly as
 // a freshly loaded one.
-import {
-  bm25Corpus,
-  bm25Idf,
-  bm25LengthTerm,
-  bm25TermScore,
-  columnWeights,
-  weightedFrequency,
-} from '../core/bm25.js';
+import { bm25Corpus, bm25Idf, bm25LengthTerm, bm25TermScore } from '../core/bm25.js';
 import { TopRows } from '../core/top-k.js';
 import type { Bm25Weights } from '../types.js';
 import { readFtsTotals } from './fts-postings.js';
 import type { SqliteDatabase } from './open-database.js';
-import { decodeTermCounts } from './word-counts.js';
+import {
+  type CountedChunk,
+  copyRows,
+  decodeRows,
+  EMPTY_POSTINGS,
+  emptyRows,
+  fillPostings,
+  heldBytes,
+  mergePostings,
+  type Postings,
+  planPostings,
+  type Rows,
+  range,
+  sliceRows,
+} from './word-postings.js';
 import type { WordTokenizer } from './word-tokenizer.js';
+
+export type { CountedChunk } from './word-postings.js';
 
 export interface WordRankOptions {
   /** Rows wanted, best first. */
@@ -30,24 +39,6 @@ export interface WordRankOptions {
   documentIds: ReadonlySet<number> | null;
 }
 
-/** CSR postings: term slot t owns entries start[t] … start[t + 1] − 1 (slots past the end own none). */
-interface Postings {
-  start: Int32Array;
-  row: Int32Array;
-  frequency: Float64Array;
-}
-
-/** Per-row facts; row slots ascend with chunk ids. */
-interface Rows {
-  chunkIds: Int32Array;
-  documentIds: Int32Array;
-  quality: Float64Array;
-  length: Float64Array;
-}
-
-/** Chunk rows as the refresh reads them: id, document, quality score, counts blob. */
-export type CountedChunk = [number, number, number, Uint8Array];
-
 /** What changed since the snapshot: the rows to add (ids past its last) and the documents still there. */
 export interface WordChanges {
   /** Every document the index holds now: rows of any other are gone. */
@@ -56,6 +47,14 @@ export interface WordChanges {
   /** Terms written since (id, term), in any order. */
   newTerms: readonly [number, string][];
 }
+
+/**
+ * A whole load: the snapshot, or no snapshot with the bytes it would have needed (over the budget) or with
+ * `neededBytes` null (some chunk has no stored counts, or the counts and FTS5's table disagree).
+ */
+export type WordLoad =
+  | { index: WordIndex; neededBytes: number }
+  | { index: null; neededBytes: number | null };
 
 /** Added rows beyond this share of the loaded ones (or deleted rows beyond it) make a refresh load whole instead. */
 const MAX_CHANGED_SHARE = 0.125;
@@ -82,6 +81,12 @@ export class WordIndex {
     return this.rows.chunkIds.length - this.deadCount;
   }
 
+  /** Bytes this snapshot holds (its arrays, its terms roughly); what `[search] memory_budget_mb` counts. */
+  get memoryBytes(): number {
+    const deadBytes = this.dead ? this.dead.byteLength : 0;
+    return heldBytes(this.rows, [this.base, this.added], this.terms.slots.size) + deadBytes;
+  }
+
   /** Postings held in memory (those of deleted rows included until the next whole load). */
   get postingCount(): number {
     return this.base.row.length + this.added.row.length;
@@ -103,36 +108,52 @@ export class WordIndex {
    * `groove index` has not refreshed yet): then the caller ranks through FTS5.
    */
   static load(db: SqliteDatabase, weights: Bm25Weights): WordIndex | null {
-    return db.transaction(() => WordIndex.read(db, weights))();
+    return WordIndex.loadWithin(db, weights, Number.POSITIVE_INFINITY).index;
   }
 
-  private static read(db: SqliteDatabase, weights: Bm25Weights): WordIndex | null {
+  /**
+   * `load`, unless the snapshot would hold more than `maxBytes`: that is known from a counting pass before
+   * anything is allocated, and answered with the bytes it would need.
+   */
+  static loadWithin(db: SqliteDatabase, weights: Bm25Weights, maxBytes: number): WordLoad {
+    return db.transaction(() => WordIndex.read(db, weights, maxBytes))();
+  }
+
+  private static read(db: SqliteDatabase, weights: Bm25Weights, maxBytes: number): WordLoad {
+    const noCounts = { index: null, neededBytes: null } as const;
     const chunkCount = db.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
     const counted = db.prepare('SELECT count(*) FROM chunk_word_counts').pluck().get() as number;
-    if (counted !== chunkCount) return null;
+    if (counted !== chunkCount) return noCounts;
     const termRows = db.prepare('SELECT id, term FROM word_terms').raw().all() as [number, string][];
     const terms = { slots: new Map<string, number>(), slotById: new Map<number, number>() };
     addTerms(terms, termRows);
+    const shape = { rows: chunkCount, slotById: terms.slotById, weights };
+    const blobs = db
+      .prepare('SELECT w.counts FROM chunk_word_counts w JOIN chunks c ON c.id = w.chunk_id')
+      .pluck()
+      .iterate() as IterableIterator<Uint8Array>;
+    const plan = planPostings(blobs, shape);
+    if (plan.bytes > maxBytes) return { index: null, neededBytes: plan.bytes };
     const chunks = db
       .prepare(`SELECT c.id, c.document_id, c.quality_score, w.counts FROM chunks c
         JOIN chunk_word_counts w ON w.chunk_id = c.id ORDER BY c.id`)
       .raw()
       .iterate() as IterableIterator<CountedChunk>;
-    const rows = emptyRows(chunkCount);
-    const entries = decodeRows(chunks, { rows, firstRow: 0, limit: chunkCount, terms, weights });
-    const corpus = readCorpus(db, entries.rows);
-    if (!corpus) return null;
-    return new WordIndex(
-      sliceRows(rows, entries.rows),
+    const filled = fillPostings(chunks, plan, shape);
+    const corpus = filled && readCorpus(db, chunkCount);
+    if (!filled || !corpus) return noCounts;
+    const index = new WordIndex(
+      filled.rows,
       terms,
-      entries.postings(terms.slots.size),
-      { start: new Int32Array(1), row: new Int32Array(0), frequency: new Float64Array(0) },
-      entries.rows,
+      filled.postings,
+      EMPTY_POSTINGS,
+      chunkCount,
       null,
       0,
       corpus,
       weights,
     );
+    return { index, neededBytes: plan.bytes };
   }
 
   /**
@@ -243,11 +264,6 @@ export class WordIndex {
   }
 }
 
-function range(postings: Postings, t: number): [number, number] {
-  if (t + 1 >= postings.start.length) return [0, 0];
-  return [postings.start[t]!, postings.start[t + 1]!];
-}
-
 function addTerms(
   terms: { slots: Map<string, number>; slotById: Map<number, number> },
   rows: readonly [number, string][],
@@ -269,136 +285,4 @@ function readCorpus(
   const totals = readFtsTotals(db, 'fts_words');
   if (totals.rowCount < liveRows) return null;
   return bm25Corpus(totals.rowCount, totals.tokenTotal);
-}
-
-function emptyRows(size: number): Rows {
-  return {
-    chunkIds: new Int32Array(size),
-    documentIds: new Int32Array(size),
-    quality: new Float64Array(size),
-    length: new Float64Array(size),
-  };
-}
-
-function copyRows(from: Rows, to: Rows): void {
-  to.chunkIds.set(from.chunkIds);
-  to.documentIds.set(from.documentIds);
-  to.quality.set(from.quality);
-  to.length.set(from.length);
-}
-
-function sliceRows(rows: Rows, size: number): Rows {
-  return {
-    chunkIds: rows.chunkIds.subarray(0, size),
-    documentIds: rows.documentIds.subarray(0, size),
-    quality: rows.quality.subarray(0, size),
-    length: rows.length.subarray(0, size),
-  };
-}
-
-/**
- * Decode counts blobs into `rows` from `firstRow` (at most `limit`), collecting one entry (term slot, row,
- * weighted frequency) per term and row; `postings(slots)` sorts them by term into CSR over `slots` term slots.
- */
-function decodeRows(
-  chunks: Iterator<CountedChunk>,
-  into: {
-    rows: Rows;
-    firstRow: number;
-    limit: number;
-    terms: { slotById: Map<number, number> };
-    weights: Bm25Weights;
-  },
-): { rows: number; postings: (slots: number) => Postings } {
-  const { rows, terms } = into;
-  let entryTerm = new Int32Array(1 << 10);
-  let entryRow = new Int32Array(1 << 10);
-  let entryFrequency = new Float64Array(1 << 10);
-  let entries = 0;
-  const w = columnWeights([into.weights.heading, into.weights.context, into.weights.content]);
-  const counts = new Int32Array(3);
-  let row = into.firstRow;
-  const end = into.firstRow + into.limit;
-  for (let next = chunks.next(); !next.done && row < end; next = chunks.next()) {
-    const [id, documentId, score, blob] = next.value;
-    rows.chunkIds[row] = id;
-    rows.documentIds[row] = documentId;
-    rows.quality[row] = score;
-    let length = 0;
-    decodeTermCounts(blob, (termId, heading, context, content) => {
-      length += heading + context + content;
-      const slot = terms.slotById.get(termId);
-      if (slot === undefined) return;
-      if (entries === entryTerm.length) {
-        entryTerm = grow(entryTerm);
-        entryRow = grow(entryRow);
-        entryFrequency = grow(entryFrequency);
-      }
-      counts[0] = heading;
-      counts[1] = context;
-      counts[2] = content;
-      entryTerm[entries] = slot;
-      entryRow[entries] = row;
-      entryFrequency[entries] = weightedFrequency(counts, 0, w);
-      entries++;
-    });
-    rows.length[row] = length;
-    row++;
-  }
-  return {
-    rows: row - into.firstRow,
-    postings: (slots) => toPostings(entryTerm, entryRow, entryFrequency, entries, slots),
-  };
-}
-
-/** Counting sort by term slot into CSR; entries of one slot keep their order (rows ascending). */
-function toPostings(
-  term: Int32Array,
-  row: Int32Array,
-  frequency: Float64Array,
-  entries: number,
-  slots: number,
-): Postings {
-  const start = new Int32Array(slots + 1);
-  for (let e = 0; e < entries; e++) start[term[e]! + 1]!++;
-  for (let t = 0; t < slots; t++) start[t + 1]! += start[t]!;
-  const fill = start.slice(0, slots);
-  const sortedRow = new Int32Array(entries);
-  const sortedFrequency = new Float64Array(entries);
-  for (let e = 0; e < entries; e++) {
-    const at = fill[term[e]!]!++;
-    sortedRow[at] = row[e]!;
-    sortedFrequency[at] = frequency[e]!;
-  }
-  return { start, row: sortedRow, frequency: sortedFrequency };
-}
-
-/** `older` followed, term by term, by `newer` (whose rows all come after older's), over newer's slots. */
-function mergePostings(older: Postings, newer: Postings): Postings {
-  const slots = newer.start.length - 1;
-  const start = new Int32Array(slots + 1);
-  for (let t = 0; t < slots; t++) {
-    const [from, to] = range(older, t);
-    start[t + 1] = start[t]! + (to - from) + (newer.start[t + 1]! - newer.start[t]!);
-  }
-  const row = new Int32Array(start[slots]!);
-  const frequency = new Float64Array(start[slots]!);
-  for (let t = 0; t < slots; t++) {
-    let at = start[t]!;
-    for (const [postings, [from, to]] of [
-      [older, range(older, t)],
-      [newer, range(newer, t)],
-    ] as const) {
-      row.set(postings.row.subarray(from, to), at);
-      frequency.set(postings.frequency.subarray(from, to), at);
-      at += to - from;
-    }
-  }
-  return { start, row, frequency };
-}
-
-function grow<T extends Int32Array | Float64Array>(array: T): T {
-  const bigger = new (array.constructor as new (n: number) => T)(array.length * 2);
-  bigger.set(array);
-  return bigger;
 }

@@ -130,7 +130,7 @@ describe('word snapshot in a long-lived session', () => {
       });
     const indexer = withModel();
     const facade = withModel();
-    const load = vi.spyOn(WordIndex, 'load');
+    const load = vi.spyOn(WordIndex, 'loadWithin');
     /** Each query answered as a fresh facade (one search: through FTS5) answers it. */
     const expectFreshAnswers = async () => {
       for (const query of QUERIES) {

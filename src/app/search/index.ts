@@ -18,3 +18,4 @@ export { validateSearchRequest } from './search-request.js';
 export { type ReadSnapshot, SearchSession, type SessionView } from './search-session.js';
 export { type SearchHit, type SearchResponse, searchResponseToJson } from './search-types.js';
 export { type CandidateLeg, checkSearchRequest, type SearchOptions } from './searcher.js';
+export type { SnapshotMemory } from './snapshot-budget.js';

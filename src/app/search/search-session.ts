@@ -9,7 +9,7 @@ import { readFeedbackServes } from '../../store/feedback-store.js';
 import { readMaxChunkId, readVectorChanges, type VectorMark } from '../../store/vector-changes.js';
 import { VectorIndex } from '../../store/vector-index.js';
 import { readWordChanges } from '../../store/word-changes.js';
-import { WordIndex, type WordRankOptions } from '../../store/word-index.js';
+import { WordIndex, type WordLoad, type WordRankOptions } from '../../store/word-index.js';
 import { WordTokenizer } from '../../store/word-tokenizer.js';
 import type { Bm25Weights, DocumentFacts, Embedder, Reranker } from '../../types.js';
 import { IndexDatabase } from '../index/index.js';
@@ -23,6 +23,7 @@ import {
 import { judgmentWindowOf } from './resolve-search-params.js';
 import type { SearchResponse } from './search-types.js';
 import { runSearch, type SearchOptions } from './searcher.js';
+import { SnapshotBudget, type SnapshotMemory } from './snapshot-budget.js';
 
 export interface SearchSessionDeps {
   /** The embedder for the config in effect (the requested one, following the index's model). */
@@ -30,7 +31,15 @@ export interface SearchSessionDeps {
   reranker: (config: ResolvedConfig) => Promise<Reranker | null>;
   /** The clock judgments are aged by (the facade's). */
   now?: () => Date;
+  /** Where a change of what the snapshots hold under `[search] memory_budget_mb` is reported (serve: stderr). */
+  onNotice?: (line: string) => void;
 }
+
+/**
+ * SQLite's page cache of the session's connection, in KiB (the library default is 16 MiB). Its reads per search
+ * are FTS5 doclists and a few hundred vector rows, which the operating system's file cache serves as well.
+ */
+const SESSION_PAGE_CACHE_KIB = 4096;
 
 /** Learned signals are rebuilt after another connection commits, or once they are this old (they age). */
 const LEARNED_MAX_AGE_MS = 3_600_000;
@@ -82,21 +91,28 @@ function textKeyOf(database: IndexDatabase): string {
 }
 
 /** Yield once so the model's load message goes out first, then load the snapshot of the current data_version. */
-async function preloadVectors(database: IndexDatabase, dimension: number, text: () => string) {
+async function preloadVectors(
+  database: IndexDatabase,
+  dimension: number,
+  text: () => string,
+  budget: SnapshotBudget,
+) {
   await new Promise((resolve) => setImmediate(resolve));
-  return readVectorSnapshot(database, dimension, text, null);
+  return readVectorSnapshot(database, dimension, text, null, budget);
 }
 
 /**
  * The snapshot of the current data_version: `previous` with the changes since applied when there is one (see
- * vector-changes.ts), else loaded whole. The queue and the vectors are read in one read transaction, so a commit
- * in between cannot be missed or counted twice.
+ * vector-changes.ts), else loaded whole — with its codes only if they fit the budget; a refreshed snapshot whose
+ * codes grew past it, or were left out and fit now, is loaded whole again. The queue and the vectors are read in
+ * one read transaction, so a commit in between cannot be missed or counted twice.
  */
 function readVectorSnapshot(
   database: IndexDatabase,
   dimension: number,
   text: () => string,
   previous: VectorSnapshot | null,
+  budget: SnapshotBudget,
 ): VectorSnapshot {
   const db = database.db;
   return db.transaction((): VectorSnapshot => {
@@ -106,7 +122,8 @@ function readVectorSnapshot(
     const mark = { maxChunkId: readMaxChunkId(db), queued: Int32Array.from(queuedNow) };
     // Without the text generation counter (an index from before it) a text change is not told apart: load.
     const base = previous?.index && key.startsWith('g') ? previous.index : null;
-    const index = base
+    const load = () => VectorIndex.load(db, dimension, { maxCodeBytes: budget.vectorRoom() });
+    const refreshed = base
       ? base.withChanges(
           readVectorChanges(db, base, {
             mark: previous!.mark,
@@ -114,8 +131,11 @@ function readVectorSnapshot(
             textChanged: previous!.text !== key,
           }),
         )
-      : VectorIndex.load(db, dimension);
-    return { version, text: key, mark, index: index.size > 0 ? index : null };
+      : null;
+    const index = refreshed && !budget.vectorsMisfit(refreshed) ? refreshed : load();
+    const kept = index.size > 0 ? index : null;
+    budget.noteVectors(kept);
+    return { version, text: key, mark, index: kept };
   })();
 }
 
@@ -140,13 +160,16 @@ export class SearchSession {
   private wordTokenizer: WordTokenizer | null = null;
   /** Open withReadSnapshot calls sharing the read transaction. */
   private snapshotUsers = 0;
+  private readonly budget: SnapshotBudget;
 
   private constructor(
     database: IndexDatabase,
     config: ResolvedConfig,
     models: { embedder: Embedder | null; reranker: Reranker | null; now: () => Date },
+    budget: SnapshotBudget,
   ) {
     const { embedder, reranker } = models;
+    this.budget = budget;
     this.now = models.now;
     this.database = database;
     this.config = config;
@@ -169,14 +192,18 @@ export class SearchSession {
   ): Promise<SearchSession> {
     const database = IndexDatabase.open(dbPath, { create: false });
     try {
+      database.db.pragma(`cache_size = -${SESSION_PAGE_CACHE_KIB}`);
       const stored = database.identity();
       const config = stored ? adoptIndexModel(requested, stored) : requested;
       const pendingEmbedder = deps.embedder(config);
       pendingEmbedder.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
       // The model loads on its own thread: read the vector snapshot meanwhile (a search needs it next).
       const text = () => textKeyOf(database);
+      const budget = new SnapshotBudget(config.search.memoryBudgetMb, deps.onNotice);
       const preloaded =
-        stored && stored.dimension > 0 ? await preloadVectors(database, stored.dimension, text) : null;
+        stored && stored.dimension > 0
+          ? await preloadVectors(database, stored.dimension, text, budget)
+          : null;
       // A model that cannot load is a failed leg of this session, not a failed command (see unloaded-models.ts).
       const embedder = await pendingEmbedder.catch((error: unknown) =>
         embedderInsteadOf(error, config, stored),
@@ -186,8 +213,9 @@ export class SearchSession {
         .reranker(config)
         .catch((error: unknown) => rerankerInsteadOf(error, config));
       const now = deps.now ?? (() => new Date());
-      const session = new SearchSession(database, config, { embedder, reranker, now });
+      const session = new SearchSession(database, config, { embedder, reranker, now }, budget);
       if (embedder && preloaded && embedder.dimension === stored?.dimension) session.vectorCache = preloaded;
+      else budget.noteVectors(null); // the preloaded snapshot is dropped: it holds none of the budget
       return session;
     } catch (error) {
       database.close();
@@ -285,7 +313,14 @@ export class SearchSession {
    */
   private currentWordIndex(eager: boolean): WordIndex | null {
     const text = this.textKey();
-    if (this.wordCache?.text === text) return this.wordCache.index;
+    const cached = this.wordCache;
+    if (cached?.text === text) {
+      // The vector codes come first: codes that grew (vectors stored since) can push the postings out.
+      if (!cached.index || !this.budget.wordsOver(cached.index.memoryBytes)) return cached.index;
+      this.budget.noteWords({ index: null, neededBytes: cached.index.memoryBytes }, () => this.countChunks());
+      this.wordCache = { text, index: null };
+      return null;
+    }
     const db = this.database.db;
     // Without the text generation counter (an index from before it) a text change is not told apart: load.
     const base = this.wordCache?.index && text.startsWith('g') ? this.wordCache.index : null;
@@ -300,10 +335,29 @@ export class SearchSession {
     };
     const index = db.transaction(() => {
       const changes = base ? readWordChanges(db, base) : null;
-      return (changes && base?.withChanges(db, changes)) ?? WordIndex.load(db, weights);
+      const refreshed = changes && base?.withChanges(db, changes);
+      const chunks = () => this.countChunks();
+      if (refreshed && !this.budget.wordsOver(refreshed.memoryBytes)) {
+        this.budget.noteWords({ index: refreshed, neededBytes: refreshed.memoryBytes }, chunks);
+        return refreshed;
+      }
+      // Refused for the budget as the index is: not tried again (a counting pass) until that could change.
+      if (!this.budget.mayLoadWords(chunks)) return null;
+      const load: WordLoad = WordIndex.loadWithin(db, weights, this.budget.wordRoom());
+      this.budget.noteWords(load, chunks);
+      return load.index;
     })();
     this.wordCache = { text, index };
     return index;
+  }
+
+  private countChunks(): number {
+    return this.database.db.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
+  }
+
+  /** What the snapshots hold now under `[search] memory_budget_mb`. */
+  memory(): SnapshotMemory {
+    return this.budget.memory();
   }
 
   private currentDocumentFacts(reader: SearchReader): DocumentFacts[] {
@@ -345,6 +399,7 @@ export class SearchSession {
       this.embedder.dimension,
       () => this.textKey(),
       cached,
+      this.budget,
     );
     return this.vectorCache.index;
   }
