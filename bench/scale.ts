@@ -8,7 +8,8 @@
 // Document vectors are deterministic random unit vectors written under the generated MiniLM-L6-shaped model's
 // identity (no document inference: that would take hours on two cores); every query runs the real ONNX model.
 // Run: npm run bench:scale [-- --sizes 10000,100000,1000000 --queries 100 --runs 2 --edits 5 --cold-runs 5
-//      --work-dir DIR]. Times are reported, never asserted.
+//      --work-dir DIR [--reuse]]. Times are reported, never asserted. --reuse measures serve, edits and the cold
+//      CLI again on the KBs and indexes an earlier run left in --work-dir, with that run's build numbers.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -36,6 +37,8 @@ const { values } = parseArgs({
     edits: { type: 'string', default: '5' },
     'cold-runs': { type: 'string', default: '5' },
     'work-dir': { type: 'string' },
+    // Keep a size's KB and indexes from an earlier run in --work-dir (its build.json gives the build numbers).
+    reuse: { type: 'boolean', default: false },
   },
 });
 /** The exact-KNN baseline scans every vector per query in JavaScript: a few queries are enough for its median. */
@@ -200,6 +203,24 @@ async function editToSearchable(serve: ServeProcess, kbPath: string, edits: numb
   return times;
 }
 
+/** How a size's KB and indexes were built, kept beside them for --reuse. */
+interface BuildRecord {
+  built_at: string;
+  written: ReturnType<typeof writeSyntheticKb>;
+  generateS: number;
+  lexical: Awaited<ReturnType<typeof timeIndex>>;
+  raw: { ms: number };
+  vectors: Awaited<ReturnType<typeof timeIndex>>;
+}
+
+function readBuild(buildPath: string): BuildRecord | null {
+  try {
+    return JSON.parse(fs.readFileSync(buildPath, 'utf8')) as BuildRecord;
+  } catch {
+    return null; // none yet: build the size
+  }
+}
+
 function listNotes(dir: string): string[] {
   const out: string[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -214,16 +235,29 @@ async function benchSize(chunks: number, workDir: string, modelDir: string, real
   const runs = Number(values.runs);
   const sizeDir = path.join(workDir, `kb-${chunks}`);
   const kbPath = path.join(sizeDir, 'notes');
-  fs.rmSync(sizeDir, { recursive: true, force: true });
-  let started = performance.now();
-  const written = writeSyntheticKb({ dir: kbPath, chunks });
-  const generateS = (performance.now() - started) / 1000;
   const lexicalDb = path.join(sizeDir, 'lexical.groove.db');
   const vectorDb = path.join(sizeDir, 'vectors.groove.db');
   const rawDb = path.join(sizeDir, 'raw-fts5.db');
-  const lexical = await timeIndex(kbPath, lexicalDb, null, null);
-  const raw = rawFts5Insert(lexicalDb, rawDb);
-  const vectors = await timeIndex(kbPath, vectorDb, modelDir, randomVectorEmbedder(real));
+  const buildPath = path.join(sizeDir, 'build.json');
+  const reused = values.reuse ? readBuild(buildPath) : null;
+  if (reused) console.log(`  reusing the KB and indexes built ${reused.built_at} (${buildPath})`);
+  const { written, generateS, lexical, raw, vectors } = reused ?? (await build());
+  async function build(): Promise<BuildRecord> {
+    fs.rmSync(sizeDir, { recursive: true, force: true });
+    const generating = performance.now();
+    const record: BuildRecord = {
+      built_at: new Date().toISOString(),
+      written: writeSyntheticKb({ dir: kbPath, chunks }),
+      generateS: (performance.now() - generating) / 1000,
+      lexical: await timeIndex(kbPath, lexicalDb, null, null),
+      raw: rawFts5Insert(lexicalDb, rawDb),
+      vectors: { ms: 0, chunks: 0, documents: 0 },
+    };
+    record.vectors = await timeIndex(kbPath, vectorDb, modelDir, randomVectorEmbedder(real));
+    fs.writeFileSync(buildPath, JSON.stringify(record));
+    return record;
+  }
+  let started = performance.now();
   console.log(
     `  ${written.files} files, ${vectors.chunks} chunks (${(written.bytes / 1e6).toFixed(0)} MB) in ` +
       `${generateS.toFixed(1)} s; index lexical ${(lexical.ms / 1000).toFixed(1)} s (raw FTS5 ` +
