@@ -82,7 +82,7 @@ export function measureColdCli(options: {
     '10',
     '--no-server',
   ];
-  const importCli = `await import(${JSON.stringify(path.join(repoRoot, 'dist/src/cli/main.js'))})`;
+  const importCli = `await import(${JSON.stringify(path.join(repoRoot, 'dist/bundle/main.js'))})`;
   const samples: Record<'e0' | 'cli' | 'tf' | 'search' | 'lexical', number[]> = {
     e0: [],
     cli: [],
