@@ -3,7 +3,7 @@
 // and importing @huggingface/transformers — so the gap between them says where a cold search spends its time.
 // measureCliPaths (and `npm run bench:cli-cold`) times the two ways a cold search can be answered — in-process
 // (--no-server) and through a running `groove serve` for the index — lexical-only and hybrid, optionally beside
-// another build of the CLI (--old-bin, e.g. the commit before), all interleaved with `node -e 0`.
+// another build of the CLI (--old-bin, e.g. the commit before) both ways, all interleaved with `node -e 0`.
 // Run: npm run bench:cli-cold [-- --runs 20 --dataset small|scifact|all --old-bin /path/to/old/bin/groove.js]
 
 import { spawnSync } from 'node:child_process';
@@ -82,7 +82,7 @@ export function measureColdCli(options: {
     '10',
     '--no-server',
   ];
-  const importCli = `await import(${JSON.stringify(path.join(repoRoot, 'dist/src/cli/main.js'))})`;
+  const importCli = `await import(${JSON.stringify(path.join(repoRoot, 'dist/bundle/main.js'))})`;
   const samples: Record<'e0' | 'cli' | 'tf' | 'search' | 'lexical', number[]> = {
     e0: [],
     cli: [],
@@ -112,11 +112,14 @@ export function measureColdCli(options: {
   };
 }
 
-/** One index's cold-search timings: in-process, through its running server, and the other build's CLI. */
+/** One index's cold-search timings: in-process, through its running server, and the other build's CLI both ways. */
 export interface CliPathTimings {
   in_process_ms: Timing;
   through_serve_ms: Timing;
+  /** The other build's CLI with the server running (it may answer through it). */
   old_cli_ms: Timing | null;
+  /** The other build's CLI with --no-server. */
+  old_in_process_ms: Timing | null;
 }
 
 export interface CliPathsReport {
@@ -191,13 +194,17 @@ export async function measureCliPaths(options: {
       for (const [kind, index] of Object.entries(kinds)) {
         time(`${kind}.in_process`, [...args(binPath, index), '--no-server']);
         time(`${kind}.through_serve`, args(binPath, index));
-        if (options.oldBin) time(`${kind}.old`, args(options.oldBin, index));
+        if (options.oldBin) {
+          time(`${kind}.old`, args(options.oldBin, index));
+          time(`${kind}.old_in_process`, [...args(options.oldBin, index), '--no-server']);
+        }
       }
     }
     const timings = (kind: string): CliPathTimings => ({
       in_process_ms: summarise(samples[`${kind}.in_process`]!),
       through_serve_ms: summarise(samples[`${kind}.through_serve`]!),
       old_cli_ms: options.oldBin ? summarise(samples[`${kind}.old`]!) : null,
+      old_in_process_ms: options.oldBin ? summarise(samples[`${kind}.old_in_process`]!) : null,
     });
     return {
       runs: options.runs,
@@ -281,7 +288,7 @@ function printPaths(report: CliPathsReport): void {
   for (const kind of ['lexical', 'hybrid'] as const) {
     const t = report[kind];
     console.log(
-      `  ${kind.padEnd(8)} in-process ${cell(t.in_process_ms)} | through serve ${cell(t.through_serve_ms)} | old CLI ${cell(t.old_cli_ms)}`,
+      `  ${kind.padEnd(8)} in-process ${cell(t.in_process_ms)} | through serve ${cell(t.through_serve_ms)} | old CLI in-process ${cell(t.old_in_process_ms)}, through serve ${cell(t.old_cli_ms)}`,
     );
   }
 }

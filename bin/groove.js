@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The bin shim: runs the CLI and sets the exit code; nothing else calls process.exit.
+// It loads the CLI from dist/bundle (scripts/bundle-cli.ts: a few files instead of hundreds of modules).
 // A search that will embed its query with a local model starts its inference thread before the CLI's own modules
 // load, so the thread imports the model library meanwhile (src/cli/search-prestart.ts decides; a lexical-only
 // search, or one a running `groove serve` for the index will answer, starts none and never loads the model
@@ -24,9 +25,9 @@ process.stdout.on('error', (error) => {
   process.exit(process.exitCode ?? 0);
 });
 const io = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
-const prestart = process.argv[2] === 'search' ? await import('../dist/src/cli/search-prestart.js') : null;
+const prestart = process.argv[2] === 'search' ? await import('../dist/bundle/search-prestart.js') : null;
 await prestart?.prestartForSearch(process.argv.slice(3), io);
-const { runCli } = await import('../dist/src/cli/main.js');
+const { runCli } = await import('../dist/bundle/main.js');
 
 process.exitCode = await runCli(process.argv.slice(2), io);
 await prestart?.stopUnusedPrestart();

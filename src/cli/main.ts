@@ -3,7 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import { describeError, isGrooveError, isUsageError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
-import { buildCommand } from './command-spec.js';
+import { buildCommand, type CommandSpec } from './command-spec.js';
 import { COMMANDS } from './commands.js';
 
 export const VERSION = '0.1.0';
@@ -23,13 +23,23 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   const context = { io, version: VERSION, setExit };
-  for (const spec of COMMANDS) program.addCommand(buildCommand(spec, context));
+  for (const spec of commandsToBuild(argv)) program.addCommand(buildCommand(spec, context));
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (error) {
     return reportError(error, io);
   }
+}
+
+/**
+ * A run builds only the command it names first (building every command's options costs milliseconds a one-shot
+ * search should not pay); anything else — no command, --help, --version, `help`, a mistyped name that commander
+ * answers with the nearest one — gets the whole tree.
+ */
+function commandsToBuild(argv: string[]): readonly CommandSpec[] {
+  const named = COMMANDS.find((spec) => spec.name === argv[0]);
+  return named ? [named] : COMMANDS;
 }
 
 function reportError(error: unknown, io: CliIo): number {

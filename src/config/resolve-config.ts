@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { maskDatabaseUrl } from '../core/database-url.js';
 import { extensionsOfParsers } from '../core/document-formats.js';
 import { GrooveError } from '../errors.js';
@@ -118,7 +118,7 @@ function readConfigFile(file: string): ConfigFile {
     const reason = (cause as Error).message.split('\n')[0];
     throw new GrooveError('CONFIG_INVALID', `config "${file}" is not valid TOML: ${reason}`, { cause });
   }
-  const parsed = configFileSchema.safeParse(raw);
+  const parsed = configFileSchema().safeParse(raw);
   if (!parsed.success) throw new GrooveError('CONFIG_INVALID', describeSchemaError(file, parsed.error));
   return parsed.data;
 }

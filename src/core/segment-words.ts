@@ -8,9 +8,15 @@
  */
 export const SEGMENT_PIECE_MAX_CHARS = 512;
 
-// One instance for the process: constructing a Segmenter costs far more than segmenting a short string.
+// One instance for the process: constructing a Segmenter costs far more than segmenting a short string (several
+// ms, loading ICU's dictionaries), so it is made on the first text that needs it, never for Latin-only text.
 // The locale only matters for CJK dictionary selection; 'ja' also covers Chinese text.
-const wordSegmenter = new Intl.Segmenter('ja', { granularity: 'word' });
+let wordSegmenter: Intl.Segmenter | null = null;
+
+function segmenter(): Intl.Segmenter {
+  wordSegmenter ??= new Intl.Segmenter('ja', { granularity: 'word' });
+  return wordSegmenter;
+}
 
 /** Scripts whose words are not separated by spaces; marks listed because their script is Common/Inherited. */
 const DICTIONARY_CHAR =
@@ -60,7 +66,7 @@ function collectPlainWords(text: string, into: string[]): void {
  */
 function collectMixedWords(piece: string, into: string[]): void {
   let plain = '';
-  for (const segment of wordSegmenter.segment(piece)) {
+  for (const segment of segmenter().segment(piece)) {
     if (!HAS_DICTIONARY_CHAR.test(segment.segment)) {
       plain += segment.segment;
       continue;

@@ -3,7 +3,7 @@
 // citing and for saying when the knowledge base is silent.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const CITATION_RULES =
   'Rules: cite every claim with the `path` of the result it comes from (and its heading when there is one). ' +

@@ -2,7 +2,7 @@
 // target, or one `## section` of it.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { KnowledgeBase } from '../app/index.js';
 
 export const bestPracticeInput = z.strictObject({

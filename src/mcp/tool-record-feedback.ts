@@ -3,7 +3,7 @@
 // itself with (`groove eval golden build --from-feedback`).
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { KnowledgeBase } from '../app/index.js';
 
 export const recordFeedbackInput = z.strictObject({

@@ -1,6 +1,6 @@
 // The MCP tools' input schemas (zod, strict: a misspelt argument is an error, not silently dropped) with the
 // descriptions an LLM caller reads, and the mapping from the snake_case wire names to the app's requests.
-import { z } from 'zod';
+import * as z from 'zod';
 import { searchWireSchema } from '../app/index.js';
 import { fromWireKeys, type SearchWireRequest } from '../config/search-params.js';
 
@@ -8,7 +8,7 @@ const unit = (name: string) =>
   z.number().min(0, `${name} must be between 0 and 1`).max(1, `${name} must be between 0 and 1`);
 
 /** The `search` tool's input: generated from the search parameter table (snake_case, strict, described). */
-export const searchInput = searchWireSchema;
+export const searchInput = searchWireSchema();
 
 export type SearchInput = SearchWireRequest;
 

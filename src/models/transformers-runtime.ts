@@ -1,6 +1,7 @@
 // The only file that talks to @huggingface/transformers: lazy import, the library's global `env`, and loading a
 // tokenizer + ONNX model from a folder, never the network (downloads are groove's own: hub-download.ts).
 
+import { createRequire, Module } from 'node:module';
 import { GrooveError } from '../errors.js';
 import { modelCorruptError } from './model-folder.js';
 import { type ModelDtype, onnxFileFor } from './model-registry.js';
@@ -35,8 +36,39 @@ let envLock: Promise<unknown> = Promise.resolve();
 
 /** Import the library on first use only: it costs ~0.3 s, which `groove --help` should not pay. */
 export function importTransformers(): Promise<TransformersModule> {
-  modulePromise ??= import('@huggingface/transformers');
+  modulePromise ??= Promise.resolve().then(loadTransformersWithoutImages);
   return modulePromise;
+}
+
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * transformers.js requires sharp, a native image library, when it loads (≈ 80 ms of CPU on the cold search's
+ * critical path), though groove runs text models only. Its CommonJS build is loaded with a placeholder in sharp's
+ * require-cache slot, so sharp and libvips are never loaded; the placeholder throws if it is ever called (an image
+ * input, which groove never passes).
+ */
+function loadTransformersWithoutImages(): TransformersModule {
+  const entry = requireHere.resolve('@huggingface/transformers');
+  const sharpPath = resolveFrom(entry, 'sharp');
+  if (sharpPath !== null && !requireHere.cache[sharpPath]) {
+    const placeholder = new Module(sharpPath);
+    placeholder.filename = sharpPath;
+    placeholder.exports = () => {
+      throw new GrooveError('INTERNAL', 'groove loads no image library: image inputs are not supported');
+    };
+    placeholder.loaded = true;
+    requireHere.cache[sharpPath] = placeholder;
+  }
+  return requireHere(entry) as TransformersModule;
+}
+
+function resolveFrom(file: string, request: string): string | null {
+  try {
+    return createRequire(file).resolve(request);
+  } catch {
+    return null; // not installed: the library reports it itself
+  }
 }
 
 /** Resolves once an import started by importTransformers has settled (at once when none was started). */

@@ -60,13 +60,16 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
 
 describe('the packed package', () => {
-  it('ships the bin and the built code only', () => {
+  it('ships the bin, the built code and the CLI bundle only', () => {
     const root = path.join(project, 'node_modules/groove-kb');
     expect(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).bin).toEqual({
       groove: 'bin/groove.js',
     });
     expect(fs.existsSync(path.join(root, 'dist/src/cli/main.js'))).toBe(true);
     expect(fs.existsSync(path.join(root, 'dist/src/models/embedder-worker.js'))).toBe(true);
+    // bin/groove.js runs the bundled CLI; its threads start from entry points beside it.
+    for (const file of ['main.js', 'search-prestart.js', 'embedder-worker.js', 'extract-worker.js'])
+      expect(fs.existsSync(path.join(root, 'dist/bundle', file)), file).toBe(true);
     expect(fs.existsSync(path.join(root, 'src'))).toBe(false);
     expect(fs.existsSync(path.join(root, 'test'))).toBe(false);
   });

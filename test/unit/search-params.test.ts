@@ -86,7 +86,8 @@ describe('the search parameter table', () => {
       'minConfidenceRatio',
     ]);
     for (const p of numbers) {
-      const at = (value: number) => configFileSchema.safeParse(tomlOf(p.default!.configPath, value)).success;
+      const at = (value: number) =>
+        configFileSchema().safeParse(tomlOf(p.default!.configPath, value)).success;
       const step = p.type === 'integer' ? 1 : 0.01;
       expect(at(p.min!), `${p.name} min`).toBe(true);
       expect(at(p.min! - step), `${p.name} below min`).toBe(false);

@@ -22,7 +22,7 @@ function appError(request: Record<string, unknown>): string | null {
 
 /** The wire schema's first message for snake_case arguments, or null when they are valid. */
 function wireError(args: Record<string, unknown>): string | null {
-  const parsed = searchWireSchema.safeParse(args);
+  const parsed = searchWireSchema().safeParse(args);
   return parsed.success ? null : parsed.error.issues[0]!.message;
 }
 
@@ -33,8 +33,8 @@ function both(param: SearchParam, value: unknown): [string | null, string | null
 
 describe('generated schemas', () => {
   it('have exactly the table’s keys: camelCase for the app, snake_case on the wire', () => {
-    const appKeys = Object.keys((searchRequestSchema as unknown as { shape: object }).shape);
-    const wireKeys = Object.keys((searchWireSchema as unknown as { shape: object }).shape);
+    const appKeys = Object.keys((searchRequestSchema() as unknown as { shape: object }).shape);
+    const wireKeys = Object.keys((searchWireSchema() as unknown as { shape: object }).shape);
     expect(appKeys).toEqual(PARAMS.map((p) => p.name));
     expect(wireKeys).toEqual(PARAMS.map((p) => p.wire));
   });
@@ -145,7 +145,7 @@ describe('generated schemas', () => {
       explain: true,
     };
     expect(Object.keys(wire)).toEqual(PARAMS.map((p) => p.wire));
-    const parsed = searchWireSchema.parse(wire);
+    const parsed = searchWireSchema().parse(wire);
     const request = validateSearchRequest(fromWireKeys(parsed));
     expect(request).toEqual({
       query: 'backup',

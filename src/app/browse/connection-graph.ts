@@ -1,7 +1,7 @@
 // get_connection_graph: a breadth-first walk over vector neighbours from one document's chunks, bounded by depth,
 // fan-out and a node budget, plus the note links from, to and among its documents (graph-links.ts), reporting
 // every place where something was cut off and how to see more.
-import { z } from 'zod';
+import * as z from 'zod';
 import { GrooveError } from '../../errors.js';
 import type { VectorIndex } from '../../store/vector-index.js';
 import type { ChunkRecord, DocumentFacts } from '../../types.js';
@@ -12,25 +12,30 @@ const MAX_LIST_ENTRIES = 64;
 const MAX_ENTRY_BYTES = 1024;
 const SNIPPET_CHARS = 200;
 
-export const graphRequestSchema = z.strictObject({
-  start: z.string().min(1),
-  depth: z.number().int().min(1).max(3).default(2),
-  fanOut: z.number().int().min(1).max(20).default(5),
-  minSimilarity: z.number().refine(Number.isFinite, 'must be finite').min(0).max(1).default(0.5),
-  maxNodes: z.number().int().min(1).max(500).default(50),
-  dedupByPath: z.boolean().default(true),
-  excludePaths: z
-    .array(z.string().refine((s) => Buffer.byteLength(s) <= MAX_ENTRY_BYTES, 'entry over 1 KiB'))
-    .max(MAX_LIST_ENTRIES)
-    .default([]),
-  seedStrategy: z.enum(['all_chunks', 'all-chunks', 'centroid']).default('all_chunks'),
-  maxSeedChunks: z.number().int().min(1).max(64).default(8),
-  category: z.string().min(1).optional(),
-  topic: z.string().min(1).optional(),
-});
+/** The request schema, built on first use (constructing it costs milliseconds a search does not need). */
+function buildGraphRequestSchema() {
+  return z.strictObject({
+    start: z.string().min(1),
+    depth: z.number().int().min(1).max(3).default(2),
+    fanOut: z.number().int().min(1).max(20).default(5),
+    minSimilarity: z.number().refine(Number.isFinite, 'must be finite').min(0).max(1).default(0.5),
+    maxNodes: z.number().int().min(1).max(500).default(50),
+    dedupByPath: z.boolean().default(true),
+    excludePaths: z
+      .array(z.string().refine((s) => Buffer.byteLength(s) <= MAX_ENTRY_BYTES, 'entry over 1 KiB'))
+      .max(MAX_LIST_ENTRIES)
+      .default([]),
+    seedStrategy: z.enum(['all_chunks', 'all-chunks', 'centroid']).default('all_chunks'),
+    maxSeedChunks: z.number().int().min(1).max(64).default(8),
+    category: z.string().min(1).optional(),
+    topic: z.string().min(1).optional(),
+  });
+}
 
-export type GraphRequest = z.input<typeof graphRequestSchema>;
-type ValidGraphRequest = z.output<typeof graphRequestSchema>;
+let graphRequestSchema: ReturnType<typeof buildGraphRequestSchema> | null = null;
+
+export type GraphRequest = z.input<ReturnType<typeof buildGraphRequestSchema>>;
+type ValidGraphRequest = z.output<ReturnType<typeof buildGraphRequestSchema>>;
 
 export interface GraphNode {
   nodeId: number;
@@ -231,6 +236,7 @@ function seedsOnly(
 
 /** Validate a graph request or throw INVALID_ARGUMENT naming the field and its range. */
 export function validateGraphRequest(input: unknown): ValidGraphRequest {
+  graphRequestSchema ??= buildGraphRequestSchema();
   const parsed = graphRequestSchema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;

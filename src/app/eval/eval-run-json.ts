@@ -1,154 +1,161 @@
 // The wire form of eval runs (snake_case, as the history file and `--format json` spell it) and the lenient
 // reader for it: every field has a default, so a run written by an older version never costs its baseline.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EvalFingerprint } from '../../core/eval-fingerprint.js';
 import type { AggregateMetrics, MetricsByK, QueryMetrics } from '../../core/eval-metrics.js';
 import type { EvalRun, QuoteFinding } from '../../core/eval-run.js';
 
 type Json = Record<string, unknown>;
 
-/** A metric map; JSON has no NaN, so a stored null reads back as NaN (and is then skipped by comparisons). */
-const metricsByK = z
-  .record(z.string(), z.number().nullable())
-  .default({})
-  .transform((record) => {
-    const out: MetricsByK = {};
-    for (const [k, v] of Object.entries(record)) out[Number(k)] = v ?? Number.NaN;
-    return out;
-  });
-const metric = z
-  .number()
-  .nullable()
-  .default(0)
-  .transform((v) => v ?? Number.NaN);
-
-// The extra metrics are optional: a run recorded before they existed has none, and stays without them.
-const optionalByK = z
-  .record(z.string(), z.number().nullable())
-  .optional()
-  .transform((record) => {
-    if (!record) return undefined;
-    const out: MetricsByK = {};
-    for (const [k, v] of Object.entries(record)) out[Number(k)] = v ?? Number.NaN;
-    return out;
-  });
-const optionalMetric = z
-  .number()
-  .nullable()
-  .optional()
-  .transform((v) => (v === undefined ? undefined : (v ?? Number.NaN)));
-
-const fingerprintSchema = z.object({
-  model: z.string().default(''),
-  reranker: z.string().nullable().default(null),
-  limit: z.number().default(0),
-  k_values: z.array(z.number()).default([]),
-  golden_hash: z.string().default(''),
-  // Runs from before these fields existed were computed by version 1 of each rule.
-  metric_version: z.number().default(1),
-  fts_query_version: z.number().default(1),
-  mmr: z.object({ lambda: z.number(), same_doc_penalty: z.number() }).optional(),
-  parent_retriever: z
-    .object({ whole_doc_threshold_tokens: z.number(), max_expanded_tokens: z.number() })
-    .optional(),
-  fusion: z
-    .object({
-      rrf_k: z.number(),
-      bm25_heading_weight: z.number(),
-      bm25_context_weight: z.number(),
-      bm25_content_weight: z.number(),
-    })
-    .optional(),
-  boost: z
-    .object({
-      strength: z.number(),
-      half_life_days: z.number(),
-      min_judgments: z.number(),
-      horizon_days: z.number(),
-    })
-    .optional(),
-  graph: z
-    .object({
-      hops: z.number(),
-      max_added_per_hit: z.number(),
-      weight: z.number(),
-      links: z.boolean(),
-      co_helpful: z.boolean(),
-    })
-    .optional(),
-  honest: z.boolean().optional(),
-  judgments: z.object({ serves: z.number(), items: z.number() }).optional(),
-  context: z.object({ mode: z.string() }).optional(),
-  degraded: z.array(z.string()).optional(),
-});
-
-const hitSchema = z.object({
-  rank: z.number(),
-  path: z.string(),
-  heading: z.string().nullable().default(null),
-  score: z.number().nullable().default(0),
-});
-const expectedSchema = z.object({ path: z.string(), heading: z.string().nullable().default(null) });
-
-const runSchema = z.object({
-  timestamp: z.string().default(''),
-  fingerprint: fingerprintSchema.prefault({}),
-  corpus: z
-    .object({ documents: z.number(), chunks: z.number(), digest: z.string() })
+// The reader's schema is built on first use: constructing it costs milliseconds that a command reading no eval run
+// (a one-shot search) should not pay.
+function buildRunSchema() {
+  /** A metric map; JSON has no NaN, so a stored null reads back as NaN (and is then skipped by comparisons). */
+  const metricsByK = z
+    .record(z.string(), z.number().nullable())
+    .default({})
+    .transform((record) => {
+      const out: MetricsByK = {};
+      for (const [k, v] of Object.entries(record)) out[Number(k)] = v ?? Number.NaN;
+      return out;
+    });
+  const metric = z
+    .number()
     .nullable()
-    .default(null),
-  aggregate: z
-    .object({
-      recall_at_k: metricsByK,
-      mrr: metric,
-      ndcg_at_k: metricsByK,
-      precision_at_k: optionalByK,
-      map_at_k: optionalByK,
-      hit_rate_at_k: optionalByK,
-      r_precision: optionalMetric,
-      judged_at_k: optionalByK,
-      query_count: z.number().default(0),
-    })
-    .prefault({}),
-  per_query: z
-    .array(
-      z.object({
-        id: z.string(),
-        query: z.string().default(''),
-        expected: z.array(expectedSchema).default([]),
-        top_k: z.array(hitSchema).default([]),
-        metrics: z
-          .object({
-            recall_at_k: metricsByK,
-            reciprocal_rank: metric,
-            ndcg_at_k: metricsByK,
-            precision_at_k: optionalByK,
-            average_precision_at_k: optionalByK,
-            hit_at_k: optionalByK,
-            r_precision: optionalMetric,
-          })
-          .prefault({}),
-      }),
-    )
-    .default([]),
-  findings: z
-    .array(
-      z.object({
-        check: z.literal('golden-queries-quoted'),
-        path: z.string(),
-        quoted: z.array(
-          z.object({ query_id: z.string(), rank_in_top_k: z.number().nullable().default(null) }),
-        ),
-      }),
-    )
-    .default([]),
-  // `--format json` writes `row: null` for a plain run; the history leaves it out.
-  row: z.string().nullable().optional(),
-  degradation: z.array(z.object({ leg: z.string(), reason: z.string() })).optional(),
-});
+    .default(0)
+    .transform((v) => v ?? Number.NaN);
+
+  // The extra metrics are optional: a run recorded before they existed has none, and stays without them.
+  const optionalByK = z
+    .record(z.string(), z.number().nullable())
+    .optional()
+    .transform((record) => {
+      if (!record) return undefined;
+      const out: MetricsByK = {};
+      for (const [k, v] of Object.entries(record)) out[Number(k)] = v ?? Number.NaN;
+      return out;
+    });
+  const optionalMetric = z
+    .number()
+    .nullable()
+    .optional()
+    .transform((v) => (v === undefined ? undefined : (v ?? Number.NaN)));
+
+  const fingerprintSchema = z.object({
+    model: z.string().default(''),
+    reranker: z.string().nullable().default(null),
+    limit: z.number().default(0),
+    k_values: z.array(z.number()).default([]),
+    golden_hash: z.string().default(''),
+    // Runs from before these fields existed were computed by version 1 of each rule.
+    metric_version: z.number().default(1),
+    fts_query_version: z.number().default(1),
+    mmr: z.object({ lambda: z.number(), same_doc_penalty: z.number() }).optional(),
+    parent_retriever: z
+      .object({ whole_doc_threshold_tokens: z.number(), max_expanded_tokens: z.number() })
+      .optional(),
+    fusion: z
+      .object({
+        rrf_k: z.number(),
+        bm25_heading_weight: z.number(),
+        bm25_context_weight: z.number(),
+        bm25_content_weight: z.number(),
+      })
+      .optional(),
+    boost: z
+      .object({
+        strength: z.number(),
+        half_life_days: z.number(),
+        min_judgments: z.number(),
+        horizon_days: z.number(),
+      })
+      .optional(),
+    graph: z
+      .object({
+        hops: z.number(),
+        max_added_per_hit: z.number(),
+        weight: z.number(),
+        links: z.boolean(),
+        co_helpful: z.boolean(),
+      })
+      .optional(),
+    honest: z.boolean().optional(),
+    judgments: z.object({ serves: z.number(), items: z.number() }).optional(),
+    context: z.object({ mode: z.string() }).optional(),
+    degraded: z.array(z.string()).optional(),
+  });
+
+  const hitSchema = z.object({
+    rank: z.number(),
+    path: z.string(),
+    heading: z.string().nullable().default(null),
+    score: z.number().nullable().default(0),
+  });
+  const expectedSchema = z.object({ path: z.string(), heading: z.string().nullable().default(null) });
+
+  return z.object({
+    timestamp: z.string().default(''),
+    fingerprint: fingerprintSchema.prefault({}),
+    corpus: z
+      .object({ documents: z.number(), chunks: z.number(), digest: z.string() })
+      .nullable()
+      .default(null),
+    aggregate: z
+      .object({
+        recall_at_k: metricsByK,
+        mrr: metric,
+        ndcg_at_k: metricsByK,
+        precision_at_k: optionalByK,
+        map_at_k: optionalByK,
+        hit_rate_at_k: optionalByK,
+        r_precision: optionalMetric,
+        judged_at_k: optionalByK,
+        query_count: z.number().default(0),
+      })
+      .prefault({}),
+    per_query: z
+      .array(
+        z.object({
+          id: z.string(),
+          query: z.string().default(''),
+          expected: z.array(expectedSchema).default([]),
+          top_k: z.array(hitSchema).default([]),
+          metrics: z
+            .object({
+              recall_at_k: metricsByK,
+              reciprocal_rank: metric,
+              ndcg_at_k: metricsByK,
+              precision_at_k: optionalByK,
+              average_precision_at_k: optionalByK,
+              hit_at_k: optionalByK,
+              r_precision: optionalMetric,
+            })
+            .prefault({}),
+        }),
+      )
+      .default([]),
+    findings: z
+      .array(
+        z.object({
+          check: z.literal('golden-queries-quoted'),
+          path: z.string(),
+          quoted: z.array(
+            z.object({ query_id: z.string(), rank_in_top_k: z.number().nullable().default(null) }),
+          ),
+        }),
+      )
+      .default([]),
+    // `--format json` writes `row: null` for a plain run; the history leaves it out.
+    row: z.string().nullable().optional(),
+    degradation: z.array(z.object({ leg: z.string(), reason: z.string() })).optional(),
+  });
+}
+
+let runSchema: ReturnType<typeof buildRunSchema> | null = null;
 
 /** Read one stored run; `null` when its shape is wrong (a type mismatch, not a missing field). */
 export function evalRunFromJson(value: unknown): EvalRun | null {
+  runSchema ??= buildRunSchema();
   const parsed = runSchema.safeParse(value);
   if (!parsed.success) return null;
   const r = parsed.data;
@@ -253,7 +260,9 @@ function extraQueryFromJson(m: {
   };
 }
 
-function learnedFingerprintFromJson(f: z.infer<typeof fingerprintSchema>): Partial<EvalFingerprint> {
+function learnedFingerprintFromJson(
+  f: z.infer<ReturnType<typeof buildRunSchema>>['fingerprint'],
+): Partial<EvalFingerprint> {
   return {
     ...(f.boost
       ? {

@@ -1,7 +1,7 @@
 // The zod schemas of a search request, generated from the parameter table: the app's (camelCase keys) and
 // the wire's (snake_case keys, each field described, for the MCP tool). Both apply the same rules; a message
 // starts with `label`, so the wire schema can name the field inside its own messages.
-import { z } from 'zod';
+import * as z from 'zod';
 import { paramHelp } from '../../config/search-param-text.js';
 import {
   SEARCH_PARAMS,
@@ -82,16 +82,27 @@ function objectSchema(key: 'name' | 'wire', field: (param: SearchParam) => z.Zod
   return z.strictObject(shape);
 }
 
+// Both schemas are built on first use: a zod schema of every parameter costs milliseconds to construct, and a
+// cold one-shot search needs only the request schema (the wire schema is the MCP server's).
+let requestSchema: z.ZodType<SearchRequest> | null = null;
+let wireSchema: z.ZodType<SearchWireRequest> | null = null;
+
 /** The app's request schema: camelCase keys; messages leave the field name to the caller. */
-export const searchRequestSchema = objectSchema(
-  'name',
-  (param) => paramSchema(param, ''),
-  false,
-) as unknown as z.ZodType<SearchRequest>;
+export function searchRequestSchema(): z.ZodType<SearchRequest> {
+  requestSchema ??= objectSchema(
+    'name',
+    (param) => paramSchema(param, ''),
+    false,
+  ) as unknown as z.ZodType<SearchRequest>;
+  return requestSchema;
+}
 
 /** The wire schema (the MCP `search` tool's input): snake_case keys, named in messages, each described. */
-export const searchWireSchema = objectSchema(
-  'wire',
-  (param) => paramSchema(param, `${param.wire} `),
-  true,
-) as unknown as z.ZodType<SearchWireRequest>;
+export function searchWireSchema(): z.ZodType<SearchWireRequest> {
+  wireSchema ??= objectSchema(
+    'wire',
+    (param) => paramSchema(param, `${param.wire} `),
+    true,
+  ) as unknown as z.ZodType<SearchWireRequest>;
+  return wireSchema;
+}

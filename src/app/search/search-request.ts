@@ -11,7 +11,7 @@ export type { SearchRequest } from '../../config/search-params.js';
  * the allowed range. Beyond each field's own rules, date_from may not be after date_to.
  */
 export function validateSearchRequest(input: unknown): SearchRequest {
-  const parsed = searchRequestSchema.safeParse(input);
+  const parsed = searchRequestSchema().safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const message =

@@ -2,7 +2,7 @@
 // state, verdict, and the paired difference against the full pipeline for the gated metrics. It reads the
 // `ablation` list of the `--format json` object, so it shows whatever that list carries and nothing when the
 // report has none.
-import { z } from 'zod';
+import * as z from 'zod';
 import { isGatedMetric } from '../../app/index.js';
 import { escapeHtml, formatSigned } from './html-text.js';
 
