@@ -59,6 +59,7 @@ const COMPOSITION_ROOT = new Set([
   'app/index/indexer-ports.ts',
   'app/index/feedback-database.ts',
   'app/index/shared-index.ts',
+  'app/index/cached-working-copy.ts',
   'app/models/embedder-factory.ts',
   'app/models/model-catalog.ts',
   'app/models/model-files.ts',
