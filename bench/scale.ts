@@ -257,7 +257,6 @@ async function benchSize(chunks: number, workDir: string, modelDir: string, real
     fs.writeFileSync(buildPath, JSON.stringify(record));
     return record;
   }
-  let started = performance.now();
   console.log(
     `  ${written.files} files, ${vectors.chunks} chunks (${(written.bytes / 1e6).toFixed(0)} MB) in ` +
       `${generateS.toFixed(1)} s; index lexical ${(lexical.ms / 1000).toFixed(1)} s (raw FTS5 ` +
@@ -265,7 +264,6 @@ async function benchSize(chunks: number, workDir: string, modelDir: string, real
   );
   const exact = await exactKnnMs(vectorDb, real);
   let edits: number[] = [];
-  started = performance.now();
   const hybrid = await served(
     { kbPath, dbPath: vectorDb, modelDir, watch: true, debounceMs: 0 },
     runs,

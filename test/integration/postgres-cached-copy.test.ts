@@ -3,30 +3,17 @@
 // replaced), a --force rebuild or a damaged cache is read whole again, and what the cache holds is always what a
 // fresh whole read holds. Against PGlite over a real socket.
 import fs from 'node:fs';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
-import { readWorkingCopy } from '../../src/store/working-copy.js';
 import { usePgliteServer } from '../support/pglite-server.js';
 import { createTempKb, noteText, type TempKb } from '../support/temp-kb.js';
+import { workingCopyContents } from '../support/working-copy-contents.js';
 
 const pgServer = usePgliteServer();
 
 function open(temp: TempKb, readOnly: boolean) {
   const toml = `model = "none"\n[storage]\nbackend = "postgres"\nurl = "${pgServer().url}"\nkb = "cached"\n`;
   return openKnowledgeBase(temp.config({ toml }), { readOnly });
-}
-
-/** A working copy's contents without each copy's own counters. */
-function contentsOf(dbPath: string) {
-  const db = new Database(dbPath, { readonly: true });
-  try {
-    const contents = readWorkingCopy(db);
-    const meta = [...contents.meta].filter(([key]) => key !== 'text_generation').sort();
-    return { ...contents, meta };
-  } finally {
-    db.close();
-  }
 }
 
 describe('the cached working copy of read-only commands', () => {
@@ -63,7 +50,7 @@ describe('the cached working copy of read-only commands', () => {
       const fresh = open(temp, false); // a private copy, read whole
       try {
         await fresh.describe();
-        expect(contentsOf(second.dbPath)).toEqual(contentsOf(fresh.dbPath));
+        expect(workingCopyContents(second.dbPath)).toEqual(workingCopyContents(fresh.dbPath));
       } finally {
         await fresh.close();
       }

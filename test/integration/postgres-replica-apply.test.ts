@@ -7,14 +7,14 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
-import type { IndexContents } from '../../src/core/index-storage.js';
 import { segmentForIndex } from '../../src/core/segment-words.js';
 import { readChangesSince, readCommittedVersion } from '../../src/store/postgres/commit-notices.js';
 import { PostgresStorage } from '../../src/store/postgres/pg-storage.js';
-import { applyDelta, knownContents, readWorkingCopy } from '../../src/store/working-copy.js';
+import { applyDelta, knownContents } from '../../src/store/working-copy.js';
 import { HashEmbedder } from '../support/hash-embedder.js';
 import { usePgliteServer } from '../support/pglite-server.js';
 import { createTempKb, noteText, type TempKb } from '../support/temp-kb.js';
+import { workingCopyContents } from '../support/working-copy-contents.js';
 
 const pgServer = usePgliteServer();
 const KB = 'replica-apply';
@@ -23,18 +23,6 @@ function openPostgres(temp: TempKb) {
   // One chunk per inference batch, so a paused run leaves most of the queue for later.
   const toml = `model = "hash"\n[embedding]\nbatch_size = 1\n[storage]\nbackend = "postgres"\nurl = "${pgServer().url}"\nkb = "${KB}"\n`;
   return openKnowledgeBase(temp.config({ toml }), { createEmbedder: async () => new HashEmbedder() });
-}
-
-/** A working copy's contents, without the text generation (each copy counts its own). */
-function contentsOf(dbPath: string): Omit<IndexContents, 'meta'> & { meta: [string, string][] } {
-  const db = new Database(dbPath, { readonly: true });
-  try {
-    const contents = readWorkingCopy(db);
-    const meta = [...contents.meta].filter(([key]) => key !== 'text_generation').sort();
-    return { ...contents, meta };
-  } finally {
-    db.close();
-  }
 }
 
 async function rankings(kb: ReturnType<typeof openKnowledgeBase>, queries: string[]) {
@@ -104,13 +92,13 @@ describe('a reader replica applies commits to its working copy', () => {
       await catchUp();
       const oracle = await fresh();
       try {
-        const expected = contentsOf(oracle.dbPath);
+        const expected = workingCopyContents(oracle.dbPath);
         // Every chunk's vector reached the store, also those embedded behind the text of unchanged files.
         expect(
           expected.documents.every((d) => d.chunks.length > 0 && d.vectors.size === d.chunks.length),
         ).toBe(true);
         expect(expected.documents.every((d) => d.queue.length === 0)).toBe(true);
-        expect(contentsOf(reader.dbPath)).toEqual(expected);
+        expect(workingCopyContents(reader.dbPath)).toEqual(expected);
         expect(await rankings(reader, QUERIES)).toEqual(await rankings(oracle, QUERIES));
         expect((await reader.search({ query: 'rewrittenword', limit: 1 })).results[0]?.path).toBe(
           'notes/note2.md',
@@ -123,7 +111,7 @@ describe('a reader replica applies commits to its working copy', () => {
       await catchUp();
       const again = await fresh();
       try {
-        expect(contentsOf(reader.dbPath)).toEqual(contentsOf(again.dbPath));
+        expect(workingCopyContents(reader.dbPath)).toEqual(workingCopyContents(again.dbPath));
       } finally {
         await again.close();
       }
