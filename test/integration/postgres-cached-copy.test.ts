@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { usePgliteServer } from '../support/pglite-server.js';
 import { createTempKb, noteText, type TempKb } from '../support/temp-kb.js';
-import { workingCopyContents } from '../support/working-copy-contents.js';
+import { withOwnCache, workingCopyContents } from '../support/working-copy-contents.js';
 
 const pgServer = usePgliteServer();
 
@@ -47,7 +47,7 @@ describe('the cached working copy of read-only commands', () => {
       expect(second.inode).toBe(first.inode); // changes applied in place, not read whole
       expect((await read('n7alpha')).paths).not.toContain('notes/n7.md');
 
-      const fresh = open(temp, false); // a private copy, read whole
+      const fresh = withOwnCache(() => open(temp, false)); // a private copy, read whole
       try {
         await fresh.describe();
         expect(workingCopyContents(second.dbPath)).toEqual(workingCopyContents(fresh.dbPath));

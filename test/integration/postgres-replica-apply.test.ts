@@ -14,7 +14,7 @@ import { applyDelta, knownContents } from '../../src/store/working-copy.js';
 import { HashEmbedder } from '../support/hash-embedder.js';
 import { usePgliteServer } from '../support/pglite-server.js';
 import { createTempKb, noteText, type TempKb } from '../support/temp-kb.js';
-import { workingCopyContents } from '../support/working-copy-contents.js';
+import { withOwnCache, workingCopyContents } from '../support/working-copy-contents.js';
 
 const pgServer = usePgliteServer();
 const KB = 'replica-apply';
@@ -78,7 +78,7 @@ describe('a reader replica applies commits to its working copy', () => {
         applied = batch.toVersion;
       };
       const fresh = async () => {
-        const kb = openPostgres(temp);
+        const kb = withOwnCache(() => openPostgres(temp)); // a whole read of the store
         await kb.describe();
         return kb;
       };

@@ -1,6 +1,7 @@
-// The machine's cached working copy of a knowledge base in a shared store, for commands that only read (search,
-// status, eval, tune, graph): kept between runs in the user's cache folder and brought up to date by reading only
-// what the store's commits changed since, instead of the whole KB every time. One process at a time updates it
+// The machine's cached working copy of a knowledge base in a shared store: kept between runs in the user's cache
+// folder and brought up to date by reading only what the store's commits changed since, instead of the whole KB
+// every time. Read-only commands (search, status, eval, tune, graph) read it; index and serve copy it into their
+// private working copies. One process at a time updates it
 // (a gate file beside it); others read it meanwhile (SQLite WAL), and a whole re-read replaces the file atomically.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -79,6 +80,19 @@ async function applyChangesSince(storage: IndexStorage, dbPath: string): Promise
     if (!changed && version === state.version && delta.generation === state.generation) return 'current';
     applyDelta(database.db, delta, segmentForIndex, { version, generation: delta.generation });
     return 'updated';
+  } finally {
+    database.close();
+  }
+}
+
+/**
+ * Copy the cached copy at `cachePath` into a new file at `target` in one read transaction (a consistent state,
+ * whatever another process applies meanwhile).
+ */
+export function copyCachedCopy(cachePath: string, target: string): void {
+  const database = IndexDatabase.open(cachePath, { create: false });
+  try {
+    database.db.prepare('VACUUM INTO ?').run(target);
   } finally {
     database.close();
   }

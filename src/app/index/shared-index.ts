@@ -20,12 +20,14 @@ import {
   applyDelta,
   knownContents,
   loadWorkingCopy,
+  readLeanContents,
   readWorkingCopy,
   readWorkingCopyChanges,
+  readWorkingCopyState,
   writeWorkingCopyState,
 } from '../../store/working-copy.js';
 import { adoptIndexModel, embedderIdOf } from '../models/index.js';
-import { cachedWorkingCopyPath, syncCachedCopy } from './cached-working-copy.js';
+import { cachedWorkingCopyPath, copyCachedCopy, syncCachedCopy } from './cached-working-copy.js';
 import { IndexDatabase } from './index-database.js';
 import type { IndexSummary } from './index-events.js';
 import { writeBack } from './write-back.js';
@@ -92,6 +94,8 @@ export class SharedIndex {
     private readonly kb: string,
     dbPath: string,
     private readonly folder: string | null,
+    /** The machine's cached copy (the same file as dbPath when folder is null). */
+    private readonly cachePath: string,
   ) {
     this.dbPath = dbPath;
     this.location = `${maskDatabaseUrl(url)} (kb "${kb}")`;
@@ -104,11 +108,10 @@ export class SharedIndex {
   static of(config: ResolvedConfig, options: { readOnly?: boolean } = {}): SharedIndex | null {
     const { backend, url, kb } = config.storage;
     if (backend !== 'postgres' || url === null) return null;
-    if (options.readOnly) {
-      return new SharedIndex(url, kb, cachedWorkingCopyPath(maskDatabaseUrl(url), kb, process.env), null);
-    }
+    const cachePath = cachedWorkingCopyPath(maskDatabaseUrl(url), kb, process.env);
+    if (options.readOnly) return new SharedIndex(url, kb, cachePath, null, cachePath);
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'groove-working-copy-'));
-    return new SharedIndex(url, kb, path.join(folder, 'working-copy.groove.db'), folder);
+    return new SharedIndex(url, kb, path.join(folder, 'working-copy.groove.db'), folder, cachePath);
   }
 
   private connect(): Promise<IndexStorage> {
@@ -189,26 +192,46 @@ export class SharedIndex {
   /** Read the store into the working copy unless it was read already (the KB may not exist yet). */
   async readOnce(): Promise<void> {
     if (this.present !== undefined) return;
-    await this.inTurn(async () => {
-      if (this.present !== undefined) return;
-      if (this.folder !== null) return this.refresh();
-      const storage = await this.connect();
-      const outcome = await syncCachedCopy(storage, this.dbPath, async () => {
-        await this.refresh();
-        return this.present === true;
-      });
-      this.present = outcome !== 'absent';
-    });
+    await this.inTurn(() => (this.present === undefined ? this.refresh() : Promise.resolve()));
   }
 
   /**
-   * Read the store into a new working copy and move it over the old one, so a session open on the old file
-   * notices (replacedOnDisk) and reopens. Callers hold the turn.
+   * Bring the working copy to the store's current state. The machine's cached copy is brought up to date in place
+   * (only what the commits since changed; read whole when it has no usable state); a private copy is then copied
+   * from it and moved over the old one, so a session open on the old file notices (replacedOnDisk) and reopens.
+   * Callers hold the turn.
    */
   private async refresh(): Promise<void> {
     const storage = await this.connect();
-    const contents = await storage.readContents();
+    const cachePath = this.cachePath;
+    const outcome = await syncCachedCopy(
+      storage,
+      cachePath,
+      async () => (await this.readWholeInto(cachePath)) !== null,
+    );
+    this.present = outcome !== 'absent';
+    if (this.folder === null) return;
     const building = `${this.dbPath}.pull`;
+    IndexDatabase.remove(building);
+    if (outcome === 'absent') IndexDatabase.open(building, { create: true }).close();
+    else copyCachedCopy(cachePath, building);
+    const database = IndexDatabase.open(building, { create: false });
+    try {
+      const state = outcome === 'absent' ? null : readWorkingCopyState(database.db);
+      this.stored = state && readLeanContents(database.db, state);
+      this.present = state !== null;
+      this.replication?.markApplied(state?.version ?? 0);
+    } finally {
+      database.close();
+    }
+    IndexDatabase.replace(building, this.dbPath);
+  }
+
+  /** Read the store whole into a new file moved over `target`; what was read (null: the store has no such KB). */
+  private async readWholeInto(target: string): Promise<IndexContents | null> {
+    const storage = await this.connect();
+    const contents = await storage.readContents();
+    const building = `${target}.pull`;
     IndexDatabase.remove(building);
     const database = IndexDatabase.open(building, { create: true });
     try {
@@ -219,10 +242,8 @@ export class SharedIndex {
     } finally {
       database.close();
     }
-    IndexDatabase.replace(building, this.dbPath);
-    this.stored = contents && leanOf(contents);
-    this.present = contents !== null;
-    this.replication?.markApplied(contents?.version ?? 0);
+    IndexDatabase.replace(building, target);
+    return contents;
   }
 
   /**
