@@ -114,7 +114,7 @@ export function walkKnowledgeBase(options: WalkOptions): WalkResult {
         skipped.push({
           relPath,
           reason: 'not-regular',
-          detail: 'it is a FIFO, socket or device, not a regular file',
+          detail: NOT_REGULAR_DETAIL,
         });
       }
     }
@@ -174,7 +174,7 @@ export function walkPaths(options: WalkOptions & { paths: readonly string[] }): 
       skipped.push({
         relPath,
         reason: 'not-regular',
-        detail: 'it is a FIFO, socket or device, not a regular file',
+        detail: NOT_REGULAR_DETAIL,
       });
     }
   }
@@ -204,6 +204,9 @@ function wayTo(
   }
   return 'open';
 }
+
+/** Why a FIFO, socket or device named like a note is skipped. */
+const NOT_REGULAR_DETAIL = 'it is a FIFO, socket or device, not a regular file';
 
 /** lstat one entry, or the skip its errno means. */
 function lstatEntry(absPath: string): fs.Stats | Omit<WalkSkip, 'relPath'> {

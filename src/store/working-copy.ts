@@ -150,6 +150,22 @@ export function readWorkingCopy(db: SqliteDatabase): IndexContents {
   })();
 }
 
+/** The embedding queue's rows grouped by the document of their chunk, in chunk order. */
+function queueByDocument(db: SqliteDatabase): Map<number, StoredRow[]> {
+  const rows = db
+    .prepare(
+      'SELECT q.*, c.document_id FROM embedding_queue q JOIN chunks c ON c.id = q.chunk_id ORDER BY q.chunk_id',
+    )
+    .all() as StoredRow[];
+  const byDocument = new Map<number, StoredRow[]>();
+  for (const { document_id: documentId, ...row } of rows) {
+    const group = byDocument.get(documentId as number) ?? [];
+    group.push(row);
+    byDocument.set(documentId as number, group);
+  }
+  return byDocument;
+}
+
 /** Rows of `sql` (one `?`: a JSON array of ids) for the ids given; none for an empty list. */
 function rowsFor(db: SqliteDatabase, sql: string, ids: readonly number[]): StoredRow[] {
   if (ids.length === 0) return [];
@@ -170,12 +186,8 @@ export function readWorkingCopyChanges(db: SqliteDatabase, before: IndexContents
     const documents = all('SELECT * FROM documents ORDER BY id');
     const freshIds = documents.map((d) => d.id as number).filter((id) => !previous.has(id));
     const inFresh = 'IN (SELECT value FROM json_each(?))';
-    const queue = db
-      .prepare(
-        'SELECT q.*, c.document_id FROM embedding_queue q JOIN chunks c ON c.id = q.chunk_id ORDER BY q.chunk_id',
-      )
-      .all() as StoredRow[];
-    const queuedNow = new Set(queue.map((row) => row.chunk_id as number));
+    const queueOf = queueByDocument(db);
+    const queuedNow = new Set([...queueOf.values()].flat().map((row) => row.chunk_id as number));
     const left = [...previous.values()].flatMap((bundle) =>
       bundle.queue.map((row) => row.chunk_id as number).filter((id) => !queuedNow.has(id)),
     );
@@ -190,12 +202,6 @@ export function readWorkingCopyChanges(db: SqliteDatabase, before: IndexContents
     const vectors = new Map(
       vectorRows.map((row) => [row.chunk_id as number, bufferToVector(row.embedding as Buffer)]),
     );
-    const queueOf = new Map<number, StoredRow[]>();
-    for (const { document_id: documentId, ...row } of queue) {
-      const rows = queueOf.get(documentId as number) ?? [];
-      rows.push(row);
-      queueOf.set(documentId as number, rows);
-    }
     const fresh = bundleDocuments({
       documents: documents.filter((d) => !previous.has(d.id as number)),
       chunks: rowsFor(db, `SELECT * FROM chunks WHERE document_id ${inFresh} ORDER BY id`, freshIds),
@@ -302,15 +308,7 @@ export function readLeanContents(
 ): IndexContents {
   return db.transaction((): IndexContents => {
     const all = (sql: string) => db.prepare(sql).all() as StoredRow[];
-    const queueOf = new Map<number, StoredRow[]>();
-    const queue = all(
-      'SELECT q.*, c.document_id FROM embedding_queue q JOIN chunks c ON c.id = q.chunk_id ORDER BY q.chunk_id',
-    );
-    for (const { document_id: documentId, ...row } of queue) {
-      const rows = queueOf.get(documentId as number) ?? [];
-      rows.push(row);
-      queueOf.set(documentId as number, rows);
-    }
+    const queueOf = queueByDocument(db);
     const empty = { chunks: [], wordCounts: [], links: [], names: [] };
     const documents = all('SELECT * FROM documents ORDER BY id').map(
       (document): DocumentBundle => ({

@@ -147,25 +147,36 @@ export class PostgresStorage implements IndexStorage {
   }
 
   async readContents(): Promise<IndexContents | null> {
-    const client = await this.connect('while reading the index');
-    try {
-      // One snapshot: a writer committing meanwhile is seen whole or not at all. Read-only, so it ends in a
-      // rollback either way.
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const kb = await client.query('SELECT id, generation FROM groove_kbs WHERE name = $1', [
-        this.options.kb,
-      ]);
-      const row = kb.rows[0] as { id: number; generation: number } | undefined;
+    return this.inReadSnapshot('while reading the index', async (client) => {
+      const row = await this.kbRow(client);
       if (row) this.kbId = row.id;
       const version = await readCommittedVersion(client, this.options.kb);
-      const contents = row ? await this.readKb(client, row.id, row.generation, version) : null;
+      return row ? this.readKb(client, row.id, row.generation, version) : null;
+    });
+  }
+
+  /**
+   * Run `read` in one read-only snapshot: a writer committing meanwhile is seen whole or not at all. It ends in a
+   * rollback either way; a failure is reported as a storage error naming `during`.
+   */
+  private async inReadSnapshot<T>(during: string, read: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.connect(during);
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const result = await read(client);
       await client.query('ROLLBACK');
       client.release();
-      return contents;
+      return result;
     } catch (error) {
       client.release(isConnectionLoss(error) ? (error as Error) : undefined);
-      throw storageQueryFailed(error, this.options.url, 'while reading the index');
+      throw storageQueryFailed(error, this.options.url, during);
     }
+  }
+
+  /** The KB's row (its id and generation), or undefined when the store does not hold it. */
+  private async kbRow(client: pg.ClientBase): Promise<{ id: number; generation: number } | undefined> {
+    const kb = await client.query('SELECT id, generation FROM groove_kbs WHERE name = $1', [this.options.kb]);
+    return kb.rows[0] as { id: number; generation: number } | undefined;
   }
 
   private async readKb(
@@ -189,51 +200,23 @@ export class PostgresStorage implements IndexStorage {
   }
 
   async readDelta(known: KnownContents): Promise<IndexDelta | null> {
-    const client = await this.connect('while reading what changed');
-    try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const kb = await client.query('SELECT id, generation FROM groove_kbs WHERE name = $1', [
-        this.options.kb,
-      ]);
-      const row = kb.rows[0] as { id: number; generation: number } | undefined;
-      const delta = row ? { ...(await readDelta(client, row.id, known)), generation: row.generation } : null;
-      await client.query('ROLLBACK');
-      client.release();
-      return delta;
-    } catch (error) {
-      client.release(isConnectionLoss(error) ? (error as Error) : undefined);
-      throw storageQueryFailed(error, this.options.url, 'while reading what changed');
-    }
+    return this.inReadSnapshot('while reading what changed', async (client) => {
+      const row = await this.kbRow(client);
+      return row ? { ...(await readDelta(client, row.id, known)), generation: row.generation } : null;
+    });
   }
 
   async readSince(version: number, known: Omit<KnownContents, 'touchedChunkIds'>): Promise<ChangesRead> {
-    const client = await this.connect('while reading what changed');
-    try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const read = await this.readSinceIn(client, version, known);
-      await client.query('ROLLBACK');
-      client.release();
-      return read;
-    } catch (error) {
-      client.release(isConnectionLoss(error) ? (error as Error) : undefined);
-      throw storageQueryFailed(error, this.options.url, 'while reading what changed');
-    }
-  }
-
-  private async readSinceIn(
-    client: pg.PoolClient,
-    version: number,
-    known: Omit<KnownContents, 'touchedChunkIds'>,
-  ): Promise<ChangesRead> {
-    const kb = await client.query('SELECT id, generation FROM groove_kbs WHERE name = $1', [this.options.kb]);
-    const row = kb.rows[0] as { id: number; generation: number } | undefined;
-    if (!row) return { kind: 'absent' };
-    const changes = await readChangesSince(client, this.options.kb, version);
-    if (changes.kind === 'reload' || changes.toVersion < version) return { kind: 'reload' };
-    this.kbId = row.id;
-    const touchedChunkIds = changes.changes.filter((c) => c.op === 'upsert').map((c) => c.chunkId);
-    const delta = await readDelta(client, row.id, { ...known, touchedChunkIds });
-    return { kind: 'delta', delta: { ...delta, generation: row.generation }, version: changes.toVersion };
+    return this.inReadSnapshot('while reading what changed', async (client): Promise<ChangesRead> => {
+      const row = await this.kbRow(client);
+      if (!row) return { kind: 'absent' };
+      const changes = await readChangesSince(client, this.options.kb, version);
+      if (changes.kind === 'reload' || changes.toVersion < version) return { kind: 'reload' };
+      this.kbId = row.id;
+      const touchedChunkIds = changes.changes.filter((c) => c.op === 'upsert').map((c) => c.chunkId);
+      const delta = await readDelta(client, row.id, { ...known, touchedChunkIds });
+      return { kind: 'delta', delta: { ...delta, generation: row.generation }, version: changes.toVersion };
+    });
   }
 
   replicate(appliedVersion: number, hooks: ReplicaHooks): Replication {
