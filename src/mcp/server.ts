@@ -56,7 +56,7 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
         'Hybrid search (word-level BM25 + vector similarity, fused by RRF) over the indexed notes. Returns ' +
         '{results:[{score,path,title,heading,topic,date,tags,content,match_spans}], low_confidence, ' +
         'filter_applied, legs}. `content` is the matching chunk; `match_spans` are UTF-8 byte offsets of the ' +
-        'query terms in it. `legs` gives each leg {status: ok|empty|partial|failed|disabled, candidates, error?} ' +
+        'words in it that match the query terms. `legs` gives each leg {status: ok|empty|partial|failed|disabled, candidates, error?} ' +
         '("disabled" vector = no embedding model; "partial"/"failed" = that leg broke, results are incomplete; ' +
         'a vector leg "partial" with coverage {embedded, chunks} = the index is still embedding, keyword results are complete). ' +
         'Filters narrow the documents before ranking, so a filtered search still fills `limit` when it can. ' +
