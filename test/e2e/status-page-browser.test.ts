@@ -1,8 +1,10 @@
 // The status page in a real browser: Debian's Chromium driven by playwright-core against the real HTTP server
 // (token on, live sync on). The page takes the token from its address's fragment, shows the counts, the model,
 // the doctor's verdict and the runs, follows a new file, and its search box shows title, path, heading, score and
-// snippet — with hostile titles, headings and bodies shown as text: no element from them, no script run. A
-// screenshot goes to test-artifacts/status-page.png. Skipped, saying why, only when no Chromium is installed.
+// snippet — with hostile titles, headings and bodies shown as text: no element from them, no script run. At a
+// laptop's 1280×900 the search box is above the fold, the panels use the width, an info finding is counted as
+// info, and the marks in a snippet are whole words. Screenshots go to test-artifacts/status-page.png and
+// test-artifacts/status-page-1280x900.png. Skipped, saying why, only when no Chromium is installed.
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -11,6 +13,7 @@ import { CHROMIUM_FLAGS, findChromium, missingChromiumReason } from '../support/
 import { repoRoot } from '../support/mcp-fixture.js';
 import {
   HOSTILE_HEADING,
+  HOSTILE_NOTES,
   HOSTILE_TITLE,
   type StatusPageServer,
   serveStatusPage,
@@ -109,10 +112,11 @@ describe.skipIf(!executablePath)(title, () => {
     // Live sync: a new note is indexed and the page's next poll (every 5 s) shows it with its run.
     server!.serveKb.write('new/walrus.md', '# Walrus\n\nA freshly written note about walruses.\n');
     await expect.poll(() => fact(page, 'documents').textContent(), { timeout: 20_000 }).toBe('8');
-    // The watcher may report the new file more than once: one of the runs since added it.
-    expect(await page.locator('#runs tbody tr').allTextContents()).toContainEqual(
-      expect.stringMatching(/sync\s*ok\s*1 added/),
-    );
+    // The watcher may report the new file more than once: one of the runs since added it. The count can show
+    // before the run that wrote it is recorded as finished, so the table is polled too.
+    await expect
+      .poll(() => page.locator('#runs tbody tr').allTextContents(), { timeout: 10_000 })
+      .toContainEqual(expect.stringMatching(/sync\s*ok\s*1 added/));
     expect(problems).toEqual([]);
     await page.context().close();
   }, 60_000);
@@ -136,5 +140,66 @@ describe.skipIf(!executablePath)(title, () => {
     // The browser logs each refused fetch (401) itself; nothing else may go wrong.
     expect(problems.filter((line) => !/status of 401/.test(line))).toEqual([]);
     await page.context().close();
+  }, 60_000);
+
+  it('at 1280×900: search box above the fold, panels side by side, an info finding counted as info, whole-word marks', async () => {
+    const laptop = await serveStatusPage({
+      files: {
+        ...HOSTILE_NOTES,
+        'sync/conflicts.md': [
+          '# Sync conflicts',
+          '',
+          'Obsidian typically syncs notes in the background. However, when a conflict appears the app keeps',
+          'both versions, and I resolve it by hand; see [[Conflict log]] for the cases met so far.',
+          '',
+        ].join('\n'),
+      },
+    });
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(`script error: ${error.message}`));
+      await page.goto(`http://127.0.0.1:${laptop.port}/ui`);
+      const summary = page.locator('#health-summary');
+      await expect.poll(() => summary.textContent(), { timeout: 10_000 }).toMatch(/^OK: 1 info \(checked /);
+      expect(await summary.getAttribute('class')).toBe('ok');
+      expect(await page.locator('#findings .finding.info .badge').textContent()).toBe('info');
+
+      const box = (await page.locator('#search-input').boundingBox())!;
+      expect(box.y + box.height).toBeLessThanOrEqual(900);
+      const search = (await page.locator('#search-panel').boundingBox())!;
+      const index = (await page.locator('#index-panel').boundingBox())!;
+      expect(index.x).toBeGreaterThanOrEqual(search.x + search.width); // side by side, not stacked
+      expect(index.x + index.width).toBeGreaterThan(1280 * 0.9); // no empty right third
+
+      await page.fill('#search-input', 'how do I resolve a sync conflict');
+      await page.press('#search-input', 'Enter');
+      const hit = page.locator('#results li.hit').first();
+      await hit.waitFor({ timeout: 10_000 });
+      expect(await hit.locator('.path').textContent()).toBe('sync/conflicts.md');
+      // Each mark with the character before and after it: a letter on either side would cut a word.
+      const marks = await hit
+        .locator('.snippet mark')
+        .evaluateAll((nodes) =>
+          nodes.map((node) => [
+            (node.previousSibling?.textContent ?? '').slice(-1),
+            node.textContent ?? '',
+            (node.nextSibling?.textContent ?? '').slice(0, 1),
+          ]),
+        );
+      expect(marks.map(([, text]) => text)).toEqual(
+        expect.arrayContaining(['syncs', 'However', 'conflict', 'I', 'resolve']),
+      );
+      for (const [before, text, after] of marks) {
+        expect(`${before}[${text}]${after}`).toMatch(/^[^\p{L}\p{N}]?\[[^\]]+\][^\p{L}\p{N}]?$/u);
+      }
+      fs.mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, 'status-page-1280x900.png') });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+      await laptop.close();
+    }
   }, 60_000);
 });

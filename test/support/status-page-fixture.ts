@@ -53,10 +53,12 @@ export interface StatusPageOptions {
   /** Follow the folder with live sync (default false). */
   watch?: boolean;
   http?: Partial<HttpServeOptions>;
+  /** The KB's notes (default HOSTILE_NOTES). */
+  files?: Record<string, string>;
 }
 
 export async function serveStatusPage(options: StatusPageOptions = {}): Promise<StatusPageServer> {
-  const serveKb = createServeKb({ files: HOSTILE_NOTES });
+  const serveKb = createServeKb({ files: options.files ?? HOSTILE_NOTES });
   const kb = openTestKb(serveKb, new CountingEmbedder());
   const runner = new IndexRunner(kb);
   const logs: string[] = [];

@@ -1,4 +1,6 @@
 // The status page's HTML: a fixed shell with empty slots that /ui/app.js fills from /api/status and /api/search.
+// The search comes first (the wide left column on a desktop screen, the top of the page on a narrow one); the
+// index, health and sync panels share the right column.
 // It holds no knowledge-base data, which is why it may be served without the token; no inline script or style
 // (the Content-Security-Policy allows only this server's own files).
 export const PAGE_HTML = `<!doctype html>
@@ -28,33 +30,35 @@ export const PAGE_HTML = `<!doctype html>
   </form>
 </section>
 <main>
-  <section id="index-panel">
-    <h2>Index</h2>
-    <p id="index-problem" class="problem" hidden></p>
-    <dl id="index-facts"></dl>
-  </section>
-  <section id="health-panel">
-    <h2>Health</h2>
-    <p id="health-summary"></p>
-    <ul id="findings"></ul>
-  </section>
-  <section id="sync-panel">
-    <h2>Indexing and live sync</h2>
-    <dl id="sync-facts"></dl>
-    <table id="runs">
-      <thead><tr><th>started</th><th>run</th><th>outcome</th><th>changes</th><th>took</th></tr></thead>
-      <tbody></tbody>
-    </table>
-  </section>
   <section id="search-panel">
     <h2>Search</h2>
     <form id="search-form" role="search">
-      <input id="search-input" type="search" name="q" placeholder="search the knowledge base" aria-label="query">
+      <input id="search-input" type="search" name="q" placeholder="search the knowledge base" aria-label="query" autofocus>
       <button type="submit">Search</button>
     </form>
     <p id="search-status" class="muted"></p>
     <ol id="results"></ol>
   </section>
+  <div id="status-column">
+    <section id="index-panel">
+      <h2>Index</h2>
+      <p id="index-problem" class="problem" hidden></p>
+      <dl id="index-facts"></dl>
+    </section>
+    <section id="health-panel">
+      <h2>Health</h2>
+      <p id="health-summary"></p>
+      <ul id="findings"></ul>
+    </section>
+    <section id="sync-panel">
+      <h2>Indexing and live sync</h2>
+      <dl id="sync-facts"></dl>
+      <table id="runs">
+        <thead><tr><th>started</th><th>run</th><th>outcome</th><th>changes</th><th>took</th></tr></thead>
+        <tbody></tbody>
+      </table>
+    </section>
+  </div>
 </main>
 </body>
 </html>

@@ -149,12 +149,24 @@ export const PAGE_SCRIPT = String.raw`'use strict';
       return;
     }
     const findings = status.doctor.findings;
-    const errors = findings.filter((finding) => finding.severity === 'error').length;
-    summary.className = errors > 0 ? 'problem' : findings.length > 0 ? 'warning' : 'ok';
+    const count = (severity) => findings.filter((finding) => finding.severity === severity).length;
+    const errors = count('error');
+    const warnings = count('warning');
+    const infos = count('info');
+    summary.className = errors > 0 ? 'problem' : warnings > 0 ? 'warning' : 'ok';
+    const tally = [
+      [errors, 'error', 'errors'],
+      [warnings, 'warning', 'warnings'],
+      [infos, 'info', 'info'],
+    ]
+      .filter(([n]) => n > 0)
+      .map(([n, one, many]) => n + ' ' + (n === 1 ? one : many))
+      .join(', ');
+    const verdict = errors + warnings === 0 ? 'OK: ' : '';
     summary.textContent =
       findings.length === 0
         ? 'OK: ' + status.doctor.checked.length + ' checks found nothing' + checkedAt
-        : errors + ' errors, ' + (findings.length - errors) + ' warnings' + checkedAt;
+        : verdict + tally + checkedAt;
     for (const finding of findings) list.append(renderFinding(finding));
   }
 

@@ -16,14 +16,16 @@ export const PAGE_STYLE = `:root {
     --bad: #ff8a80; --mark: #5c4b00; }
 }
 * { box-sizing: border-box; }
-body { margin: 0 auto; max-width: 72rem; padding: 1rem 1.5rem 3rem; color: var(--fg);
+body { margin: 0 auto; max-width: 120rem; padding: 1rem 1.5rem 3rem; color: var(--fg);
   font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; }
 header { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0 1rem; border-bottom: 1px solid var(--line); }
 h1 { margin: 0.3rem 0; font-size: 1.5rem; }
 h2 { margin: 0 0 0.5rem; font-size: 1.1rem; }
-main { display: grid; grid-template-columns: repeat(auto-fit, minmax(22rem, 1fr)); gap: 1rem; margin-top: 1rem; }
+main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem; margin-top: 1rem;
+  align-items: start; }
+#status-column { display: grid; gap: 1rem; min-width: 0; }
+@media (max-width: 60rem) { main { grid-template-columns: minmax(0, 1fr); } }
 section { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 0.8rem 1rem; }
-#search-panel, #sync-panel { grid-column: 1 / -1; }
 #token-panel { margin-top: 1rem; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.15rem 1rem; margin: 0; }
 dt { color: var(--muted); }
@@ -40,6 +42,7 @@ ul, ol { margin: 0.3rem 0; padding-left: 1.3rem; }
   border: 1px solid currentColor; }
 .finding.error .badge { color: var(--bad); }
 .finding.warning .badge { color: var(--warn); }
+.finding.info .badge { color: var(--muted); }
 .remedy { margin: 0.2rem 0 0; color: var(--muted); }
 table { width: 100%; margin-top: 0.7rem; border-collapse: collapse; font-size: 0.92em; }
 th, td { text-align: left; padding: 0.2rem 0.5rem 0.2rem 0; border-bottom: 1px solid var(--line); vertical-align: top; }
