@@ -22,8 +22,10 @@ export interface ExtractedSection {
 
 /** The result of one extraction, as plain data (it crosses the thread boundary). */
 export interface Extraction {
-  /** From the document's own metadata (PDF info, docProps/core.xml); null: the file name is used. */
+  /** From the document's own metadata (PDF info, docProps/core.xml); null: openingHeading, else the file name. */
   title: string | null;
+  /** The heading the document opens with (a deck's first slide title); the title when the metadata has none. */
+  openingHeading?: string | null;
   date: string | null;
   tags: string[];
   sections: ExtractedSection[];
@@ -123,13 +125,25 @@ export function chunkExtraction(
   return chunks;
 }
 
-/** An extraction as a ParsedDocument: its metadata title (else the file name's), its date and tags, its chunks. */
+/** Titles presentation writers put in the metadata of a deck nobody named; they say nothing about it. */
+const PLACEHOLDER_TITLES = new Set(['powerpoint presentation', 'pptxgenjs presentation']);
+
+/** The metadata title, unless it is empty or a writer's placeholder. */
+function metadataTitle(extraction: Extraction): string | null {
+  const title = extraction.title?.trim() ?? '';
+  return title === '' || PLACEHOLDER_TITLES.has(title.toLowerCase()) ? null : title;
+}
+
+/**
+ * An extraction as a ParsedDocument: its title from the metadata, else the heading it opens with, else the file
+ * name; its date and tags, its chunks.
+ */
 export function parseExtraction(
   input: { path: string; extraction: Extraction; fallbackTitle: string } & ExtractedChunkOptions,
 ): ParsedDocument {
   const { path, extraction } = input;
   const segments = path.split('/').filter((segment) => segment !== '');
-  const title = extraction.title?.trim() || input.fallbackTitle;
+  const title = metadataTitle(extraction) ?? (extraction.openingHeading?.trim() || input.fallbackTitle);
   const metadata = emptyMetadata();
   metadata.title = extraction.title?.trim() || null;
   metadata.date = extraction.date;

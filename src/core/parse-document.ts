@@ -6,6 +6,7 @@ import { chunkMarkdown } from './chunk-markdown.js';
 import { chunkPlainText } from './chunk-plain-text.js';
 import type { DocumentFormat } from './document-formats.js';
 import { emptyMetadata, splitFrontmatter } from './frontmatter.js';
+import { readAtxHeading } from './markdown-blocks.js';
 import { extractNoteLinks } from './note-links.js';
 
 /** Chunking settings (the app passes `DEFAULTS.chunking` merged with config, plus `exclude_headings`). */
@@ -61,7 +62,7 @@ export function parseDocument(input: ParseDocumentInput): ParsedDocument {
     };
   }
   const frontmatter = splitFrontmatter(text);
-  const title = frontmatter.metadata.title ?? titleFromFileName(path);
+  const title = frontmatter.metadata.title ?? openingHeading(frontmatter.body) ?? titleFromFileName(path);
   const chunks = chunkMarkdown(frontmatter.body, {
     title,
     maxHeadingLevel: options.maxHeadingLevel,
@@ -81,6 +82,26 @@ export function parseDocument(input: ParseDocumentInput): ParsedDocument {
     // Links come from the whole body, excluded headings included: they say what the note relates to.
     links: extractNoteLinks(path, frontmatter.body),
   };
+}
+
+/**
+ * The text of the ATX heading a Markdown body opens with (blank lines before it allowed), whatever its level: an
+ * mdBook chapter opens at `##`. Null when the body opens with anything else, so a heading further down, which
+ * names a section, never names the note.
+ */
+export function openingHeading(body: string): string | null {
+  let start = body.startsWith('\uFEFF') ? 1 : 0;
+  while (start < body.length) {
+    const newline = body.indexOf('\n', start);
+    const end = newline === -1 ? body.length : newline;
+    const lineEnd = end > start && body.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    if (body.slice(start, lineEnd).trim() !== '') {
+      const heading = readAtxHeading(body, start, lineEnd);
+      return heading && heading.text !== '' ? heading.text : null;
+    }
+    start = end + 1;
+  }
+  return null;
 }
 
 /** `notes/my-first_note.md` → `my first note`: the stem, `-`/`_` as spaces, whitespace collapsed. */

@@ -1,7 +1,7 @@
 // Each extractor on files made by real writers, and on hostile files: what text and headings come out, and
 // which refusal each bad file gets. Runs the extractors in this thread (the thread pool has its own tests).
 import { describe, expect, it } from 'vitest';
-import { renderExtractedText } from '../../src/core/extracted-document.js';
+import { parseExtraction, renderExtractedText } from '../../src/core/extracted-document.js';
 import { dehyphenate, garbledShare } from '../../src/fs/extract/extract-pdf.js';
 import { runExtractJob } from '../../src/fs/extract/extract-run.js';
 import {
@@ -217,6 +217,42 @@ describe('PPTX', () => {
     expect(doc.sections[0]!.text).toContain('Ship the parsers');
     expect(doc.sections[0]!.text).toContain('Notes:\nMention the PDF work.');
     expect(doc.sections[1]!.text).toBe('A slide without a title\nQuarter | Goal\nQ3 | ship');
+  });
+
+  it('names a deck without a metadata title after its first slide title, not its file name', async () => {
+    const pptx = await makePptx([
+      { body: ['A cover without a title placeholder'] },
+      { title: 'Quarterly   roadmap', body: ['Ship the parsers'] },
+      { title: 'Risks', body: ['None'] },
+    ]);
+    const extraction = await extracted('pptx', pptx);
+    expect(extraction.title).toBe('PptxGenJS Presentation'); // the writer's placeholder
+    const doc = parseExtraction({
+      path: 'talks/deck-v3.pptx',
+      extraction,
+      fallbackTitle: 'deck v3',
+      maxChunkBytes: 4000,
+      excludeHeadings: [],
+    });
+    expect(doc.title).toBe('Quarterly roadmap');
+    expect(doc.chunks.map((chunk) => chunk.breadcrumb)).toEqual([
+      'Quarterly roadmap > slide 1',
+      'Quarterly roadmap',
+      'Quarterly roadmap > Risks',
+    ]);
+    const named = await extracted(
+      'pptx',
+      await makePptx([{ title: 'Intro', body: ['x'] }], { title: 'Deck' }),
+    );
+    expect(
+      parseExtraction({
+        path: 'd.pptx',
+        extraction: named,
+        fallbackTitle: 'd',
+        maxChunkBytes: 4000,
+        excludeHeadings: [],
+      }).title,
+    ).toBe('Deck');
   });
 
   it('leaves out slides past max_slides', async () => {

@@ -26,11 +26,30 @@ describe('parseDocument (md)', () => {
     expect(doc.chunks[0]!.breadcrumb).toBe('The Guide > Install');
   });
 
-  it('falls back to a title derived from the file name', () => {
-    const doc = parseMd('notes/my-first__note.md', `## A\n${FILLER}\n`);
+  it('without a frontmatter title, takes the heading the note opens with, at any level (mdBook opens at ##)', () => {
+    const mdBook = parseMd(
+      'src/ch16-03-shared-state.md',
+      `\n## Shared-State Concurrency\n${FILLER}\n### Mutex\n${FILLER}\n`,
+    );
+    expect(mdBook.title).toBe('Shared-State Concurrency');
+    expect(mdBook.metadata.title).toBeNull();
+    expect(mdBook.chunks.map((c) => c.breadcrumb)).toEqual([
+      'Shared-State Concurrency',
+      'Shared-State Concurrency > Mutex',
+    ]);
+    expect(parseMd('a.md', `\uFEFF# Top ##\r\n${FILLER}\r\n`).title).toBe('Top');
+    expect(parseMd('a.md', `---\ntags: [x]\n---\n\n# After frontmatter\n${FILLER}\n`).title).toBe(
+      'After frontmatter',
+    );
+  });
+
+  it('falls back to a title derived from the file name when the note does not open with a heading', () => {
+    const doc = parseMd('notes/my-first__note.md', `${FILLER}\n\n## A\n${FILLER}\n`);
     expect(doc.title).toBe('my first note');
     expect(doc.metadata.title).toBeNull();
-    expect(doc.chunks[0]!.breadcrumb).toBe('my first note > A');
+    expect(doc.chunks[1]!.breadcrumb).toBe('my first note > A');
+    expect(parseMd('notes/code.md', '```\n# not a heading\n```\n').title).toBe('code');
+    expect(parseMd('notes/empty-heading.md', `#\n${FILLER}\n`).title).toBe('empty heading');
   });
 
   it('derives category and topic from the path, preferring the frontmatter topic', () => {
@@ -48,7 +67,7 @@ describe('parseDocument (md)', () => {
     const text = `---\ntitle: [unclosed\n---\n## Body\n${FILLER}\n`;
     const doc = parseMd('x/broken.md', text);
     expect(doc.frontmatterError).toMatch(/invalid YAML frontmatter/);
-    expect(doc.title).toBe('broken');
+    expect(doc.title).toBe('Body'); // the heading the body opens with
     expect(doc.chunks.map((c) => c.heading)).toEqual(['Body']);
     const slice = Buffer.from(text).subarray(doc.chunks[0]!.byteStart, doc.chunks[0]!.byteEnd).toString();
     expect(slice).toBe(`## Body\n${FILLER}\n`);

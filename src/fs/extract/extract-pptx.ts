@@ -17,6 +17,7 @@ export async function extractPptx(bytes: Uint8Array, limits: ExtractionLimits): 
   const slides = slideOrder(zip);
   const budget = new TextBudget(limits.maxTextChars);
   const sections: ExtractedSection[] = [];
+  let openingHeading: string | null = null;
   for (const [position, slidePath] of slides.slice(0, limits.maxSlides).entries()) {
     if (budget.exhausted) break;
     const xml = zip.readText(slidePath);
@@ -25,7 +26,9 @@ export async function extractPptx(bytes: Uint8Array, limits: ExtractionLimits): 
     const notesPath = relatedPart(zip, slidePath, '/notesSlide');
     const notesXml = notesPath ? zip.readText(notesPath) : null;
     const notes = notesXml === null ? '' : readShapes(notesXml, notesPath!).body.join('\n').trim();
-    const heading = slide.title?.replace(/\s+/g, ' ').trim() || `slide ${position + 1}`;
+    const title = slide.title?.replace(/\s+/g, ' ').trim() || null;
+    openingHeading ??= title;
+    const heading = title ?? `slide ${position + 1}`;
     const parts = [slide.body.join('\n').trim()];
     if (notes !== '') parts.push(`Notes:\n${notes}`);
     const text = budget.take(parts.filter((part) => part !== '').join('\n\n'));
@@ -33,6 +36,7 @@ export async function extractPptx(bytes: Uint8Array, limits: ExtractionLimits): 
   }
   return {
     title: core.title,
+    openingHeading,
     date: core.date,
     tags: core.tags,
     sections,
