@@ -172,6 +172,22 @@ describe('indexing the extracted formats', () => {
     expect(kb.ftsMatches('quokkaphone').trigram).toBe(1);
   }, 60_000);
 
+  it('indexes a two-page PDF with one short line of text per page: a text layer is never taken for a scan', async () => {
+    kb.write('reports/memo.pdf', await makePdf([['Ocelot sighting at dawn.'], ['Filed by the ranger.']]));
+    const { skipped } = await index();
+    expect(skipped).toEqual([]);
+    expect(
+      kb
+        .documents()
+        .get('reports/memo.pdf')!
+        .chunks.map((c) => c.heading),
+    ).toEqual(['p. 1', 'p. 2']);
+    await withFacade(kb.config({ toml: ALL_PARSERS }), async (facade) => {
+      const response = await facade.search({ query: 'ocelot' });
+      expect(response.results[0]).toMatchObject({ path: 'reports/memo.pdf', heading: 'p. 1' });
+    });
+  });
+
   it('skips hostile files with their reasons and indexes the rest', async () => {
     kb.write('reports/locked.pdf', makePasswordPdf());
     kb.write('handbook/bomb.docx', makeZipBomb(300 * 1024 * 1024));

@@ -60,7 +60,15 @@ describe('PDF', () => {
   it('refuses an image-only (scanned) PDF: no OCR', async () => {
     const outcome = await extract('pdf', await makeImageOnlyPdf(2));
     expect(outcome).toMatchObject({ ok: false, reason: 'no-text' });
-    expect(outcome.ok === false && outcome.detail).toMatch(/0 characters of text on 2 page/);
+    expect(outcome.ok === false && outcome.detail).toMatch(/no extractable text on its 2 page/);
+  });
+
+  it('indexes a short PDF with a text layer: one short line per page is text, not a scan', async () => {
+    const doc = await extracted('pdf', await makePdf([['Hello from page one.'], ['Bye from page two.']]));
+    expect(doc.sections.map((s) => [s.heading, s.text])).toEqual([
+      ['p. 1', 'Hello from page one.'],
+      ['p. 2', 'Bye from page two.'],
+    ]);
   });
 
   it('refuses a truncated PDF as corrupt', async () => {

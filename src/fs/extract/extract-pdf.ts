@@ -1,12 +1,10 @@
 // PDF → one section per page with text (`p. N`), through pdf.js (pdfjs-dist's legacy build, the one for Node).
-// No OCR: a file with almost no text per page is refused, as is one that needs a password or whose text layer
-// is garbled.
+// No OCR: a file with no extractable text at all is refused as image-only (a text layer, however short, is
+// indexed), as is one that needs a password or whose text layer is garbled.
 import type { ExtractedSection, Extraction } from '../../core/extracted-document.js';
 import { type ExtractionLimits, TextBudget } from './extract-job.js';
 import { ExtractRefusal } from './extract-refusal.js';
 
-/** Fewer characters than this per page on average: treated as scanned or image-only. */
-export const MIN_CHARS_PER_PAGE = 50;
 /** C1 controls, U+FFFD and stray low controls at or above this share of the text mean a garbled text layer. */
 const MOJIBAKE_SHARE = 0.01;
 
@@ -54,10 +52,10 @@ export async function extractPdf(bytes: Uint8Array, limits: ExtractionLimits): P
       chars += text.replace(/\s/g, '').length;
       if (text.trim() !== '') sections.push({ heading: `p. ${number}`, level: 2, ancestors: [], text });
     }
-    if (chars < MIN_CHARS_PER_PAGE * pageCount) {
+    if (chars === 0) {
       throw new ExtractRefusal(
         'no-text',
-        `it has ${chars} characters of text on ${pageCount} page(s), under ${MIN_CHARS_PER_PAGE} per page: it looks scanned or image-only`,
+        `it has no extractable text on its ${pageCount} page(s): it looks scanned or image-only`,
       );
     }
     const garbled = garbledShare(sections.map((s) => s.text).join(''));
