@@ -15,6 +15,11 @@ const INDEX_COMMAND: CommandSpec = {
       description: 'rebuild from scratch (needed after changing model, dimension or context mode)',
     },
     { flags: '--quiet', description: 'print only the summary' },
+    {
+      flags: '--verbose',
+      description:
+        'a line for every file and every warning (by default the first 20 files and 100 warnings, then a count)',
+    },
     { flags: '--progress', description: 'show a progress bar on a TTY, or ~20 progress lines otherwise' },
     ...KB_OPTIONS,
     ...MODEL_OPTIONS,

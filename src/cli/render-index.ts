@@ -11,7 +11,7 @@ export function renderIndexEvent(event: IndexEvent): string | null {
     case 'file':
       return event.action === 'renamed'
         ? `  renamed: ${displayPath(event.from ?? '')} -> ${displayPath(event.path)}`
-        : `  ${event.action}: ${displayPath(event.path)} (${event.chunks} chunks)`;
+        : `  ${event.action}: ${displayPath(event.path)} (${event.chunks} ${event.chunks === 1 ? 'chunk' : 'chunks'})`;
     case 'deleted':
       return `  deleted: ${displayPath(event.path)}`;
     // Messages quote paths: escaped as a whole, so none can break the one-line-per-event output.

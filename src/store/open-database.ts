@@ -122,6 +122,13 @@ export interface OpenDatabaseOptions {
   readonly?: boolean;
   /** Create the file when it does not exist (index does; search and status do not). */
   create?: boolean;
+  /** The knowledge-base folder the index is for: the hint for a missing index names it. */
+  kbPath?: string;
+}
+
+/** A path as one shell word: as it is when that is safe, else single-quoted. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 /** Stored in the SQLite header (offset 68), so an index is recognisable even when its pages are damaged. */
@@ -191,7 +198,9 @@ export function notAnIndexError(dbPath: string): GrooveError {
 export function openDatabase(dbPath: string, options: OpenDatabaseOptions = {}): SqliteDatabase {
   if (!options.create && !fs.existsSync(dbPath)) {
     throw new GrooveError('INDEX_NOT_FOUND', `no index at "${dbPath}"`, {
-      hint: 'run `groove index --kb-path <dir>` first',
+      hint: options.kbPath
+        ? `run \`groove index --kb-path ${shellWord(options.kbPath)}\` first`
+        : 'run `groove index` first',
     });
   }
   let db: SqliteDatabase | undefined;

@@ -188,16 +188,25 @@ describe('groove index output', () => {
     expect(Object.keys(summary).every((key) => /^[a-z0-9_]+$/.test(key))).toBe(true);
   });
 
-  it('default prints one line per file; --quiet only warnings; --progress a line per 5% when not a TTY', async () => {
+  it('default prints the first 20 files then a count; --verbose every file; --quiet only warnings; --progress a line per 5% when not a TTY', async () => {
     const manyFiles = 60;
     for (let i = 0; i < manyFiles; i++) kb.write(`bulk/n${i}.md`, noteText(`n${i}`));
     fs.symlinkSync(kb.abs('good-one.md'), kb.abs('linked.md'));
     const total = manyFiles + 3;
 
     const normal = await groove(indexArgs());
-    expect(lines(normal.stderr).filter((l) => l.includes('indexed: '))).toHaveLength(manyFiles + 2);
-    expect(normal.stderr).toContain('linked.md');
+    expect(lines(normal.stderr).filter((l) => l.includes('indexed: '))).toHaveLength(20);
+    expect(normal.stderr).toMatch(/\(1 chunk\)|\(2 chunks\)/);
+    expect(normal.stderr).not.toContain('(1 chunks)');
+    expect(lines(normal.stderr).at(-1)).toBe(
+      '  … and 42 more files (groove index --verbose prints every line)',
+    );
+    expect(normal.stderr).toContain('linked.md'); // warnings are not held back with the file lines
     expect(normal.stdout).toMatch(/^Indexed 62, updated 0, renamed 0, deleted 0, skipped 1, unchanged 0 in /);
+
+    const verbose = await groove(indexArgs('--verbose', '--force'));
+    expect(lines(verbose.stderr).filter((l) => l.includes('indexed: '))).toHaveLength(manyFiles + 2);
+    expect(verbose.stderr).not.toContain('more files');
 
     kb.write('good-one.md', noteText('goodone').replace('goodonealpha', 'changed'));
     const quiet = await groove(indexArgs('--quiet'));

@@ -227,6 +227,14 @@ describe('status', () => {
       }
     })();
     expect((missing as GrooveError).code).toBe('INDEX_NOT_FOUND');
+    // The hint names the folder to index, not a placeholder.
+    expect((missing as GrooveError).hint).toBe(`run \`groove index --kb-path ${kb.kbPath}\` first`);
+    const searcher = openKnowledgeBase(kb.config());
+    await expect(searcher.search({ query: 'x' })).rejects.toMatchObject({
+      code: 'INDEX_NOT_FOUND',
+      hint: `run \`groove index --kb-path ${kb.kbPath}\` first`,
+    });
+    await searcher.close();
     expect(fs.existsSync(kb.dbPath)).toBe(false);
     await index();
     const report = openKnowledgeBase(kb.config()).status();

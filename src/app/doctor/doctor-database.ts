@@ -15,7 +15,7 @@ export interface DoctorDatabase {
  * Open the index read-only. A missing file is INDEX_NOT_FOUND, someone else's file DB_NOT_INDEX and a file SQLite
  * cannot read DB_CORRUPT: doctor cannot run on those.
  */
-export function openDoctorDatabase(dbPath: string): DoctorDatabase {
-  const db = openDatabase(dbPath, { readonly: true });
+export function openDoctorDatabase(dbPath: string, kbPath?: string): DoctorDatabase {
+  const db = openDatabase(dbPath, { readonly: true, kbPath });
   return { reader: new IntegrityReader(db, SAMPLE_LIMIT), close: () => db.close() };
 }

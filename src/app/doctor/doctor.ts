@@ -38,7 +38,7 @@ export interface DoctorPorts {
 export const DOCTOR_CHECKS: readonly DoctorCheck[] = [...INTEGRITY_CHECKS, ...SERVABILITY_CHECKS];
 
 export function runDoctor(input: DoctorInput, ports: DoctorPorts): DoctorReport {
-  const database = openDoctorDatabase(input.dbPath);
+  const database = openDoctorDatabase(input.dbPath, input.kbPath);
   try {
     const { reader } = database;
     return reader.inSnapshot(() => {

@@ -156,8 +156,9 @@ export class IndexDatabase {
     return fs.existsSync(dbPath);
   }
 
-  static open(dbPath: string, options: { create: boolean }): IndexDatabase {
-    return new IndexDatabase(dbPath, openDatabase(dbPath, { create: options.create }));
+  /** `kbPath`: the folder the index is for, named in the hint when there is no index yet. */
+  static open(dbPath: string, options: { create: boolean; kbPath?: string }): IndexDatabase {
+    return new IndexDatabase(dbPath, openDatabase(dbPath, options));
   }
 
   static remove(dbPath: string): void {

@@ -72,7 +72,7 @@ export function readIndexStatus(
   noteExtensions: readonly string[],
   storage: StorageDescription,
 ): StatusReport {
-  const database = IndexDatabase.open(dbPath, { create: false });
+  const database = IndexDatabase.open(dbPath, { create: false, kbPath });
   try {
     const meta = database.meta();
     const identity = identityFromMeta(meta);

@@ -190,7 +190,7 @@ export class SearchSession {
     requested: ResolvedConfig,
     deps: SearchSessionDeps,
   ): Promise<SearchSession> {
-    const database = IndexDatabase.open(dbPath, { create: false });
+    const database = IndexDatabase.open(dbPath, { create: false, kbPath: requested.kbPath ?? undefined });
     try {
       database.db.pragma(`cache_size = -${SESSION_PAGE_CACHE_KIB}`);
       const stored = database.identity();
