@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checksOf, createDoctorFixture, type DoctorFixture, hashFile } from '../support/doctor-fixture.js';
 import { deadPid, holdLock } from '../support/lock-holder.js';
+import { makeDocx } from '../support/office-files.js';
 import { copyModelFolder } from '../support/test-models.js';
 
 let fixture: DoctorFixture;
@@ -178,17 +179,18 @@ describe('files the last index run refused', () => {
       'json',
     ]);
     expect(run.code).toBe(1);
-    const [finding] = JSON.parse(run.stdout).findings;
-    expect(finding).toMatchObject({ check: 'skipped-files', severity: 'warning', count: 3 });
+    const [finding, empty] = JSON.parse(run.stdout).findings;
+    expect(finding).toMatchObject({ check: 'skipped-files', severity: 'warning', count: 2 });
     expect(finding.samples).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^skipped image\.md: .*binary/),
-        expect.stringMatching(/^skipped empty\.md: it has no text to index$/),
         expect.stringMatching(
           /^skipped guides\/search-syntax\.md: .*binary.*; its earlier version is still indexed$/,
         ),
       ]),
     );
+    // A file with no text is a fact, not a problem: an info finding of its own.
+    expect(empty).toMatchObject({ check: 'empty-files', severity: 'info', count: 1, samples: ['empty.md'] });
     expect(hashFile(dbPath)).toBe(before);
 
     // The next run replaces the record: fixed files leave it.
@@ -201,6 +203,22 @@ describe('files the last index run refused', () => {
     expect((await index()).code).toBe(0);
     const after = await fixture.groove(['doctor', '--kb-path', kbPath, '--db-path', dbPath]);
     expect(after.code, after.stdout).toBe(0);
+  });
+
+  it('an empty .docx is an info finding: doctor exits 0', async () => {
+    const kbPath = path.join(fixture.workDir, 'empty-docx-kb');
+    fs.cpSync(fixture.kbPath, kbPath, { recursive: true });
+    fs.writeFileSync(path.join(kbPath, 'blank.docx'), await makeDocx({ blocks: [] }));
+    const config = path.join(fixture.workDir, 'empty-docx.toml');
+    fs.writeFileSync(config, '[parsers]\nenabled = ["md", "docx"]\n');
+    const dbPath = path.join(fixture.workDir, 'empty-docx.db');
+    const args = ['--kb-path', kbPath, '--db-path', dbPath, '--config', config];
+    expect((await fixture.groove(['index', ...args, '--model', 'none', '--quiet'])).code).toBe(0);
+    const run = await fixture.groove(['doctor', ...args, '--format', 'json']);
+    expect(run.code, run.stdout).toBe(0);
+    expect(JSON.parse(run.stdout).findings).toEqual([
+      expect.objectContaining({ check: 'empty-files', severity: 'info', count: 1, samples: ['blank.docx'] }),
+    ]);
   });
 });
 

@@ -63,7 +63,7 @@ describe('a healthy index', () => {
       [
         `groove doctor: ${dbPath}`,
         '  7 documents, 16 chunks, 0 vectors; model none; schema 5',
-        'no findings (19 checks passed)',
+        'no findings (20 checks passed)',
         '',
       ].join('\n'),
     );

@@ -2,6 +2,7 @@
 // built with, the writer lock, the golden set's sidecar — which files the last run refused, and which links in the
 // notes name a note that is not indexed.
 import { formatDrift } from '../../core/golden-freshness.js';
+import { isNoTextSkip, type SkippedFile } from '../../store/skipped-files.js';
 import { type DoctorCheck, hasTables, NOT_APPLICABLE, plural, SAMPLE_LIMIT } from './doctor-report.js';
 
 const GOLDEN_REMEDY =
@@ -117,16 +118,36 @@ export const SERVABILITY_CHECKS: readonly DoctorCheck[] = [
     inspect({ reader }) {
       const record = reader.skippedFiles();
       if (record === null) return NOT_APPLICABLE;
-      if (record.total === 0) return null;
-      const samples = record.files
+      const refused = record.files.filter((file) => !isNoTextSkip(file));
+      // Files past the record's list are counted as refusals: their reasons are not kept.
+      const count = refused.length + (record.total - record.files.length);
+      if (count === 0) return null;
+      const samples = refused
         .slice(0, SAMPLE_LIMIT)
         .map((file) =>
           reader.isIndexed(file.path) ? `${file.reason}; its earlier version is still indexed` : file.reason,
         );
       return {
-        count: record.total,
-        summary: `the last index run refused ${plural(record.total, 'file')}: searches do not find their current text`,
+        count,
+        summary: `the last index run refused ${plural(count, 'file')}: searches do not find their current text`,
         samples,
+      };
+    },
+  },
+  {
+    check: 'empty-files',
+    severity: 'info',
+    remedy:
+      'nothing is needed; write text into the file, or ignore it in .grooveignore to keep it out of the walk',
+    inspect({ reader }) {
+      const record = reader.skippedFiles();
+      if (record === null) return NOT_APPLICABLE;
+      const empty: SkippedFile[] = record.files.filter(isNoTextSkip);
+      if (empty.length === 0) return null;
+      return {
+        count: empty.length,
+        summary: `${plural(empty.length, 'file')} with no text to index (empty, blank or frontmatter only): nothing in them to find`,
+        samples: empty.slice(0, SAMPLE_LIMIT).map((file) => file.path),
       };
     },
   },

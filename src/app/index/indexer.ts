@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { displayPath } from '../../core/display-path.js';
 import { isUnchangedByStat, planRenames, type StoredFileState } from '../../core/plan-index-changes.js';
 import type { ChunkRowInput } from '../../store/document-store.js';
+import { NO_TEXT_REASON } from '../../store/skipped-files.js';
 import type { Embedder, ParsedDocument } from '../../types.js';
 import { fillEmbeddingQueue } from './embed-queue-fill.js';
 import { dropCutOffVectors, toEmbeddingInput } from './embed-rows.js';
@@ -290,7 +291,7 @@ function writeFile(
     events.push({
       kind: 'skipped',
       path: parsed.path,
-      message: `skipped ${displayPath(parsed.path)}: it has no text to index`,
+      message: `skipped ${displayPath(parsed.path)}: ${NO_TEXT_REASON}`,
     });
     for (const stale of [file.stored ? parsed.path : undefined, file.renamedFrom]) {
       if (stale !== undefined && options.store.deleteDocuments([stale]) > 0) {
