@@ -10,7 +10,7 @@ export function renderSearchText(response: SearchResponse, options: { minConfide
   }
   if (response.lowConfidence)
     lines.push(`[low_confidence: top1 / mean ratio < ${options.minConfidenceRatio}]`);
-  if (response.results.length === 0) lines.push('No results.');
+  if (response.results.length === 0) lines.push(noResultsLine(response));
   const blocks = response.results.map((hit) => {
     // The path line is escaped whole: neither the file name nor the heading can forge a line.
     const where = displayPath(hit.heading ? `${hit.path}#${hit.heading}` : hit.path);
@@ -26,4 +26,14 @@ export function renderSearchText(response: SearchResponse, options: { minConfide
     return block.join('\n');
   });
   return `${[...lines, blocks.join('\n---\n')].filter((s) => s !== '').join('\n')}\n`;
+}
+
+function noResultsLine(response: SearchResponse): string {
+  const hidden = response.hiddenByQuality;
+  if (!hidden) return 'No results.';
+  const matches = hidden.count === 1 ? '1 keyword match' : `${hidden.count} keyword matches`;
+  return (
+    `No results: the quality filter (min_quality ${hidden.minQuality}) hid ${matches}; ` +
+    'add --include-low-quality to see them.'
+  );
 }

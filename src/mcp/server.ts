@@ -60,6 +60,8 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
         '("disabled" vector = no embedding model; "partial"/"failed" = that leg broke, results are incomplete; ' +
         'a vector leg "partial" with coverage {embedded, chunks} = the index is still embedding, keyword results are complete). ' +
         'Filters narrow the documents before ranking, so a filtered search still fills `limit` when it can. ' +
+        'No results but `hidden_by_quality: {count, min_quality, hint}` = the quality filter hid that many keyword ' +
+        'matches; search again with include_low_quality: true to see them. ' +
         '`boost` raises documents agents judged helped (record_feedback); `graph` pulls in documents linked ' +
         'to a top hit or judged helped in the same task, each with `expanded_from: {kind: link|co_helpful, ' +
         'path, heading?}` naming that hit.',

@@ -73,7 +73,13 @@ export interface SearchResponse {
   legs: LegReport;
   /** Lexical-only index or vector leg unavailable: stated wherever results are shown. */
   lexicalOnly: boolean;
+  /** Only with no results: keyword matches (at most the leg's pool) the quality filter hid. */
+  hiddenByQuality?: { count: number; minQuality: number };
 }
+
+/** How to see what the quality filter hid, in the words of each surface. */
+export const SHOW_HIDDEN_HINT =
+  'search again with include_low_quality: true (CLI --include-low-quality), or a lower min_quality';
 
 /** The wire form shared by `groove search --format json` and the MCP `search` tool. */
 export function searchResponseToJson(response: SearchResponse): Record<string, unknown> {
@@ -94,6 +100,15 @@ export function searchResponseToJson(response: SearchResponse): Record<string, u
     low_confidence: response.lowConfidence,
     filter_applied: response.filterApplied && toWireKeys(response.filterApplied),
     legs: response.legs,
+    ...(response.hiddenByQuality
+      ? {
+          hidden_by_quality: {
+            count: response.hiddenByQuality.count,
+            min_quality: response.hiddenByQuality.minQuality,
+            hint: SHOW_HIDDEN_HINT,
+          },
+        }
+      : {}),
   };
 }
 

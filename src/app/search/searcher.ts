@@ -100,19 +100,20 @@ export async function runSearch(
     options.skipLeg === 'vector'
       ? Promise.resolve({ ids: [], health: disabledLeg() })
       : runVectorLeg(context, trigram.positiveText, { pool, minQuality, documentIds, excluded });
+  const lexicalOptions = {
+    weights: {
+      heading: f.bm25HeadingWeight,
+      context: f.bm25ContextWeight,
+      content: f.bm25ContentWeight,
+    },
+    pool,
+    minQuality,
+    documentIds,
+  };
   const lexical: LexicalLegResult =
     options.skipLeg === 'lexical'
       ? { ids: [], source: new Map(), health: disabledLeg() }
-      : runLexicalLeg(reader, compiled, {
-          weights: {
-            heading: f.bm25HeadingWeight,
-            context: f.bm25ContextWeight,
-            content: f.bm25ContentWeight,
-          },
-          pool,
-          minQuality,
-          documentIds,
-        });
+      : runLexicalLeg(reader, compiled, lexicalOptions);
   const vector = await pendingVector;
   const fused = fuseRrf(
     [
@@ -156,12 +157,20 @@ export async function runSearch(
     const record = records.get(entry.id);
     return record ? [toHit(context, record, entry, { params, spanTerms })] : [];
   });
+  // Nothing shown: say whether the quality filter hid keyword matches (one more lexical pass, only then).
+  const hidden =
+    results.length === 0 && minQuality > 0 && options.skipLeg !== 'lexical'
+      ? runLexicalLeg(reader, compiled, { ...lexicalOptions, minQuality: 0 }).ids.filter(
+          (id) => !excluded.has(id),
+        ).length
+      : 0;
   return {
     results,
     lowConfidence,
     filterApplied: presentFilters(request),
     legs: { lexical: lexical.health, vector: vector.health, reranker: rerankHealth },
     lexicalOnly: context.embedder === null,
+    ...(hidden > 0 ? { hiddenByQuality: { count: hidden, minQuality } } : {}),
   };
 }
 
