@@ -35,17 +35,30 @@ export interface GrooveServerOptions {
   log: (line: string) => void;
 }
 
-const INSTRUCTIONS =
-  'groove searches a local knowledge base of Markdown/text notes. Start with `search` (hybrid keyword + ' +
-  'semantic); cite results by their `path`; when `low_confidence` is true or results look off, say the ' +
-  'knowledge base may not cover the question. Use `get_document` to read a whole file found by search, ' +
-  '`list_topics` to see what the knowledge base covers, `get_connection_graph` to find related notes, and ' +
-  '`get_best_practice` for a configured best-practice document. Documents are also resources (kb://doc/…).';
+/** What the server tells agents; `get_best_practice` is named only when it is configured (and so offered). */
+function instructions(bestPractice: boolean): string {
+  return (
+    'groove searches a local knowledge base of Markdown/text notes. Start with `search` (hybrid keyword + ' +
+    'semantic); cite results by their `path`; when `low_confidence` is true or results look off, say the ' +
+    'knowledge base may not cover the question. Use `get_document` to read a whole file found by search, ' +
+    '`list_topics` to see what the knowledge base covers, ' +
+    (bestPractice
+      ? '`get_connection_graph` to find related notes, and `get_best_practice` for the best-practice document ' +
+        'kept for a target. '
+      : 'and `get_connection_graph` to find related notes. ') +
+    'Documents are also resources (kb://doc/…).'
+  );
+}
 
 /** A new McpServer with groove's tools (one per client session; they all share the one KnowledgeBase). */
 export function createGrooveServer(options: GrooveServerOptions): McpServer {
   const { kb, runner } = options;
-  const server = new McpServer({ name: 'groove', version: options.version }, { instructions: INSTRUCTIONS });
+  // A tool that could only answer "not configured" is not offered.
+  const bestPractice = kb.config.bestPractice.pathTemplates.length > 0;
+  const server = new McpServer(
+    { name: 'groove', version: options.version },
+    { instructions: instructions(bestPractice) },
+  );
   const guard = (tool: string, work: () => Promise<CallToolResult>) => runTool(tool, work, options.log);
 
   server.registerTool(
@@ -160,7 +173,7 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
   );
 
   registerRecordFeedbackTool(server, { kb, guard });
-  registerBestPracticeTool(server, { kb, guard });
+  if (bestPractice) registerBestPracticeTool(server, { kb, guard });
   registerPrompts(server);
   registerResources(server, kb, options.log);
   return server;

@@ -30,7 +30,7 @@ export function registerBestPracticeTool(server: McpServer, { kb, guard }: ToolC
       description:
         'The best-practice document the server is configured to keep for a target (`[best_practice] ' +
         'path_templates` in groove.toml), or one `## section` of it. Returns {target, category?, path, ' +
-        'content}. Without configuration it answers that it is not configured.',
+        'content}.',
       inputSchema: bestPracticeInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

@@ -48,7 +48,6 @@ describe('the MCP Inspector CLI against groove serve', () => {
   it('lists tools, prompts and resources', () => {
     const tools = (inspect('tools/list').tools as { name: string }[]).map((t) => t.name).sort();
     expect(tools).toEqual([
-      'get_best_practice',
       'get_connection_graph',
       'get_document',
       'list_topics',

@@ -164,7 +164,7 @@ describe('MCP prompts, resources and get_best_practice', () => {
     expect(textOf(traversal)).toContain('target must be a name, not a path');
   });
 
-  it('get_best_practice without templates says it is not configured', async () => {
+  it('get_best_practice without templates is not offered, nor named in the instructions', async () => {
     const plain = openKnowledgeBase(
       resolveConfig({
         cwd: serveKb.kbPath,
@@ -174,12 +174,13 @@ describe('MCP prompts, resources and get_best_practice', () => {
     );
     const client = await connectInMemory(plain);
     try {
-      const result = await client.client.callTool({
-        name: 'get_best_practice',
-        arguments: { target: 'typescript' },
-      });
-      expect(textOf(result)).toContain('get_best_practice is not configured');
-      expect(result.isError).toBe(true);
+      const { tools } = await client.client.listTools();
+      expect(tools.map((tool) => tool.name)).not.toContain('get_best_practice');
+      expect(client.client.getInstructions()).not.toContain('get_best_practice');
+      expect((await connected.client.listTools()).tools.map((tool) => tool.name)).toContain(
+        'get_best_practice',
+      );
+      expect(connected.client.getInstructions()).toContain('get_best_practice');
     } finally {
       await client.close();
       await plain.close();

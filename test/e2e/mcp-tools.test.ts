@@ -45,7 +45,6 @@ describe('MCP tools (in-memory transport, counting embedder)', () => {
     const { tools } = await connected.client.listTools();
     const names = tools.map((t) => t.name).sort();
     expect(names).toEqual([
-      'get_best_practice',
       'get_connection_graph',
       'get_document',
       'list_topics',
