@@ -8,16 +8,26 @@ function labelOf(node: GraphNode): string {
   return node.heading ? `${node.path} › ${node.heading}` : node.path;
 }
 
-/** One line per node, children indented under their parent, with the similarity to the parent. */
+/**
+ * One line per node, children indented under their parent, with the similarity to the parent. Seed chunks that
+ * read the same (several chunks of one section, or of a document without headings) share one seed line.
+ */
 export function renderGraphText(graph: ConnectionGraph): string {
   const children = childrenByParent(graph.nodes);
   const lines: string[] = [];
   const visit = (node: GraphNode, indent: string) => {
-    const score = node.parentId === null ? 'seed' : node.score.toFixed(3);
-    lines.push(`${indent}${displayLine(labelOf(node))}  (${score})`);
+    lines.push(`${indent}${displayLine(labelOf(node))}  (${node.score.toFixed(3)})`);
     for (const child of children.get(node.nodeId) ?? []) visit(child, `${indent}  `);
   };
-  for (const root of children.get(null) ?? []) visit(root, '');
+  const seedsByLabel = new Map<string, GraphNode[]>();
+  for (const root of children.get(null) ?? []) {
+    const label = labelOf(root);
+    seedsByLabel.set(label, [...(seedsByLabel.get(label) ?? []), root]);
+  }
+  for (const [label, seeds] of seedsByLabel) {
+    lines.push(`${displayLine(label)}  (seed)`);
+    for (const seed of seeds) for (const child of children.get(seed.nodeId) ?? []) visit(child, '  ');
+  }
   if (graph.edges.length > 0) lines.push('links:');
   for (const edge of graph.edges) {
     const kind = `  (${edge.kind})`;

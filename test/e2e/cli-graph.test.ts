@@ -96,6 +96,26 @@ describe('groove graph', () => {
     const unknown = await groove(['graph', 'nope.md', '--kb-path', kbPath]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('"nope.md" is not an indexed document');
+    // A note's name, as Obsidian users write it, finds the same start as its path.
+    for (const name of [
+      'password-reset',
+      'Password-Reset.md',
+      '[[password-reset]]',
+      'guides/password-reset',
+    ]) {
+      const named = await groove([
+        'graph',
+        name,
+        '--kb-path',
+        kbPath,
+        '--db-path',
+        lexicalDb,
+        '--format',
+        'json',
+      ]);
+      expect(named.code, `${name}: ${named.stderr}`).toBe(0);
+      expect(JSON.parse(named.stdout).start_path, name).toBe(START);
+    }
     const deep = await groove(['graph', START, '--kb-path', kbPath, '--depth', '4']);
     expect(deep.code).toBe(2);
     expect(deep.stderr).toContain('--depth "4" must be a whole number from 1 to 3');

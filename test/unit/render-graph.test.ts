@@ -65,6 +65,32 @@ describe('graph drawings', () => {
   });
 });
 
+describe('graph text with several seed chunks', () => {
+  it('prints a seed line once for chunks that read the same, their neighbours under it', () => {
+    const graph: ConnectionGraph = {
+      ...hostile,
+      startPath: 'notes/plain.txt',
+      nodes: [
+        node(1, null, 'notes/plain.txt', null),
+        node(2, null, 'notes/plain.txt', null),
+        node(3, null, 'notes/plain.txt', 'Part two'),
+        node(4, 1, 'a.md', null),
+        node(5, 2, 'b.md', 'B'),
+        node(6, 3, 'c.md', null),
+      ],
+      stats: { ...hostile.stats, totalNodes: 6, seedsUsed: 3 },
+    };
+    expect(renderGraphText(graph).split('\n').slice(0, 6)).toEqual([
+      'notes/plain.txt  (seed)',
+      '  a.md  (0.500)',
+      '  b.md › B  (0.500)',
+      'notes/plain.txt › Part two  (seed)',
+      '  c.md  (0.500)',
+      '6 nodes, 0 link edges, depth 1, 1 neighbour queries, 1 ms',
+    ]);
+  });
+});
+
 describe('graph drawings with note links', () => {
   it('DOT: dashed edges between each document’s first node, a note-shaped node for a document outside the tree', () => {
     const dot = renderGraphDot(linked);

@@ -2,6 +2,7 @@
 // fan-out and a node budget, plus the note links from, to and among its documents (graph-links.ts), reporting
 // every place where something was cut off and how to see more.
 import * as z from 'zod';
+import { resolveNoteLink } from '../../core/resolve-note-link.js';
 import { GrooveError } from '../../errors.js';
 import type { VectorIndex } from '../../store/vector-index.js';
 import type { ChunkRecord, DocumentFacts } from '../../types.js';
@@ -108,12 +109,12 @@ export function buildConnectionGraph(view: SessionView, input: GraphRequest): Gr
   const startedAt = performance.now();
   const request = validateGraphRequest(input);
   const facts = view.reader.readDocumentFacts();
-  const start = facts.find((doc) => doc.path === request.start);
+  const start = findStart(facts, request.start);
   if (!start) {
     return {
       ok: false,
       reason: 'not-found',
-      message: `start "${request.start}" is not an indexed document; pass the exact "path" of a search result`,
+      message: `start "${request.start}" is not an indexed document; pass the "path" of a search result or a note's name`,
     };
   }
   const allowedDocs = facts.filter((doc) => isAllowedNeighbour(doc, start, request));
@@ -360,4 +361,21 @@ function averageUnit(vectors: Float32Array[]): Float32Array {
   const norm = Math.hypot(...sum) || 1;
   for (let i = 0; i < sum.length; i++) sum[i] = sum[i]! / norm;
   return sum;
+}
+
+/**
+ * The start document: the exact path, else the note `start` names as an Obsidian link would (`Embed files`,
+ * `Embed files.md`, `[[Embed files]]`, `guides/Embed files`): the same rules as a wikilink written at the KB root.
+ */
+function findStart(facts: readonly DocumentFacts[], start: string): DocumentFacts | undefined {
+  const exact = facts.find((doc) => doc.path === start);
+  if (exact) return exact;
+  const name = /^\[\[(.+)\]\]$/.exec(start.trim())?.[1] ?? start.trim();
+  const target = name.split('|')[0]!.split('#')[0]!.trim();
+  if (target === '') return undefined;
+  const path = resolveNoteLink(
+    { source: '', kind: 'wikilink', target, anchored: false },
+    facts.map((doc) => doc.path),
+  );
+  return path === null ? undefined : facts.find((doc) => doc.path === path);
 }
