@@ -104,7 +104,11 @@ const GRAPH_COMMAND: CommandSpec = {
   name: 'graph',
   description:
     'notes related to one document, by vector similarity and the links written in the notes (the MCP tool get_connection_graph)',
-  argument: { syntax: '<start>', description: 'path of the document to start from, as search returns it' },
+  argument: {
+    syntax: '<start>',
+    description:
+      'the document to start from: its path as search returns it, or a note name (Embed files, [[Embed files]])',
+  },
   options: [
     {
       flags: '--depth <n>',
