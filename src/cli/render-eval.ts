@@ -79,7 +79,31 @@ export function renderEvalText(report: EvalReport, options: RenderEvalTextOption
       lines.push(`  ${mark} ${r.id.padEnd(24)} recall@${k}: ${values}`);
     }
   }
+  lines.push(...renderMissesAtSmallerK(report));
   return `${lines.join('\n')}\n`;
+}
+
+/** At most this many query ids per `Missed at k` line; the JSON report has every query. */
+const MISSED_IDS_SHOWN = 20;
+
+/**
+ * For each k below the largest (whose misses the per-query section marks `✗`): the queries with no expected
+ * document in their top k, by id.
+ */
+function renderMissesAtSmallerK(report: EvalReport): string[] {
+  const { kValues } = report.run.fingerprint;
+  const maxK = Math.max(...kValues);
+  const queries = report.run.perQuery;
+  const lines: string[] = [];
+  for (const k of kValues.filter((value) => value < maxK)) {
+    const missed = queries.filter((q) => (q.metrics.recallAtK[k] ?? 0) === 0).map((q) => q.id);
+    if (missed.length === 0) continue;
+    const more = missed.length > MISSED_IDS_SHOWN ? `, … ${missed.length - MISSED_IDS_SHOWN} more` : '';
+    lines.push(
+      `  missed at k=${k} (${missed.length} of ${queries.length}): ${missed.slice(0, MISSED_IDS_SHOWN).join(', ')}${more}`,
+    );
+  }
+  return lines.length > 0 ? ['', 'No expected document in the top k', ...lines] : [];
 }
 
 /**

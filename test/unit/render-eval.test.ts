@@ -141,8 +141,24 @@ describe('eval text report', () => {
         'Per-query (regressions and misses, 1 of 2)',
         '  ✗ How are chunks deduplicated? recall@10: 0.00',
         '',
+        'No expected document in the top k',
+        '  missed at k=1 (1 of 2): How are chunks deduplicated?',
+        '  missed at k=5 (1 of 2): How are chunks deduplicated?',
+        '',
       ].join('\n'),
     );
+  });
+
+  it('names the queries missed at each smaller k, the first 20 and how many more', () => {
+    const run = seedRun('t0', firstRunHits);
+    const many = Array.from({ length: 25 }, (_, i) => ({ ...run.perQuery[1]!, id: `q${i}` }));
+    const text = renderEvalText(report({ ...run, perQuery: [run.perQuery[0]!, ...many] }, null), {
+      color: false,
+    });
+    const ids = Array.from({ length: 20 }, (_, i) => `q${i}`).join(', ');
+    expect(text).toContain(`  missed at k=1 (25 of 26): ${ids}, … 5 more\n`);
+    // rrf-basics is found at rank 1: it misses at no k.
+    expect(text).not.toMatch(/missed at k=\d+ .*rrf-basics/);
   });
 
   it('diffs against a compatible previous run with arrows, corpus note and per-query regressions', () => {
