@@ -11,7 +11,7 @@ import { scanLinkBlocks } from './link-blocks.js';
 import { scanInlineLinks } from './link-inline.js';
 
 /** The version of these rules: bump it when a note's links would come out differently, and every file is re-parsed. */
-export const NOTE_LINK_RULES = 1;
+export const NOTE_LINK_RULES = 2;
 
 /** `http:`, `mailto:`, `obsidian:`, `C:`…: anything with a URI scheme points outside the KB. */
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;

@@ -6,6 +6,8 @@
 //      with the name at a folder boundary, case-folded (`[[Name]]` is a unique file-name match, `[[b/Name]]`
 //      a path-suffix match).
 // Several documents on one rung: the shortest path wins, then the first in code-unit order.
+// A target ending in `.html` / `.htm` names the page built from a Markdown source (mdBook writes its cross-links
+// to `chapter.html`); groove indexes no HTML, so such a link is read as a link to `chapter` (`chapter.md`).
 import type { LinkKind } from '../types.js';
 import { baseNameOf, folderOf, joinKbPath, stemOf } from './kb-path.js';
 import { formatOfPath } from './parse-document.js';
@@ -28,7 +30,15 @@ export function documentNameKeys(path: string): string[] {
 
 /** The key a link is looked up by: the folded file name of its target (one of the documentNameKeys of a match). */
 export function linkNameKey(target: string): string {
-  return foldName(baseNameOf(target));
+  return foldName(baseNameOf(sourceOfPage(target)));
+}
+
+const BUILT_PAGE = /\.html?$/i;
+
+/** `ch16-03.html` → `ch16-03`: the Markdown source a built page is made from; any other target as it is. */
+function sourceOfPage(target: string): string {
+  const stem = target.replace(BUILT_PAGE, '');
+  return stem === target || baseNameOf(stem) === '' ? target : stem;
 }
 
 export interface StoredLink {
@@ -40,8 +50,9 @@ export interface StoredLink {
 }
 
 /** The document `link` points to among `candidates` (indexed paths), or null when none matches. */
-export function resolveNoteLink(link: StoredLink, candidates: readonly string[]): string | null {
+export function resolveNoteLink(written: StoredLink, candidates: readonly string[]): string | null {
   if (candidates.length === 0) return null;
+  const link = { ...written, target: sourceOfPage(written.target) };
   const paths = [link.target];
   if (!link.anchored) {
     const fromFolder = joinKbPath(folderOf(link.source), link.target);

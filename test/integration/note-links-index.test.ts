@@ -98,6 +98,20 @@ describe('links in the index', () => {
     expect(status(kb)).toMatchObject({ links: 7, danglingLinks: 1 });
   });
 
+  it('an mdBook cross-link to chapter.html is an edge to the indexed chapter.md', async () => {
+    const kb = createTempKb({
+      'src/ch16-00-concurrency.md':
+        '# Fearless Concurrency\n\nSee [shared state](ch16-03-shared-state.html#mutex).\n',
+      'src/ch16-03-shared-state.md': '## Shared-State Concurrency\n\nMutexes and Arc.\n',
+    });
+    kbs.push(kb);
+    await index(kb);
+    expect(edges(kb, ['src/ch16-03-shared-state.md'])).toEqual([
+      'src/ch16-00-concurrency.md -markdown-> src/ch16-03-shared-state.md',
+    ]);
+    expect(status(kb)).toMatchObject({ links: 1, danglingLinks: 0 });
+  });
+
   it('an edit replaces the note’s links; a target indexed later resolves without re-reading the note', async () => {
     const kb = linkedKb();
     await index(kb);

@@ -35,6 +35,19 @@ describe('resolveNoteLink', () => {
     expect(resolveNoteLink(md('notes/missing/setup.md'), docs)).toBeNull();
   });
 
+  it('a link to a built page (mdBook: chapter.html) means its Markdown source when that is indexed', () => {
+    const docs = ['src/ch16-03-shared-state.md', 'src/appendix.txt'];
+    const link = md('src/ch16-03-shared-state.html', 'src/ch16-00.md');
+    expect(linkNameKey(link.target)).toBe('ch16-03-shared-state');
+    expect(documentNameKeys(docs[0]!)).toContain(linkNameKey(link.target));
+    expect(resolveNoteLink(link, docs)).toBe('src/ch16-03-shared-state.md');
+    expect(resolveNoteLink(md('src/CH16-03-Shared-State.HTM'), docs)).toBe('src/ch16-03-shared-state.md');
+    // Only a Markdown source: a .txt is not what a page is built from; a missing source stays unresolved.
+    expect(resolveNoteLink(md('src/appendix.html'), docs)).toBeNull();
+    expect(resolveNoteLink(md('src/missing.html'), docs)).toBeNull();
+    expect(linkNameKey('.html')).toBe('.html');
+  });
+
   it('a wikilink name: the path from the root, then from the note folder, then a unique file name', () => {
     const docs = ['Topic.md', 'notes/Topic.md', 'notes/Local.md', 'deep/far/Unique.md'];
     expect(resolveNoteLink(wiki('Topic'), docs)).toBe('Topic.md');
