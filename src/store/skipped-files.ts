@@ -15,14 +15,6 @@ export interface SkippedFilesRecord {
   files: SkippedFile[];
 }
 
-/** Why a file with nothing searchable (empty, blank, frontmatter only) was skipped: a fact, not a problem. */
-export const NO_TEXT_REASON = 'it has no text to index';
-
-/** Whether the run skipped this file only because it holds no text. */
-export function isNoTextSkip(file: SkippedFile): boolean {
-  return file.reason.endsWith(`: ${NO_TEXT_REASON}`);
-}
-
 /** The record keeps this many files; a run refusing more still records the total. */
 export const MAX_RECORDED_SKIPS = 1000;
 

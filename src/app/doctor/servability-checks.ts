@@ -2,7 +2,7 @@
 // built with, the writer lock, the golden set's sidecar — which files the last run refused, and which links in the
 // notes name a note that is not indexed.
 import { formatDrift } from '../../core/golden-freshness.js';
-import { isNoTextSkip, type SkippedFile } from '../../store/skipped-files.js';
+import { isNoTextSkip } from '../../core/no-text-skip.js';
 import { type DoctorCheck, hasTables, NOT_APPLICABLE, plural, SAMPLE_LIMIT } from './doctor-report.js';
 
 const GOLDEN_REMEDY =
@@ -142,7 +142,7 @@ export const SERVABILITY_CHECKS: readonly DoctorCheck[] = [
     inspect({ reader }) {
       const record = reader.skippedFiles();
       if (record === null) return NOT_APPLICABLE;
-      const empty: SkippedFile[] = record.files.filter(isNoTextSkip);
+      const empty = record.files.filter(isNoTextSkip);
       if (empty.length === 0) return null;
       return {
         count: empty.length,

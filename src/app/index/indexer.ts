@@ -2,9 +2,9 @@
 // reusable vector are queued) → embed the queue behind, batch by batch.
 import { createHash } from 'node:crypto';
 import { displayPath } from '../../core/display-path.js';
+import { NO_TEXT_REASON } from '../../core/no-text-skip.js';
 import { isUnchangedByStat, planRenames, type StoredFileState } from '../../core/plan-index-changes.js';
 import type { ChunkRowInput } from '../../store/document-store.js';
-import { NO_TEXT_REASON } from '../../store/skipped-files.js';
 import type { Embedder, ParsedDocument } from '../../types.js';
 import { fillEmbeddingQueue } from './embed-queue-fill.js';
 import { dropCutOffVectors, toEmbeddingInput } from './embed-rows.js';
