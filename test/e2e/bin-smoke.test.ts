@@ -57,9 +57,10 @@ describe.skipIf(!hasDist)(`bin/groove.js (${hasDist ? 'dist present' : skipReaso
     const total = 800;
     for (let n = 0; n < total; n++) kb.write(`gen/${String(n).padStart(4, '0')}.md`, generatedNote(n));
 
-    // Lines appear after each commit; by the 100th the run is well into its writes, likely mid-transaction.
+    // Lines appear after each commit (--verbose prints every one); by the 100th the run is well into its writes,
+    // likely mid-transaction.
     const killed = await killBinWhen(
-      ['index', ...kbArgs(), '--model', 'none'],
+      ['index', ...kbArgs(), '--model', 'none', '--verbose'],
       kb.root,
       (stderr) => stderr.split('indexed: ').length > 100,
     );
