@@ -73,7 +73,7 @@ export interface SearchResponse {
   legs: LegReport;
   /** Lexical-only index or vector leg unavailable: stated wherever results are shown. */
   lexicalOnly: boolean;
-  /** Only with no results: keyword matches (at most the leg's pool) the quality filter hid. */
+  /** Only with no results and no document filter: chunks holding the query's keywords that the quality filter hid. */
   hiddenByQuality?: { count: number; minQuality: number };
 }
 

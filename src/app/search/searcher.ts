@@ -100,20 +100,19 @@ export async function runSearch(
     options.skipLeg === 'vector'
       ? Promise.resolve({ ids: [], health: disabledLeg() })
       : runVectorLeg(context, trigram.positiveText, { pool, minQuality, documentIds, excluded });
-  const lexicalOptions = {
-    weights: {
-      heading: f.bm25HeadingWeight,
-      context: f.bm25ContextWeight,
-      content: f.bm25ContentWeight,
-    },
-    pool,
-    minQuality,
-    documentIds,
-  };
   const lexical: LexicalLegResult =
     options.skipLeg === 'lexical'
       ? { ids: [], source: new Map(), health: disabledLeg() }
-      : runLexicalLeg(reader, compiled, lexicalOptions);
+      : runLexicalLeg(reader, compiled, {
+          weights: {
+            heading: f.bm25HeadingWeight,
+            context: f.bm25ContextWeight,
+            content: f.bm25ContentWeight,
+          },
+          pool,
+          minQuality,
+          documentIds,
+        });
   const vector = await pendingVector;
   const fused = fuseRrf(
     [
@@ -157,13 +156,12 @@ export async function runSearch(
     const record = records.get(entry.id);
     return record ? [toHit(context, record, entry, { params, spanTerms })] : [];
   });
-  // Nothing shown: say whether the quality filter hid keyword matches (one more lexical pass, only then).
-  const hidden =
-    results.length === 0 && minQuality > 0 && options.skipLeg !== 'lexical'
-      ? runLexicalLeg(reader, compiled, { ...lexicalOptions, minQuality: 0 }).ids.filter(
-          (id) => !excluded.has(id),
-        ).length
-      : 0;
+  const hidden = countHiddenByQuality(reader, trigram.expression, {
+    nothingShown: results.length === 0 && options.skipLeg !== 'lexical',
+    minQuality,
+    filtered: documentIds !== null,
+    excluded,
+  });
   return {
     results,
     lowConfidence,
@@ -172,6 +170,21 @@ export async function runSearch(
     lexicalOnly: context.embedder === null,
     ...(hidden > 0 ? { hiddenByQuality: { count: hidden, minQuality } } : {}),
   };
+}
+
+/**
+ * With nothing shown, no document filter and a quality floor: the chunks holding the query as keywords (the
+ * trigram table's matches, exclusions left out), every one of which the floor hid. Else 0.
+ */
+function countHiddenByQuality(
+  reader: SearchContext['reader'],
+  expression: string | null,
+  options: { nothingShown: boolean; minQuality: number; filtered: boolean; excluded: ReadonlySet<number> },
+): number {
+  if (!options.nothingShown || options.minQuality <= 0 || options.filtered || expression === null) return 0;
+  let count = 0;
+  for (const id of reader.findExcludedChunkIds(expression)) if (!options.excluded.has(id)) count++;
+  return count;
 }
 
 function explainOf(
