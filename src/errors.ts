@@ -77,8 +77,12 @@ export function isGrooveError(value: unknown): value is GrooveError {
   return value instanceof GrooveError;
 }
 
-/** Codes that mean the request itself asked for something impossible (CLI exit 2, HTTP 400), not a failure. */
+/**
+ * Codes that mean the request itself, or the configuration it runs with, asked for something impossible (CLI
+ * exit 2, HTTP 400), not a failure.
+ */
 const USAGE_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'CONFIG_INVALID',
   'INVALID_ARGUMENT',
   'QUERY_INVALID',
   'MODEL_UNKNOWN',
