@@ -77,8 +77,12 @@ export function isGrooveError(value: unknown): value is GrooveError {
   return value instanceof GrooveError;
 }
 
-/** Codes that mean the request itself asked for something impossible (CLI exit 2, HTTP 400), not a failure. */
+/**
+ * Codes that mean the request itself, or the configuration it runs with, asked for something impossible (CLI
+ * exit 2, HTTP 400), not a failure.
+ */
 const USAGE_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'CONFIG_INVALID',
   'INVALID_ARGUMENT',
   'QUERY_INVALID',
   'MODEL_UNKNOWN',
@@ -97,12 +101,35 @@ export function describeError(value: unknown): string {
 }
 
 /**
- * Errno and SQLite codes that mean the disk (or quota, or file-size limit) has no room for the write. SHMSIZE:
- * SQLite could not grow `<db>-shm`, which every connection needs, so even a search hits it on a full disk.
+ * Errno and SQLite codes that mean the disk (or quota, or file-size limit) has no room for the write, in groove's
+ * words. SHMSIZE: SQLite could not grow `<db>-shm`, which every connection needs, so even a search hits it.
  */
-const NO_ROOM = new Set(['SQLITE_FULL', 'SQLITE_IOERR_SHMSIZE', 'ENOSPC', 'EDQUOT', 'EFBIG']);
-/** Codes that mean the folder or file may not be written (read-only mount, permissions). */
-const NOT_WRITABLE = /^(SQLITE_READONLY(_.*)?|SQLITE_CANTOPEN|SQLITE_PERM|EROFS|EACCES|EPERM)$/;
+const NO_ROOM: ReadonlyMap<string, string> = new Map([
+  ['SQLITE_FULL', 'the disk is full'],
+  ['ENOSPC', 'the disk is full'],
+  ['SQLITE_IOERR_SHMSIZE', "the disk has no room left for the index's shared-memory file"],
+  ['EDQUOT', 'your disk quota is used up'],
+  ['EFBIG', 'the file would grow past the size limit for files'],
+]);
+/** Codes that mean the folder or file may not be written (read-only mount, permissions), in groove's words. */
+function notWritableReason(code: string): string | null {
+  if (code === 'EROFS') return 'the disk is mounted read-only';
+  if (code === 'EACCES' || code === 'EPERM' || code === 'SQLITE_PERM') return 'permission denied';
+  if (/^SQLITE_READONLY(_.*)?$/.test(code)) return 'the file or its folder is read-only';
+  if (code === 'SQLITE_CANTOPEN') return 'the file cannot be opened for writing';
+  return null;
+}
+
+/**
+ * The low-level code and message behind an error (an errno or SQLite code), for `GROOVE_DEBUG` output; null when
+ * there is none (controls escaped, like a path). Messages carry groove's words only.
+ */
+export function underlyingCause(error: unknown): string | null {
+  const cause = error instanceof GrooveError ? error.cause : undefined;
+  if (!(cause instanceof Error)) return null;
+  const code = (cause as NodeJS.ErrnoException).code;
+  return displayLine(typeof code === 'string' ? `${code}: ${cause.message}` : cause.message);
+}
 
 /**
  * A write to the index that failed for lack of room or permission, as a GrooveError naming where the index
@@ -113,14 +140,16 @@ export function storageFailure(cause: unknown, dbPath: string): GrooveError | nu
   const code = (cause as NodeJS.ErrnoException).code;
   if (typeof code !== 'string') return null;
   const folder = path.dirname(dbPath);
-  if (NO_ROOM.has(code)) {
-    return new GrooveError('STORAGE_FULL', `no room to write the index "${dbPath}" (${code})`, {
+  const noRoom = NO_ROOM.get(code);
+  if (noRoom !== undefined) {
+    return new GrooveError('STORAGE_FULL', `no room to write the index "${dbPath}": ${noRoom}`, {
       cause,
       hint: `free space on the disk holding "${folder}" (or pass --db-path on another disk) and run again; nothing was lost: the index keeps everything it held before this write`,
     });
   }
-  if (NOT_WRITABLE.test(code)) {
-    return new GrooveError('STORAGE_DENIED', `cannot write the index "${dbPath}" (${code})`, {
+  const notWritable = notWritableReason(code);
+  if (notWritable !== null) {
+    return new GrooveError('STORAGE_DENIED', `cannot write the index "${dbPath}": ${notWritable}`, {
       cause,
       hint: `make "${folder}" writable, or pass --db-path in a folder you can write`,
     });

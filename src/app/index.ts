@@ -110,6 +110,7 @@ export const searchStages = {
   lexicalLeg: runLexicalLeg,
 } as const;
 export {
+  checkServicePaths,
   installService,
   planService,
   type ServicePlan,

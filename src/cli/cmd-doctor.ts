@@ -1,5 +1,6 @@
 // `groove doctor`: integrity and servability checks on the index. Exit 0 with no findings (or info only), 1 with
-// any error or warning, 2 when doctor cannot run (no knowledge base, no index, a file that is not an index…).
+// any error or warning (a damaged or foreign file at the index path included), 2 when doctor cannot run (no
+// knowledge base, no file at the index path…).
 import { type DoctorReport, doctorReportToJson, openKnowledgeBase } from '../app/index.js';
 import { describeError } from '../errors.js';
 import { EXIT } from './cli-io.js';

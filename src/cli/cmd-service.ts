@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  checkServicePaths,
   installService,
   planService,
   type ServicePlan,
@@ -51,11 +52,15 @@ function planFor(flags: ServiceFlags, io: CliIo, forInstall: boolean): ServicePl
       );
     }
   }
-  return planService({
-    name: flags.serviceName,
+  const paths = {
     kbPath: kbPath ?? path.join(io.cwd, 'kb'),
     dbPath: flags.dbPath === undefined ? null : expandPath(flags.dbPath, io.cwd),
     configPath: flags.config === undefined ? null : expandPath(flags.config, io.cwd),
+  };
+  if (forInstall) checkServicePaths(paths);
+  return planService({
+    name: flags.serviceName,
+    ...paths,
     bind: flags.bind ?? '127.0.0.1',
     port: flags.port ?? 3100,
     allowRemote: flags.bind !== undefined && !isLoopbackBind(flags.bind),

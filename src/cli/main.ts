@@ -1,7 +1,7 @@
 // The CLI entry: builds the command tree from the command specs (commands.ts), runs one command, and turns
 // errors into exit codes and one-line messages. Only the module of the command that runs is imported.
 import { Command, CommanderError } from 'commander';
-import { describeError, isGrooveError, isUsageError } from '../errors.js';
+import { describeError, isGrooveError, isUsageError, underlyingCause } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
 import { buildCommand, type CommandSpec } from './command-spec.js';
 import { COMMANDS } from './commands.js';
@@ -42,6 +42,16 @@ function commandsToBuild(argv: string[]): readonly CommandSpec[] {
   return named ? [named] : COMMANDS;
 }
 
+/** GROOVE_DEBUG: a bug's stack, or the low-level code behind one of groove's errors (SQLITE_FULL, ENOSPC…). */
+function writeDebugDetail(error: unknown, io: CliIo): void {
+  if (!isGrooveError(error)) {
+    if (error instanceof Error) io.stderr.write(`${error.stack}\n`);
+    return;
+  }
+  const cause = underlyingCause(error);
+  if (cause !== null) io.stderr.write(`groove: debug: caused by ${cause}\n`);
+}
+
 function reportError(error: unknown, io: CliIo): number {
   if (error instanceof CommanderError) {
     // --help and --version end with a CommanderError too, successfully.
@@ -49,8 +59,7 @@ function reportError(error: unknown, io: CliIo): number {
     return EXIT.usage;
   }
   io.stderr.write(`groove: error: ${describeError(error)}\n`);
-  if (!isGrooveError(error) && io.env.GROOVE_DEBUG && error instanceof Error)
-    io.stderr.write(`${error.stack}\n`);
+  if (io.env.GROOVE_DEBUG) writeDebugDetail(error, io);
   // The command line itself asked for something impossible: exit 2, like a bad flag.
   if (isUsageError(error)) return EXIT.usage;
   // Refusals to measure: a leg is down, or the golden set is too old for the corpus.

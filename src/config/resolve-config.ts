@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type * as z from 'zod';
-import { maskDatabaseUrl } from '../core/database-url.js';
+import { databaseUrlProblem, maskDatabaseUrl } from '../core/database-url.js';
 import { extensionsOfParsers } from '../core/document-formats.js';
 import { GrooveError } from '../errors.js';
 import type { EmbeddingSetup, HubEnvironment } from '../types.js';
@@ -341,13 +341,19 @@ export function resolveConfig(options: ResolveConfigOptions): ResolvedConfig {
     config.configPath = file;
   }
   applyEnvAndOverrides(config, options);
-  checkStorage(config);
+  checkStorage(
+    config,
+    options.env.GROOVE_DATABASE_URL ? 'GROOVE_DATABASE_URL' : `[storage] url in "${file}"`,
+  );
   if (config.kbPath && !config.dbPath) config.dbPath = path.join(path.dirname(config.kbPath), '.groove.db');
   return config;
 }
 
-/** A postgres backend needs a URL that says where; the URL is quoted with its password masked. */
-function checkStorage(config: ResolvedConfig): void {
+/**
+ * A postgres backend needs a URL that says where and parses (checked before any server is asked); the URL is
+ * quoted with its password masked, and `source` names where it was set.
+ */
+function checkStorage(config: ResolvedConfig, source: string): void {
   const { backend, url } = config.storage;
   if (backend !== 'postgres') return;
   if (url === null) {
@@ -363,6 +369,12 @@ function checkStorage(config: ResolvedConfig): void {
         hint: 'write it as postgres://user:password@host:5432/database (GROOVE_DATABASE_URL or [storage] url)',
       },
     );
+  }
+  const problem = databaseUrlProblem(url);
+  if (problem !== null) {
+    throw new GrooveError('CONFIG_INVALID', `${source} is not a valid database URL: ${problem}`, {
+      hint: 'write it as postgres://user:password@host:5432/database, percent-encoding special characters in the password; no server was contacted',
+    });
   }
 }
 

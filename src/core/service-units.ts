@@ -16,15 +16,46 @@ export function isValidServiceName(name: string): boolean {
   return NAME.test(name);
 }
 
-/** One ExecStart word: double-quoted, with systemd's specifiers (`%`) and variables (`$`) escaped. */
+/**
+ * One ExecStart word per systemd.syntax(7) and systemd.service(5): double-quoted; `\` and `"` backslash-escaped;
+ * specifiers (`%` → `%%`) and variables (`$` → `$$`) escaped; control characters as C escapes (`\r`, `\x01`,
+ * `\u0085`), so no byte of the word can end the line, unbalance the quotes or be substituted.
+ */
 function systemdWord(word: string): string {
-  const escaped = word
-    .replace(/\\/g, '\\\\')
-    .replace(/"/g, '\\"')
-    .replace(/%/g, '%%')
-    .replace(/\$/g, '$$$$')
-    .replace(/\n/g, '\\n');
+  const escaped = word.replace(/[\\"%$\p{Cc}]/gu, (ch) => SYSTEMD_ESCAPES[ch] ?? controlEscape(ch));
   return `"${escaped}"`;
+}
+
+const SYSTEMD_ESCAPES: Readonly<Record<string, string>> = {
+  '\\': '\\\\',
+  '"': '\\"',
+  '%': '%%',
+  $: '$$',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
+
+/** `\xNN` for an ASCII control (systemd turns it into that byte), `\uNNNN` for a C1 one (into its UTF-8). */
+function controlEscape(ch: string): string {
+  const code = ch.codePointAt(0)!;
+  const hex = code.toString(16).padStart(code < 0x80 ? 2 : 4, '0');
+  return code < 0x80 ? `\\x${hex}` : `\\u${hex}`;
+}
+
+/**
+ * The WorkingDirectory= value: `%` escaped, and a `/` appended so that a folder whose name ends with `\` or a
+ * space neither continues the line nor loses the space. systemd does not unescape this setting, so a folder
+ * with a control character in its path cannot be written at all (see `unitPathProblem`).
+ */
+function systemdPath(folder: string): string {
+  return `${folder.replace(/%/g, '%%')}${folder.endsWith('/') ? '' : '/'}`;
+}
+
+/** Why `folder` cannot be a unit's WorkingDirectory=, or null when it can. */
+export function unitPathProblem(folder: string): string | null {
+  if (/\p{Cc}/u.test(folder)) return 'it holds a control character (a line break, a tab…)';
+  return null;
 }
 
 export function systemdUnitName(name: string): string {
@@ -40,7 +71,7 @@ export function renderSystemdUnit(spec: ServiceSpec): string {
     '[Service]',
     'Type=simple',
     `ExecStart=${spec.command.map(systemdWord).join(' ')}`,
-    `WorkingDirectory=${spec.workingDirectory.replace(/%/g, '%%')}`,
+    `WorkingDirectory=${systemdPath(spec.workingDirectory)}`,
     'Restart=on-failure',
     'RestartSec=5',
     'UMask=0077',

@@ -1,14 +1,24 @@
 // TREC interop for `groove eval`: the run and the golden set written as TREC run and qrels files, and TREC/BEIR
 // query and qrels files read back into golden queries. Identifiers are whitespace-free (TREC splits columns
-// on whitespace): `%`, `#` and whitespace inside a path, heading or query id are percent-encoded, and a
-// docid is `path#heading` for a heading entry, `path` for a document-level one.
+// on whitespace): `%`, `#`, control characters and every character a common reader splits on inside a path,
+// heading or query id are percent-encoded, and a docid is `path#heading` for a heading entry, `path` for a
+// document-level one.
 import { GrooveError } from '../errors.js';
 import type { ExpectedEntry, RankedHit } from './eval-metrics.js';
 import { matchHits } from './eval-metrics-extra.js';
 
+/**
+ * What some common reader takes for a column or line break: Unicode White_Space (JavaScript's `\s` lacks U+0085),
+ * the information separators U+001C–U+001F (Python's `str.split()` splits on them), every other control
+ * character, and the zero-width characters older Unicode versions counted as spaces.
+ */
+const TREC_BREAKING = /[%#\s\p{Cc}\u180e\u200b\ufeff]/gu;
+/** Runs of the characters readers split columns on (Python's `str.split()` set), for reading TREC files. */
+const TREC_COLUMN_GAP = /[\s\x1c-\x1f\x85]+/u;
+
 /** Percent-encode what would break a TREC column or the `path#heading` split. */
 export function encodeTrecId(text: string): string {
-  return text.replace(/[%#\s]/gu, (ch) =>
+  return text.replace(TREC_BREAKING, (ch) =>
     [...Buffer.from(ch, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
   );
 }
@@ -169,7 +179,7 @@ export function parseTrecQrels(
   const out: { qid: string; docid: string; relevant: boolean; line: number }[] = [];
   const lines = numberedLines(text);
   lines.forEach(({ line, text: raw }, index) => {
-    const cols = raw.trim().split(/\s+/);
+    const cols = raw.split(TREC_COLUMN_GAP).filter((col) => col !== '');
     const last = cols[cols.length - 1]!;
     const integer = /^[+-]?\d+$/.test(last);
     if (index === 0 && !integer) return;

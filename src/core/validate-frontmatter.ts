@@ -128,7 +128,7 @@ function checkScalar(
     return;
   }
   const name = placeName(rule.name, place);
-  if (rule.pattern && typeof value === 'string' && !rule.pattern.regex.test(value)) {
+  if (rule.pattern && typeof value === 'string' && !rule.pattern.test(value)) {
     out.push({
       kind: 'pattern_mismatch',
       field: rule.name,

@@ -3,6 +3,7 @@
 import { parse as parseToml } from 'smol-toml';
 import { GrooveError } from '../errors.js';
 import { isCalendarDate } from './calendar-date.js';
+import { compileSchemaPattern, type SchemaPattern } from './schema-pattern.js';
 
 /** Types a single value can have; `date` is a `YYYY-MM-DD` string naming a day that exists. */
 export type ScalarType = 'string' | 'number' | 'integer' | 'boolean' | 'date';
@@ -18,8 +19,8 @@ export interface FieldRule {
   type: FieldType | null;
   /** The type of a list's items; `string` unless the schema says otherwise. */
   items: ScalarType;
-  /** Unanchored; tested against a string or date value, or each item of a list of them. */
-  pattern: { source: string; regex: RegExp } | null;
+  /** Unanchored; tested against a string or date value, or each item of a list of them (linear time). */
+  pattern: SchemaPattern | null;
   /** Exact values allowed (each item's, for a list). */
   allowed: readonly (string | number)[] | null;
   /** Characters of a string, items of a list. */
@@ -78,14 +79,19 @@ export function compileValidationSchema(text: string, source: string): Validatio
   const allowUnknownFields = booleanAt(options, 'allow_unknown_fields', 'options.', invalid) ?? true;
   const fieldTables = tableAt(raw, 'fields', invalid);
   const fields = Object.keys(fieldTables).map((name) =>
-    compileField(name, tableAt(fieldTables, name, invalid, 'fields.'), invalid),
+    compileField(name, tableAt(fieldTables, name, invalid, 'fields.'), invalid, text),
   );
   return { fields, allowUnknownFields };
 }
 
 type Invalid = (message: string, hint?: string) => GrooveError;
 
-function compileField(name: string, table: Record<string, unknown>, invalid: Invalid): FieldRule {
+function compileField(
+  name: string,
+  table: Record<string, unknown>,
+  invalid: Invalid,
+  text: string,
+): FieldRule {
   const at = `${keyPath('fields.', name)}.`;
   rejectUnknownKeys(table, RULE_KEYS, at, invalid);
   const type = typeAt(table, 'type', at, TYPE_NAMES, invalid);
@@ -114,28 +120,57 @@ function compileField(name: string, table: Record<string, unknown>, invalid: Inv
       );
     }
   }
-  if (table.pattern !== undefined) rule.pattern = patternAt(table.pattern, at, valueType, invalid);
+  if (table.pattern !== undefined) {
+    const line = lineOfPattern(text, name);
+    const key = `key "${at}pattern"${line === null ? '' : ` (line ${line})`}`;
+    rule.pattern = patternAt(table.pattern, key, valueType, invalid);
+  }
   if (table.enum !== undefined) rule.allowed = enumAt(table.enum, at, valueType, invalid);
   return rule;
 }
 
 function patternAt(
   value: unknown,
-  at: string,
+  key: string,
   valueType: FieldType | null,
   invalid: Invalid,
 ): FieldRule['pattern'] {
-  if (typeof value !== 'string') throw invalid(`key "${at}pattern" must be a string (a regular expression)`);
+  if (typeof value !== 'string') throw invalid(`${key} must be a string (a regular expression)`);
   if (valueType !== 'string' && valueType !== 'date') {
-    throw invalid(`key "${at}pattern" applies to type "string", "date" or a list of them only`);
+    throw invalid(`${key} applies to type "string", "date" or a list of them only`);
   }
+  const compiled = compileSchemaPattern(value);
+  if (compiled.ok) return compiled.pattern;
+  throw invalid(
+    `${key} ${compiled.reason}`,
+    'write a regular expression without surrounding slashes, backreferences or lookaround (the README section "groove validate" lists the syntax)',
+  );
+}
+
+/**
+ * The line of `pattern = …` in the table `[fields.<name>]` of the schema text, for messages; null when the schema
+ * writes it another way (an inline table, a dotted key), where the message names the key alone.
+ */
+function lineOfPattern(text: string, fieldName: string): number | null {
+  const lines = text.split(/\r?\n/);
+  const assignment = /^\s*["']?pattern["']?\s*=/;
+  let inField = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (/^\s*\[/.test(line)) inField = fieldOfHeader(line) === fieldName;
+    else if (inField && assignment.test(line)) return i + 1;
+  }
+  return null;
+}
+
+/** The field a `[fields.<name>]` header line opens, or null for any other line. */
+function fieldOfHeader(line: string): string | null {
   try {
-    return { source: value, regex: new RegExp(value, 'u') };
-  } catch (cause) {
-    throw invalid(
-      `key "${at}pattern" is not a valid regular expression: ${(cause as Error).message}`,
-      'write a JavaScript regular expression (Unicode mode) without surrounding slashes',
-    );
+    const fields = (parseToml(line) as { fields?: Record<string, unknown> }).fields;
+    const names = fields ? Object.keys(fields) : [];
+    return names.length === 1 ? names[0]! : null;
+  } catch {
+    return null;
   }
 }
 

@@ -282,3 +282,21 @@ function isCurrent(db: SqliteDatabase): boolean {
 export function removeDatabaseFiles(dbPath: string): void {
   for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(dbPath + suffix, { force: true });
 }
+
+/**
+ * Open whatever file sits at an index path read-only, without the checks openDatabase makes (groove's tables, a
+ * readable `documents`), so `groove doctor` can describe a damaged or foreign file; null when SQLite cannot read
+ * it at all. Nothing is written: no migration, no stamp, no journal mode.
+ */
+export function openForInspection(dbPath: string): SqliteDatabase | null {
+  let db: SqliteDatabase | undefined;
+  try {
+    db = new Database(dbPath, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 30000');
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    return db;
+  } catch {
+    db?.close();
+    return null;
+  }
+}

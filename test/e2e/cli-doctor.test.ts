@@ -1,5 +1,6 @@
 // `groove doctor` on healthy indexes (lexical-only and with a generated model): no findings and exit 0, the JSON
-// shape, the text report, the index file left byte-identical, and exit 2 when there is nothing doctor can check.
+// shape, the text report, the index file left byte-identical; damaged and foreign files described as findings
+// (exit 1), and exit 2 only when there is nothing doctor can look at.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,6 +130,61 @@ describe('the JSON report', () => {
   });
 });
 
+describe('doctor describes whatever claims to be the index: findings, exit 1, the file unchanged', () => {
+  /** doctor's JSON report on `dbPath`, checking that the run exits 1 and leaves the file byte-identical. */
+  const diagnose = async (dbPath: string) => {
+    const before = hashFile(dbPath);
+    const { code, report } = await fixture.doctorJson(dbPath);
+    expect(code).toBe(1);
+    expect(hashFile(dbPath)).toBe(before);
+    return report;
+  };
+
+  it.each(['documents', 'index_meta'])('an index whose %s table was dropped', async (table) => {
+    const dbPath = fixture.freshIndex('lexical');
+    fixture.damage(dbPath, `DROP TABLE ${table}`);
+    const report = await diagnose(dbPath);
+    expect(report.findings).toContainEqual(
+      expect.objectContaining({ check: 'table-missing', severity: 'error', samples: [table] }),
+    );
+    expect(report.findings.map((f) => f.check)).not.toContain('not-a-groove-index');
+  });
+
+  it("someone else's SQLite file: not a groove index, with its tables", async () => {
+    const dbPath = path.join(fixture.workDir, 'recipes.db');
+    writeForeignDatabase(dbPath);
+    const report = await diagnose(dbPath);
+    expect(report.findings[0]).toMatchObject({
+      check: 'not-a-groove-index',
+      severity: 'error',
+      samples: ['table recipes'],
+    });
+    expect(report.findings.map((f) => f.check)).toContain('table-missing');
+  });
+
+  it('a file that is not SQLite at all', async () => {
+    const dbPath = path.join(fixture.workDir, 'notes.txt');
+    fs.writeFileSync(dbPath, 'just some text, long enough to be more than a header '.repeat(4));
+    const report = await diagnose(dbPath);
+    expect(report.findings).toEqual([
+      expect.objectContaining({ check: 'not-a-groove-index', severity: 'error' }),
+    ]);
+  });
+
+  it('an index whose schema page is destroyed: damaged, in text too', async () => {
+    const dbPath = fixture.freshIndex('lexical');
+    damageIndex(dbPath);
+    const report = await diagnose(dbPath);
+    expect(report.findings).toEqual([
+      expect.objectContaining({ check: 'database-damaged', severity: 'error' }),
+    ]);
+    const text = await fixture.groove(['doctor', '--kb-path', fixture.kbPath, '--db-path', dbPath]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('database-damaged');
+    expect(text.stderr).toBe('');
+  });
+});
+
 describe('when doctor cannot run it exits 2 with one line on stderr', () => {
   const expectCannotRun = async (args: string[], message: RegExp) => {
     const run = await fixture.groove(['doctor', ...args]);
@@ -145,20 +201,6 @@ describe('when doctor cannot run it exits 2 with one line on stderr', () => {
     expect(fs.existsSync(dbPath)).toBe(false);
   });
 
-  it("someone else's SQLite file", async () => {
-    const dbPath = path.join(fixture.workDir, 'recipes.db');
-    writeForeignDatabase(dbPath);
-    const before = hashFile(dbPath);
-    await expectCannotRun(['--kb-path', fixture.kbPath, '--db-path', dbPath], /is not a groove index/);
-    expect(hashFile(dbPath)).toBe(before);
-  });
-
-  it('an index whose schema page is destroyed', async () => {
-    const dbPath = fixture.freshIndex('lexical');
-    damageIndex(dbPath);
-    await expectCannotRun(['--kb-path', fixture.kbPath, '--db-path', dbPath], /is damaged/);
-  });
-
   it('no knowledge base', async () => {
     await expectCannotRun(['--kb-path', path.join(fixture.workDir, 'missing-kb')], /is not a directory/);
   });
@@ -172,7 +214,11 @@ describe('README', () => {
       m[1],
       m[2],
     ]);
-    const expected = [...DOCTOR_CHECKS.map((c) => [c.check, c.severity]), ['check-failed', 'error']];
+    const expected = [
+      ...DOCTOR_CHECKS.map((c) => [c.check, c.severity]),
+      ['check-failed', 'error'],
+      ['not-a-groove-index', 'error'],
+    ];
     expect(rows).toEqual(expected);
   });
 });

@@ -23,6 +23,10 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 
 const linuxOnly = process.platform === 'linux' ? describe : describe.skip;
+const hasSystemdAnalyze = spawnSync('systemd-analyze', ['--version'], { encoding: 'utf8' }).status === 0;
+const analyzeReason = hasSystemdAnalyze
+  ? 'systemd-analyze is installed'
+  : 'skipped: systemd-analyze is not installed';
 
 describe('service files', () => {
   const spec = {
@@ -38,6 +42,24 @@ describe('service files', () => {
     );
     expect(unit).toContain('UMask=0077');
     expect(unit).toContain('WantedBy=default.target');
+  });
+
+  it('systemd: control characters, backslashes and quotes are escaped, so the unit keeps its 15 lines', () => {
+    const hostile = {
+      name: 'notes',
+      command: ['/usr/bin/node', '--db-path', '/d/a\rb\nc\td\x01e\u0085f', '--config', '/c/x\\', '/q/"\'$%'],
+      workingDirectory: '/kb/ends with\\',
+    };
+    const unit = renderSystemdUnit(hostile);
+    // systemd ends a line at LF, CR or NUL: the unit has its 15 lines (and the empty text after the last).
+    expect(unit.split(/[\n\r\0]/)).toHaveLength(16);
+    expect(unit).toContain(
+      'ExecStart="/usr/bin/node" "--db-path" "/d/a\\rb\\nc\\td\\x01e\\u0085f" "--config" "/c/x\\\\" "/q/\\"\'$$%%"\n',
+    );
+    expect(unit).toContain('WorkingDirectory=/kb/ends with\\/\n');
+    expect(renderSystemdUnit({ ...hostile, workingDirectory: '/kb/100% ' })).toContain(
+      'WorkingDirectory=/kb/100%% /\n',
+    );
   });
 
   it('launchd: arguments as XML strings with markup escaped', () => {
@@ -68,25 +90,81 @@ linuxOnly('groove service on Linux', () => {
     expect(fs.existsSync(unitPath())).toBe(false);
   });
 
-  it('systemd-analyze verify accepts the unit (where systemd-analyze is installed)', async () => {
-    const analyze = spawnSync('systemd-analyze', ['--version'], { encoding: 'utf8' });
-    if (analyze.status !== 0) return;
-    const dry = await groove([
+  it.skipIf(!hasSystemdAnalyze)(
+    `systemd-analyze verify accepts every unit, hostile paths included (${analyzeReason})`,
+    async () => {
+      const hostileRoot = path.join(home, 'ends with \\');
+      const hostileKb = path.join(hostileRoot, 'kb 100% $HOME "q"');
+      fs.mkdirSync(hostileKb, { recursive: true });
+      const config = path.join(home, 'conf\rig\x01.toml');
+      fs.writeFileSync(config, '');
+      const cases = [
+        ['--kb-path', kbPath],
+        ['--kb-path', hostileKb, '--db-path', path.join(hostileRoot, 'x\ry\tz\\'), '--config', config],
+        ['--kb-path', kbPath, '--db-path', path.join(home, 'db\u0085\u2028%n.db')],
+      ];
+      for (const args of cases) {
+        const dry = await groove(['service', 'install', ...args, '--service-name', 'notes', '--dry-run']);
+        expect(dry.code, dry.stderr).toBe(0);
+        const unit = dry.stdout.slice(dry.stdout.indexOf('\n') + 1);
+        expect(unit.split(/[\n\r\0]/)).toHaveLength(16);
+        const file = path.join(home, 'groove-notes.service');
+        fs.writeFileSync(file, unit);
+        const verify = spawnSync('systemd-analyze', ['verify', file], { encoding: 'utf8' });
+        expect(
+          verify.stderr.split('\n').filter((line) => line.includes('groove-notes.service')),
+          `${args.join(' ')}\n${verify.stderr}`,
+        ).toEqual([]);
+      }
+    },
+  );
+
+  it('refuses an index path in a folder that does not exist, or inside the KB, and writes nothing', async () => {
+    for (const [dbPath, message] of [
+      [path.join(home, 'no such folder', 'kb.db'), /the folder of the index path ".*kb.db" does not exist/],
+      [path.join(kbPath, 'inside.db'), /the index path ".*inside.db" is inside the knowledge base/],
+    ] as const) {
+      for (const mode of ['--dry-run', '--no-start']) {
+        const run = await groove([
+          'service',
+          'install',
+          '--kb-path',
+          kbPath,
+          '--db-path',
+          dbPath,
+          '--service-name',
+          'paths',
+          mode,
+        ]);
+        expect(run.code, dbPath).toBe(2);
+        expect(run.stdout).toBe('');
+        expect(run.stderr).toMatch(message);
+      }
+    }
+    const config = await groove([
       'service',
       'install',
       '--kb-path',
       kbPath,
+      '--config',
+      path.join(home, 'missing.toml'),
       '--service-name',
-      'notes',
-      '--dry-run',
+      'paths',
+      '--no-start',
     ]);
-    const file = path.join(home, 'groove-notes.service');
-    fs.writeFileSync(file, dry.stdout.split('\n').slice(1).join('\n'));
-    const verify = spawnSync('systemd-analyze', ['verify', file], { encoding: 'utf8' });
-    expect(
-      verify.stderr.split('\n').filter((line) => line.includes('groove-notes.service')),
-      verify.stderr,
-    ).toEqual([]);
+    expect(config.code).toBe(1);
+    expect(config.stderr).toMatch(/config file ".*missing.toml" does not exist/);
+    expect(fs.existsSync(path.join(home, '.config/systemd/user/groove-paths.service'))).toBe(false);
+    expect(fs.readdirSync(kbPath)).toEqual([]);
+  });
+
+  it('refuses a working folder with a control character, which WorkingDirectory= cannot say', async () => {
+    const kb = path.join(home, 'line\rbreak', 'kb');
+    fs.mkdirSync(kb, { recursive: true });
+    const run = await groove(['service', 'install', '--kb-path', kb, '--dry-run']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('cannot write a service for the working folder');
+    expect(run.stderr).toContain('it holds a control character');
   });
 
   it('refuses a non-loopback bind without --allow-remote, and a bad name', async () => {

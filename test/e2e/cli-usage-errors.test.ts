@@ -39,6 +39,39 @@ beforeAll(async () => {
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
+describe('a database URL that does not parse is a config error, exit 2, before any server is asked', () => {
+  it.each([
+    ['postgres://groove@127.0.0.1:notaport/kbs', 'the port is not a number'],
+    ['postgres://groove@[::1/kbs', 'the IPv6 address opened with "[" is not closed with "]"'],
+    ['postgres://groove:s3cret@127.0.0.1:99999/kbs', 'the port is not from 1 to 65535'],
+  ])('%s', async (url, problem) => {
+    const config = path.join(root, `storage-${problem.length}.toml`);
+    fs.writeFileSync(config, `[storage]\nbackend = "postgres"\nurl = "${url}"\n`);
+    for (const command of ['index', 'status']) {
+      const run = await groove([command, '--kb-path', kb, '--config', config]);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toBe(
+        `groove: error: [storage] url in "${config}" is not a valid database URL: ${problem} (write it as postgres://user:password@host:5432/database, percent-encoding special characters in the password; no server was contacted)\n`,
+      );
+    }
+  });
+
+  it('names GROOVE_DATABASE_URL when the URL came from there', () => {
+    const config = path.join(root, 'storage-env.toml');
+    fs.writeFileSync(config, '[storage]\nbackend = "postgres"\nurl = "postgres://file@h/db"\n');
+    const run = spawnSync(process.execPath, [bin, 'status', '--kb-path', kb, '--config', config], {
+      encoding: 'utf8',
+      cwd: root,
+      env: { PATH: process.env.PATH, HOME: root, GROOVE_DATABASE_URL: 'postgres://u:hunter2@h:port/db' },
+    });
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(
+      /^groove: error: GROOVE_DATABASE_URL is not a valid database URL: the port is not a number/,
+    );
+    expect(run.stderr).not.toContain('hunter2');
+  });
+});
+
 describe('usage errors exit 2', () => {
   it('through the real bin: a query of exclusions only and an impossible date', () => {
     for (const args of [

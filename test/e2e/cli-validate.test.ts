@@ -1,10 +1,12 @@
 // `groove validate` through runCli in-process: a temp KB with good and bad notes and a schema that uses every
 // rule; each violation once with its file and line, --strict, the three formats, and schemas that cannot be used.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/cli-io.js';
 import { runCli } from '../../src/cli/main.js';
+import { binPath } from '../support/run-bin.js';
 import { type TempKb, useTempKbs } from '../support/temp-kb.js';
 
 const makeKb = useTempKbs();
@@ -278,7 +280,7 @@ describe('groove validate: schemas that cannot be used', () => {
     kb.write('groove-schema.toml', '[fields.title]\nrequird = true\n');
     await expectRefusal(kb, [], /unknown key "fields.title.requird"/);
     kb.write('groove-schema.toml', '[fields.slug]\ntype = "string"\npattern = "([a-z"\n');
-    await expectRefusal(kb, [], /key "fields.slug.pattern" is not a valid regular expression/);
+    await expectRefusal(kb, [], /key "fields.slug.pattern" \(line 3\) is not a valid regular expression/);
   });
 
   it('a schema is read like any KB file: a symlink, a hard link, binary or over 1 MiB is refused', async () => {
@@ -327,4 +329,39 @@ describe('groove validate: schemas that cannot be used', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^groove: error: knowledge base folder ".*nope" does not exist/);
   });
+});
+
+describe('groove validate: patterns that backtrack catastrophically elsewhere', () => {
+  // Each pattern needs exponential time on a backtracking engine for a value that almost matches; the values
+  // are 30–40 characters. The built CLI runs in a child process, so a hang is a timeout, not a stuck test.
+  const PATTERNS: Record<string, [pattern: string, value: string]> = {
+    slug: ['^([a-z0-9]+-?)*$', `${'ab-cd-'.repeat(6)}x!`],
+    nested: ['^(a+)+$', `${'a'.repeat(36)}b`],
+    alternation: ['(a|aa)*b', 'a'.repeat(40)],
+    words: ['^(\\w+\\s?)*$', `${'word '.repeat(7)}!`],
+    optional: ['^(a|a?)+$', `${'a'.repeat(32)}b`],
+    email: ['^([a-zA-Z0-9])(([-.]|[_]+)?([a-zA-Z0-9]+))*(@)', 'a'.repeat(38)],
+  };
+
+  it('each is checked in linear time and reported as a mismatch', () => {
+    const schema = Object.entries(PATTERNS)
+      .map(([field, [pattern]]) => `[fields.${field}]\ntype = "string"\npattern = '${pattern}'\n`)
+      .join('\n');
+    const frontmatter = Object.entries(PATTERNS)
+      .map(([field, [, value]]) => `${field}: "${value}"\n`)
+      .join('');
+    const kb = makeKb({ 'groove-schema.toml': schema, 'note.md': `---\n${frontmatter}---\n# Note\n` });
+    const started = Date.now();
+    const run = spawnSync(process.execPath, [binPath, 'validate', '--kb-path', kb.kbPath], {
+      cwd: kb.root,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: kb.root, GROOVE_OFFLINE: '1' },
+      timeout: 20_000,
+    });
+    expect(run.signal, 'validate did not finish within 20 s').toBeNull();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(run.status, run.stderr).toBe(1);
+    const mismatched = [...run.stdout.matchAll(/"(\w+)": .* does not match the pattern/g)].map((m) => m[1]);
+    expect(mismatched.sort()).toEqual(Object.keys(PATTERNS).sort());
+  }, 30_000);
 });

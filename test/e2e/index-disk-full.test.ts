@@ -32,14 +32,14 @@ afterEach(() => {
   kb.cleanup();
 });
 
-function groove(args: string[]) {
+function groove(args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(
     process.execPath,
     [binPath, ...args, '--kb-path', kb.kbPath, '--db-path', dbPath],
     {
       cwd: kb.root,
       encoding: 'utf8',
-      env: { ...process.env, GROOVE_OFFLINE: '1' },
+      env: { ...process.env, GROOVE_OFFLINE: '1', GROOVE_DEBUG: '', ...env },
       timeout: 120_000,
     },
   );
@@ -73,7 +73,9 @@ function expectFullDiskError(run: { code: number | null; stdout: string; stderr:
   expect(run.code).toBe(1);
   const lines = run.stderr.split('\n').filter((line) => line !== '');
   expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatch(/^groove: error: no room to write the index /);
+  expect(lines[0]).toMatch(/^groove: error: no room to write the index "[^"]+": the disk (is full|has no room left) /);
+  // The raw code is for GROOVE_DEBUG; the sentence is groove's own.
+  expect(lines[0]).not.toMatch(/SQLITE|ENOSPC|EDQUOT|EFBIG/);
   expect(lines[0]).toContain(`free space on the disk holding "${disk!.dir}"`);
   expect(lines[0]).toContain('nothing was lost');
   expect(run.stderr).not.toMatch(/\n\s+at /);
@@ -112,6 +114,17 @@ describe.skipIf(!hasDist || tmpfsUnavailable !== null)(`a full disk (${skipReaso
     expectFullDiskError(groove(['index', '--quiet']));
     expectNoLeftovers();
     expectIndexIntact();
+  }, 120_000);
+
+  it('GROOVE_DEBUG=1 adds the low-level code on a line of its own', () => {
+    writeManyNotes(400);
+    const run = groove(['index', '--quiet'], { GROOVE_DEBUG: '1' });
+    expect(run.code).toBe(1);
+    const lines = run.stderr.split('\n').filter((line) => line !== '');
+    expect(lines[0]).toMatch(/^groove: error: no room to write the index /);
+    expect(lines.slice(1)).toEqual([
+      expect.stringMatching(/^groove: debug: caused by (SQLITE_FULL|ENOSPC)\b/),
+    ]);
   }, 120_000);
 
   it('a --force that runs out of room: the live index untouched, no rebuild file left', () => {

@@ -100,7 +100,11 @@ describe('MCP tools (in-memory transport, counting embedder)', () => {
   it('refuses bad arguments with an isError result that says how to fix the call', async () => {
     const zeroLimit = await call('search', { query: 'x', limit: 0 });
     expect(zeroLimit.isError).toBe(true);
-    expect(textOf(zeroLimit)).toMatch(/limit must be between 1 and 1000/);
+    expect(textOf(zeroLimit)).toMatch(/limit must be a whole number from 1 to 1000/);
+    const textLimit = await call('search', { query: 'x', limit: 'ten' });
+    expect(textLimit.isError).toBe(true);
+    expect(textOf(textLimit)).toMatch(/limit must be a whole number from 1 to 1000/);
+    expect(textOf(textLimit)).not.toMatch(/Invalid input|expected number/);
 
     const misspelt = await call('search', { query: 'x', limt: 3 });
     expect(misspelt.isError).toBe(true);

@@ -126,6 +126,19 @@ describe('the status page over HTTP', () => {
     }
   });
 
+  it("GET /api/search says what a bad limit must be in groove's words, whatever its text", async () => {
+    server = await serveStatusPage();
+    for (const limit of ['abc', '1.5', '', '0', '1001', '1e3', '-2']) {
+      const reply = await rawGet(server.port, `/api/search?q=x&limit=${encodeURIComponent(limit)}`);
+      expect(reply.status, limit).toBe(400);
+      expect(JSON.parse(reply.body).error, limit).toEqual({
+        code: 'INVALID_ARGUMENT',
+        message: 'invalid search: limit must be a whole number from 1 to 1000',
+        hint: 'see `groove search --help` for every parameter and its range',
+      });
+    }
+  });
+
   it('without an index: /api/status still answers with the problem, /api/search is a 503', async () => {
     server = await serveStatusPage({ indexed: false });
     const status = JSON.parse((await rawGet(server.port, '/api/status')).body);

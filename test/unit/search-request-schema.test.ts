@@ -42,8 +42,11 @@ describe('generated schemas', () => {
   it('hold every number to its bounds, on both schemas, naming the field', () => {
     for (const p of PARAMS.filter((q) => q.type === 'number' || q.type === 'integer')) {
       const step = p.type === 'integer' ? 1 : 0.01;
+      const kind = p.type === 'integer' ? 'a whole number' : 'a number';
       const range =
-        p.max === undefined ? `must be ${p.min} or more` : `must be between ${p.min} and ${p.max}`;
+        p.max === undefined
+          ? `must be ${kind} of ${p.min} or more`
+          : `must be ${kind} from ${p.min} to ${p.max}`;
       expect(both(p, p.min), p.name).toEqual([null, null]);
       expect(both(p, p.min! - step), p.name).toEqual([
         `invalid search: ${p.wire} ${range}`,
@@ -56,10 +59,14 @@ describe('generated schemas', () => {
       expect(appError({ query: 'x', [p.name]: Number.POSITIVE_INFINITY }), p.name).toMatch(p.wire);
     }
     const limit = PARAMS.find((p) => p.name === 'limit')!;
-    expect(both(limit, 2.5)).toEqual([
-      'invalid search: limit must be a whole number',
-      'limit must be a whole number',
-    ]);
+    for (const value of [2.5, 'abc', '', '3', null]) {
+      expect(both(limit, value), String(value)).toEqual([
+        'invalid search: limit must be a whole number from 1 to 1000',
+        'limit must be a whole number from 1 to 1000',
+      ]);
+    }
+    const lambda = PARAMS.find((p) => p.name === 'mmrLambda')!;
+    expect(both(lambda, 'half')[1]).toBe(`mmr_lambda must be a number from ${lambda.min} to ${lambda.max}`);
   });
 
   it('refuse a blank query and one over 1024 UTF-8 bytes (counted in bytes, not characters)', () => {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve-config.js';
-import { databaseHostOf, maskDatabaseUrl } from '../../src/core/database-url.js';
+import { databaseHostOf, databaseUrlProblem, maskDatabaseUrl } from '../../src/core/database-url.js';
 import { GrooveError } from '../../src/errors.js';
 
 let root: string;
@@ -96,5 +96,36 @@ describe('database URLs for people', () => {
   it('names host:port, 5432 when none is given', () => {
     expect(databaseHostOf('postgres://u:p@db.internal/kb')).toBe('db.internal:5432');
     expect(databaseHostOf('postgres://u@127.0.0.1:6543/kb')).toBe('127.0.0.1:6543');
+  });
+});
+
+describe('databaseUrlProblem', () => {
+  it('accepts every URL the driver parses: TCP, IPv6, a Unix socket folder, query options', () => {
+    for (const url of [
+      'postgres://u@h/db',
+      'postgresql://u:p@h:5432/db',
+      'postgres://u@[::1]:5433/db',
+      'postgres:///db?host=/var/run/postgresql',
+      'postgres://u@%2Fvar%2Frun%2Fpostgresql/db',
+      'postgres://u@h/db?sslmode=require',
+    ]) {
+      expect(databaseUrlProblem(url), url).toBeNull();
+    }
+  });
+
+  it('says which part is wrong without echoing it', () => {
+    expect(databaseUrlProblem('postgres://u@h:notaport/db')).toBe('the port is not a number');
+    expect(databaseUrlProblem('postgres://u:secret/db')).toBe('the port is not a number');
+    expect(databaseUrlProblem('postgres://u@h:70000/db')).toBe('the port is not from 1 to 65535');
+    expect(databaseUrlProblem('postgres://u@[::1/db')).toBe(
+      'the IPv6 address opened with "[" is not closed with "]"',
+    );
+    expect(databaseUrlProblem('postgres://u@[::1]x/db')).toBe(
+      'only ":port" may follow the "]" of an IPv6 address',
+    );
+    expect(databaseUrlProblem('postgres://u@a:1,b:2/db')).toBe(
+      'it lists several hosts; groove connects to one host:port',
+    );
+    expect(databaseUrlProblem('postgres://u@h st/db')).toMatch(/^it is not a valid URL/);
   });
 });

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { ExpectedEntry, RankedHit } from '../../src/core/eval-metrics.js';
 import {
@@ -27,6 +28,51 @@ describe('TREC identifiers', () => {
     expect(entryFromTrecDocId('c%23.md')).toEqual(e('c#.md'));
     expect(entryFromTrecDocId('notes/a%20b.md#Set%20up')).toEqual(e('notes/a b.md', 'Set up'));
     expect(entryFromTrecDocId('doc123')).toEqual(e('doc123'));
+  });
+});
+
+/** Every character some common reader (Python, Go, Java, .NET, Rust, JavaScript) splits a column or line on. */
+const BREAKING = [
+  ...'\t\n\v\f\r \x1c\x1d\x1e\x1f\x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000\u180e\u200b\ufeff\0\x7f',
+  ...Array.from({ length: 11 }, (_, i) => String.fromCharCode(0x2000 + i)),
+];
+const python = spawnSync('python3', ['--version']).status === 0;
+
+describe('TREC files against whitespace in ids and headings', () => {
+  const id = `q${BREAKING.join('')}1`;
+  const heading = `Set${BREAKING.join('x')}up`;
+  const expected = [e(`notes/a${BREAKING.join('')}.md`, heading)];
+  const run = formatTrecRun(
+    [{ id, query: 'x', expected, topK: ranked([`b${BREAKING.join('')}.md`, heading], ['a.md', null]) }],
+    `tag${BREAKING.join('')}`,
+  );
+  const qrels = formatTrecQrels([{ id, query: 'x', expected }]);
+
+  it('encodes every one of them, so a line has its columns whatever the reader splits on', () => {
+    for (const ch of BREAKING) expect(encodeTrecId(ch), JSON.stringify(ch)).toMatch(/^(%[0-9A-F]{2})+$/);
+    const text = `${run}${qrels}`;
+    expect([...text].filter((ch) => BREAKING.includes(ch) && ch !== ' ' && ch !== '\n')).toEqual([]);
+    expect(
+      text
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split(' ').length),
+    ).toEqual([6, 6, 4]);
+    expect(entryFromTrecDocId(trecDocId(expected[0]!))).toEqual(expected[0]);
+    expect(parseTrecQrels(qrels, 'q.txt')).toEqual([
+      { qid: id, docid: trecDocId(expected[0]!), relevant: true, line: 1 },
+    ]);
+  });
+
+  it.runIf(python)("Python's split() and splitlines() see 6 run columns and 4 qrels columns", () => {
+    const script =
+      'import sys, json\n' +
+      'text = sys.stdin.buffer.read().decode("utf-8")\n' +
+      'print(json.dumps([len(line.split()) for line in text.splitlines()]))\n';
+    const count = (input: string) =>
+      JSON.parse(spawnSync('python3', ['-c', script], { input, encoding: 'utf8' }).stdout) as number[];
+    expect(count(run)).toEqual([6, 6]);
+    expect(count(qrels)).toEqual([4]);
   });
 });
 

@@ -60,9 +60,39 @@ allow_empty = true
     expect(compile('[fields.any]\nrequired = true\n').fields[0]).toMatchObject({ type: null });
   });
 
-  it('refuses an invalid regular expression, naming the field', () => {
+  it('refuses an invalid regular expression, naming the field and its line', () => {
     expect(refusal('[fields.slug]\ntype = "string"\npattern = "([a-z"\n')).toMatch(
-      /^schema "kb\/groove-schema.toml": key "fields.slug.pattern" is not a valid regular expression: /,
+      /^schema "kb\/groove-schema.toml": key "fields.slug.pattern" \(line 3\) is not a valid regular expression: missing closing \]/,
+    );
+  });
+
+  it.each([
+    ['(a)\\1', 'a backreference (\\1)'],
+    ['(?<x>a)\\k<x>', 'a named backreference (\\k<)'],
+    ['^(?=x)a', 'a lookahead ((?=)'],
+    ['^(?!x)a', 'a lookahead ((?!)'],
+    ['(?<=x)a', 'a lookbehind ((?<=)'],
+    ['(?<!x)a', 'a lookbehind ((?<!)'],
+  ])('refuses %s, which only a backtracking engine runs, naming the field and line', (pattern, what) => {
+    const text = `[fields.other]\ntype = "string"\n\n[fields."a slug"]\ntype = "list"\n  pattern = '${pattern}'\n`;
+    expect(refusal(text)).toBe(
+      `schema "kb/groove-schema.toml": key "fields."a slug".pattern" (line 6) uses ${what}, which schema patterns do not support: they run on a linear-time engine so that no pattern can hang validation`,
+    );
+  });
+
+  it('takes JavaScript escapes and leaves lookalikes inside a character class alone', () => {
+    const [accent, klass] = compile(
+      "[fields.a]\ntype = 'string'\npattern = '^caf\\u00e9$'\n[fields.b]\ntype = 'string'\npattern = '^[(?=\\\\1]+$'\n",
+    ).fields;
+    expect(accent!.pattern!.test('café')).toBe(true);
+    expect(accent!.pattern!.test('cafe')).toBe(false);
+    expect(klass!.pattern!.test('(?=\\1')).toBe(true);
+    expect(klass!.pattern!.test('x')).toBe(false);
+  });
+
+  it('names the key without a line when the schema writes the pattern in an inline table', () => {
+    expect(refusal('[fields]\nslug = { type = "string", pattern = "(a)\\\\1" }\n')).toMatch(
+      /^schema "kb\/groove-schema.toml": key "fields.slug.pattern" uses a backreference/,
     );
   });
 
@@ -83,9 +113,12 @@ allow_empty = true
     ['[fields.a]\ntype = "string"\nmax_length = 1.5\n', /key "fields.a.max_length" must be a whole number/],
     ['[fields.a]\ntype = "list"\nmin_length = 3\nmax_length = 2\n', /min_length" \(3\) is greater than/],
     ['[fields.a]\ntype = "integer"\nmax_length = 2\n', /applies to type "string" or "list" only/],
-    ['[fields.a]\ntype = "string"\npattern = 1\n', /key "fields.a.pattern" must be a string/],
-    ['[fields.a]\ntype = "number"\npattern = "x"\n', /key "fields.a.pattern" applies to type "string"/],
-    ['[fields.a]\npattern = "x"\n', /key "fields.a.pattern" applies to type "string"/],
+    ['[fields.a]\ntype = "string"\npattern = 1\n', /key "fields.a.pattern" \(line 3\) must be a string/],
+    [
+      '[fields.a]\ntype = "number"\npattern = "x"\n',
+      /key "fields.a.pattern" \(line 3\) applies to type "string"/,
+    ],
+    ['[fields.a]\npattern = "x"\n', /key "fields.a.pattern" \(line 2\) applies to type "string"/],
     ['[fields.a]\ntype = "string"\nenum = []\n', /key "fields.a.enum" must be a non-empty array/],
     ['[fields.a]\ntype = "boolean"\nenum = [true]\n', /key "fields.a.enum" applies to type/],
     [

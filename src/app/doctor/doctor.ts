@@ -38,12 +38,14 @@ export interface DoctorPorts {
 export const DOCTOR_CHECKS: readonly DoctorCheck[] = [...INTEGRITY_CHECKS, ...SERVABILITY_CHECKS];
 
 export function runDoctor(input: DoctorInput, ports: DoctorPorts): DoctorReport {
-  const database = openDoctorDatabase(input.dbPath, input.kbPath);
+  const opened = openDoctorDatabase(input.dbPath, input.kbPath);
+  if (!opened.readable) return unreadableFileReport(input, opened.finding);
+  const { database } = opened;
   try {
     const { reader } = database;
     return reader.inSnapshot(() => {
       const context = gatherFacts(reader, input, ports);
-      const { checked, findings } = runChecks(DOCTOR_CHECKS, context);
+      const { checked, findings } = runChecks(DOCTOR_CHECKS, context, database.findings);
       return {
         kbPath: input.kbPath,
         dbPath: input.dbPath,
@@ -59,6 +61,21 @@ export function runDoctor(input: DoctorInput, ports: DoctorPorts): DoctorReport 
   } finally {
     database.close();
   }
+}
+
+/** The report on a file SQLite cannot read: that one finding, and no check could run. */
+function unreadableFileReport(input: DoctorInput, finding: DoctorFinding): DoctorReport {
+  return {
+    kbPath: input.kbPath,
+    dbPath: input.dbPath,
+    documents: 0,
+    chunks: 0,
+    vectors: 0,
+    model: 'none',
+    schemaVersion: 0,
+    checked: [finding.check],
+    findings: [finding],
+  };
 }
 
 function gatherFacts(reader: IntegrityReader, input: DoctorInput, ports: DoctorPorts): DoctorContext {
@@ -124,9 +141,10 @@ const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 function runChecks(
   checks: readonly DoctorCheck[],
   context: DoctorContext,
+  fileFindings: readonly DoctorFinding[],
 ): { checked: string[]; findings: DoctorFinding[] } {
-  const checked: string[] = [];
-  const findings: DoctorFinding[] = [];
+  const checked: string[] = fileFindings.map((finding) => finding.check);
+  const findings: DoctorFinding[] = [...fileFindings];
   const failed: string[] = [];
   for (const check of checks) {
     let detection: ReturnType<DoctorCheck['inspect']>;

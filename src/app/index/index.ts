@@ -1,6 +1,6 @@
 // The index feature's public surface: other features and the facade import only this file.
 export { withFeedbackDatabase } from './feedback-database.js';
-export { IndexDatabase } from './index-database.js';
+export { checkIndexLocation, IndexDatabase } from './index-database.js';
 export {
   type IndexEvent,
   type IndexEventSink,

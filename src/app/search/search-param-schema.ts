@@ -14,28 +14,44 @@ import { countUtf8Bytes } from '../../core/utf8-bytes.js';
 
 const CALENDAR_DATE_RULE = 'must be a calendar date YYYY-MM-DD that exists, like 2026-01-31';
 
-/** The schema of one parameter's value; every message starts with `label`. */
+/**
+ * The schema of one parameter's value; every message starts with `label` and is groove's own, a value of the
+ * wrong JSON type included (a query-string `limit=abc` arrives as a string).
+ */
 export function paramSchema(param: SearchParam, label: string): z.ZodType {
   switch (param.type) {
     case 'string':
       return textSchema(param, label);
     case 'date':
-      return z.string().refine(isCalendarDate, `${label}${CALENDAR_DATE_RULE}`);
+      return z
+        .string({ error: `${label}${CALENDAR_DATE_RULE}` })
+        .refine(isCalendarDate, `${label}${CALENDAR_DATE_RULE}`);
     case 'boolean':
-      return z.boolean();
-    case 'integer':
-      return bounded(z.number().int(`${label}must be a whole number`), param, label);
-    case 'number':
-      return bounded(z.number().refine(Number.isFinite, `${label}must be finite`), param, label);
+      return z.boolean({ error: `${label}must be true or false` });
+    case 'integer': {
+      const rule = `${label}${numberRule(param, 'a whole number')}`;
+      return bounded(z.number({ error: rule }).int(rule), param, rule);
+    }
+    case 'number': {
+      const rule = `${label}${numberRule(param, 'a number')}`;
+      return bounded(z.number({ error: rule }).refine(Number.isFinite, rule), param, rule);
+    }
     case 'stringList':
       return listSchema(param, label);
   }
 }
 
+/** `must be a whole number from 1 to 1000`, as the CLI's flags say it. */
+function numberRule(param: SearchParam, kind: string): string {
+  const { min, max } = param;
+  if (min === undefined) return `must be ${kind}`;
+  return max === undefined ? `must be ${kind} of ${min} or more` : `must be ${kind} from ${min} to ${max}`;
+}
+
 /** Non-blank text (a query must have something in it besides spaces) within the byte cap. */
 function textSchema(param: SearchParam, label: string): z.ZodType {
   const empty = `${label}must not be empty`;
-  let text = z.string().min(1, empty);
+  let text = z.string({ error: `${label}must be text` }).min(1, empty);
   if (param.required) text = text.refine((s) => s.trim().length > 0, empty);
   const cap = param.maxBytes;
   return cap === undefined
@@ -43,13 +59,11 @@ function textSchema(param: SearchParam, label: string): z.ZodType {
     : text.refine((s) => countUtf8Bytes(s) <= cap, `${label}must be at most ${cap} bytes`);
 }
 
-function bounded(number: z.ZodNumber, param: SearchParam, label: string): z.ZodNumber {
+function bounded(number: z.ZodNumber, param: SearchParam, rule: string): z.ZodNumber {
   const { min, max } = param;
-  const range =
-    max === undefined ? `${label}must be ${min} or more` : `${label}must be between ${min} and ${max}`;
   let checked = number;
-  if (min !== undefined) checked = checked.min(min, range);
-  if (max !== undefined) checked = checked.max(max, range);
+  if (min !== undefined) checked = checked.min(min, rule);
+  if (max !== undefined) checked = checked.max(max, rule);
   return checked;
 }
 
@@ -57,10 +71,10 @@ function listSchema(param: SearchParam, label: string): z.ZodType {
   const noun = param.entry ?? 'entry';
   const cap = param.maxBytes ?? Number.POSITIVE_INFINITY;
   const entry = z
-    .string()
+    .string({ error: `${label}${noun}s must be text` })
     .min(1, `${label}${noun}s must not be empty`)
     .refine((s) => countUtf8Bytes(s) <= cap, `${label}${noun}s must be at most ${cap} bytes each`);
-  let list = z.array(entry);
+  let list = z.array(entry, { error: `${label}must be a list of ${noun}s` });
   if (param.maxEntries !== undefined) {
     list = list.max(param.maxEntries, `${label}takes at most ${param.maxEntries} ${noun}s`);
   }

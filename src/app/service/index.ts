@@ -1,5 +1,6 @@
 // The service feature's public surface: other features and the facade import only this file.
 export {
+  checkServicePaths,
   installService,
   planService,
   type ServicePlan,

@@ -12,9 +12,11 @@ import {
   renderSystemdUnit,
   type ServiceSpec,
   systemdUnitName,
+  unitPathProblem,
 } from '../../core/service-units.js';
 import { GrooveError } from '../../errors.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
+import { checkIndexLocation } from '../index/index.js';
 
 export type ServicePlatform = 'linux' | 'darwin';
 
@@ -88,13 +90,8 @@ export function planService(request: ServiceRequest): ServicePlan {
     String(request.port),
     ...(request.allowRemote ? ['--allow-remote'] : []),
   ];
-  if (/[\n\r]/.test(request.kbPath)) {
-    throw new GrooveError(
-      'INVALID_ARGUMENT',
-      'a service cannot serve a knowledge base whose path has a line break',
-    );
-  }
   const spec: ServiceSpec = { name: request.name, command, workingDirectory: path.dirname(request.kbPath) };
+  refuseUnwritableWords(platform, spec);
   if (platform === 'linux') {
     const configHome = request.env.XDG_CONFIG_HOME || path.join(request.homeDir, '.config');
     const unit = systemdUnitName(request.name);
@@ -115,6 +112,39 @@ export function planService(request: ServiceRequest): ServicePlan {
     content: renderLaunchdPlist(spec, log),
     managerId: label,
   };
+}
+
+/**
+ * What the service file cannot say exactly: systemd unescapes ExecStart= but not WorkingDirectory=, so a control
+ * character in that folder is refused; a plist is XML, which cannot hold control characters at all (a CR would be
+ * read back as a line feed), so launchd refuses them in every argument.
+ */
+function refuseUnwritableWords(platform: ServicePlatform, spec: ServiceSpec): void {
+  const refuse = (what: string, value: string, problem: string) =>
+    new GrooveError('INVALID_ARGUMENT', `cannot write a service for ${what} "${value}": ${problem}`, {
+      hint: 'rename or move the folder so that its path has no control characters',
+    });
+  if (platform === 'linux') {
+    const problem = unitPathProblem(spec.workingDirectory);
+    if (problem) throw refuse('the working folder', spec.workingDirectory, problem);
+    return;
+  }
+  const word = spec.command.find((w) => /[\p{Cc}]/u.test(w.replace(/\t/g, '')));
+  if (word !== undefined) throw refuse('the argument', word, 'it holds a control character');
+}
+
+/**
+ * The checks every command runs on the paths the service will use, before anything is written: the index path
+ * as `groove index` and `groove serve` check it (an existing, writable folder outside the knowledge base), and
+ * a --config file that exists.
+ */
+export function checkServicePaths(request: Pick<ServiceRequest, 'kbPath' | 'dbPath' | 'configPath'>): void {
+  if (request.dbPath !== null) checkIndexLocation(request.kbPath, request.dbPath);
+  if (request.configPath !== null && !fs.statSync(request.configPath, { throwIfNoEntry: false })?.isFile()) {
+    throw new GrooveError('CONFIG_NOT_FOUND', `config file "${request.configPath}" does not exist`, {
+      hint: 'pass --config the groove.toml the service should read, or leave it out',
+    });
+  }
 }
 
 /** Run the service manager; a failure is SERVICE_FAILED with the manager's own first line. */
