@@ -52,10 +52,17 @@ export class NetnsLab {
     this.hub = `${this.prefix}-hub`;
     this.folder = fs.mkdtempSync(path.join(os.tmpdir(), 'groove-netns-'));
     fs.chmodSync(this.folder, 0o755);
-    this.ip('netns', 'add', this.hub);
-    this.ipIn(this.hub, 'link', 'set', 'lo', 'up');
-    this.ipIn(this.hub, 'link', 'add', 'br0', 'type', 'bridge');
-    this.ipIn(this.hub, 'link', 'set', 'br0', 'up');
+    // Whatever ends this process, the namespaces, processes and cluster go with it.
+    process.on('exit', this.destroySync);
+    try {
+      this.ip('netns', 'add', this.hub);
+      this.ipIn(this.hub, 'link', 'set', 'lo', 'up');
+      this.ipIn(this.hub, 'link', 'add', 'br0', 'type', 'bridge');
+      this.ipIn(this.hub, 'link', 'set', 'br0', 'up');
+    } catch (error) {
+      this.destroySync();
+      throw error;
+    }
   }
 
   /** A host on the bridge with address 10.231.0.<octet>/24 and its own loopback up. */
@@ -137,7 +144,15 @@ export class NetnsLab {
   /** Stop every process, run the cleanups, delete every namespace (and with them the veths) and the folder. */
   async destroy(): Promise<void> {
     await Promise.all(this.processes.map((p) => p.stop('SIGKILL')));
-    for (const cleanup of this.cleanups.reverse()) {
+    this.destroySync();
+  }
+
+  /** The same without waiting for the processes to exit (also run when this process exits). */
+  private readonly destroySync = (): void => {
+    process.off('exit', this.destroySync);
+    for (const p of this.processes)
+      if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    for (const cleanup of this.cleanups.splice(0).reverse()) {
       try {
         cleanup();
       } catch {
@@ -147,7 +162,7 @@ export class NetnsLab {
     for (const host of this.hosts.values()) spawnSync('ip', ['netns', 'del', host.netns]);
     spawnSync('ip', ['netns', 'del', this.hub]);
     fs.rmSync(this.folder, { recursive: true, force: true });
-  }
+  };
 
   private ip(...args: string[]): void {
     execFileSync('ip', args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -6,8 +6,9 @@
 //       takes the role once the server's idle timeout ends the old writer's session; the old writer commits
 //       nothing after the cut (a trigger in the test database records the client address of every committed
 //       write); when its link returns it rejoins as a reader and catches up.
-//   (b) A reader's link gets latency and loss: it keeps answering from its working copy (fast, while a round trip
-//       to the server takes seconds), and what /healthz says it applied is what its searches find.
+//   (b) A reader's link gets latency and loss, then a blackout: it keeps answering from its working copy (faster
+//       than one round trip), what /healthz says it applied is what its searches find, in the blackout it says it
+//       no longer hears the server, and once the link heals it catches up.
 //   (c) After each, the store holds every file once, chunk for chunk as a fresh SQLite index of the folder.
 // Skipped, saying why, when namespaces cannot be made (not root, no `ip`), PostgreSQL is not installed, or the
 // CLI is not built. afterAll stops every process, the cluster, and deletes the namespaces whatever happened.
@@ -103,7 +104,13 @@ interface Replica {
   socketPath: string;
   health(): Promise<Health>;
   searchPaths(query: string, limit?: number): Promise<string[]>;
-  setLink(settings: { delayMs?: number; jitterMs?: number; lossRate?: number; stallMs?: number }): void;
+  setLink(settings: {
+    delayMs?: number;
+    jitterMs?: number;
+    lossRate?: number;
+    stallMs?: number;
+    paused?: boolean;
+  }): void;
 }
 
 function getJson<T>(socketPath: string, target: string, timeoutMs = 10_000): Promise<T> {
@@ -369,7 +376,7 @@ describe.skipIf(skipReason !== null)(title, { timeout: 240_000 }, () => {
     await expectStoreMatchesFolder();
   });
 
-  it('(b) a reader on a slow, lossy link answers from its working copy and /healthz tells its real lag', async () => {
+  it('(b) a reader on a slow, lossy, then dark link answers from its working copy and /healthz tells its real lag', async () => {
     const { writer } = await until('a settled fleet', () => settled(replicas));
     const reader = replicas.find((r) => r !== writer)!;
     reader.setLink({ delayMs: 500, jitterMs: 100, lossRate: 0.2, stallMs: 600 });
@@ -412,8 +419,37 @@ describe.skipIf(skipReason !== null)(title, { timeout: 240_000 }, () => {
       });
       expect(sawBehind).toBe(true);
       expect(await reader.searchPaths('alphaalpha', 1)).toEqual(['notes/alpha.md']);
+
+      // A blackout (nothing passes, not even a close) longer than the liveness and idle timeouts: the reader
+      // keeps answering, never claims what it has not applied, and says it no longer hears the server.
+      reader.setLink({ delayMs: 0, jitterMs: 0, lossRate: 0, stallMs: 0, paused: true });
+      fs.writeFileSync(path.join(temp.kbPath, 'dark-0.md'), noteText('dark0'));
+      const darkVersion = await until('the writer to commit the file written in the dark', async () => {
+        const stored = await storedChunkCounts();
+        return stored.some((row) => row.path === 'dark-0.md') ? databaseVersion() : undefined;
+      });
+      await until('the blacked-out reader to say it does not hear the server', async () => {
+        const started = Date.now();
+        const health = await reader.health();
+        expect(await reader.searchPaths('dark0alpha', 1)).toEqual([]);
+        expect(await reader.searchPaths('slow4alpha', 1)).toEqual(['slow-4.md']);
+        expect(Date.now() - started).toBeLessThan(1000);
+        expect(health.storage.applied_version).toBeLessThan(darkVersion);
+        seen.push(`dark: ${JSON.stringify(health.storage)}`);
+        return health.storage.listening === false ? true : undefined;
+      });
+      reader.setLink({ paused: false });
+      await until('the reader to apply the file written in the dark once the link heals', async () => {
+        const health = await reader.health();
+        const found = await reader.searchPaths('dark0alpha', 1);
+        if ((health.storage.applied_version ?? 0) >= darkVersion) {
+          expect(found).toEqual(['dark-0.md']);
+          return health.storage.listening ? true : undefined;
+        }
+        return undefined;
+      });
     } finally {
-      reader.setLink({ delayMs: 0, jitterMs: 0, lossRate: 0, stallMs: 0 });
+      reader.setLink({ delayMs: 0, jitterMs: 0, lossRate: 0, stallMs: 0, paused: false });
     }
     await until('every replica caught up', () => settled(replicas));
     await expectStoreMatchesFolder();
