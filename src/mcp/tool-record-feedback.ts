@@ -67,7 +67,9 @@ export function registerRecordFeedbackTool(server: McpServer, options: RecordFee
         'verdict helped, noise or wrong (always_served: true for items every task gets). Stored in the ' +
         'index, kept across re-indexing; groove builds its retrieval benchmark from these judgments. Returns ' +
         '{serve_id, task_id, items, helped, not_indexed}; `not_indexed` lists paths (or headings) that are ' +
-        'not in the index — check them against the paths search returned.',
+        'not in the index — check them against the paths search returned. A client may record a limited ' +
+        'number of items a minute and the index keeps a limited number in all; past either the call is ' +
+        'refused and nothing is stored.',
       inputSchema: recordFeedbackInput,
       annotations: {
         readOnlyHint: false,
