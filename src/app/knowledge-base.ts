@@ -2,6 +2,7 @@
 // use case; the index file (session, swap gate, rebuild) is an IndexFile, the file ports come from adapters.ts.
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { ReplicaState } from '../core/index-storage.js';
+import { createJudgmentBudget, type JudgmentBudget } from '../core/judgment-budget.js';
 import type { LegProbeResult } from '../core/leg-verdict.js';
 import { GrooveError } from '../errors.js';
 import type { Embedder, Reranker } from '../types.js';
@@ -36,6 +37,7 @@ import {
   writeTrecFiles,
 } from './eval/index.js';
 import {
+  assertWithinRate,
   buildGoldenFromFeedback,
   type FeedbackInput,
   type FeedbackReceipt,
@@ -363,11 +365,30 @@ export class KnowledgeBase {
     );
   }
 
+  /** A new client's record_feedback budget: [feedback] judgments_per_minute, on this knowledge base's clock. */
+  newFeedbackBudget(): JudgmentBudget {
+    return createJudgmentBudget(this.settings.feedback.judgmentsPerMinute, () => this.now().getTime());
+  }
+
   /** record_feedback: store one serve's judgments in the index file (kept across re-index and --force). */
-  recordFeedback(input: FeedbackInput): Promise<FeedbackReceipt> {
-    if (this.shared) return Promise.reject(unsupportedOnSharedStore('recording feedback'));
+  async recordFeedback(
+    input: FeedbackInput,
+    options: { budget?: JudgmentBudget } = {},
+  ): Promise<FeedbackReceipt> {
+    if (this.shared) throw unsupportedOnSharedStore('recording feedback');
+    const budget = options.budget ?? null;
+    assertWithinRate(input.items.length, budget);
+    const { halfLifeDays } = this.settings.search.boost;
     return this.file.outsideSwap(() =>
-      withFeedbackDatabase(this.dbPath, (database) => recordFeedback(input, { ...database, now: this.now })),
+      withFeedbackDatabase(this.dbPath, (database) =>
+        recordFeedback(input, {
+          ...database,
+          insert: (serve) => database.insert(serve, halfLifeDays),
+          maxJudgments: this.settings.feedback.maxJudgments,
+          budget,
+          now: this.now,
+        }),
+      ),
     );
   }
 

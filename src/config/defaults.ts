@@ -172,6 +172,12 @@ export const DEFAULTS = {
     maxGoldenAgeDays: 30,
     goldenDriftWarn: 0.05,
   },
+  feedback: {
+    /** Judged items one client (an MCP session) may record per minute, 1 – 100000; also its largest burst. */
+    judgmentsPerMinute: 600,
+    /** Judged items the index keeps in all, 1 – 10000000; a record that would pass it is refused. */
+    maxJudgments: 100_000,
+  },
 };
 
 export type Defaults = typeof DEFAULTS;

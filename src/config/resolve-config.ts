@@ -236,6 +236,10 @@ function applyFile(config: ResolvedConfig, file: ConfigFile, filePath: string): 
     maxGoldenAgeDays: ev.max_golden_age_days,
     goldenDriftWarn: ev.golden_drift_warn,
   });
+  assignDefined(config.feedback, {
+    judgmentsPerMinute: file.feedback?.judgments_per_minute,
+    maxJudgments: file.feedback?.max_judgments,
+  });
 }
 
 function applyTransport(config: ResolvedConfig, file: ConfigFile): void {

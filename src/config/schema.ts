@@ -189,6 +189,12 @@ function buildConfigFileSchema() {
         golden_drift_warn: finite().min(0).max(1).optional(),
       })
       .optional(),
+    feedback: z
+      .strictObject({
+        judgments_per_minute: z.number().int().min(1).max(100_000).optional(),
+        max_judgments: z.number().int().min(1).max(10_000_000).optional(),
+      })
+      .optional(),
   });
 }
 

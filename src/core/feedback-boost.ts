@@ -47,7 +47,8 @@ export interface BoostTable {
 
 const WHOLE_DOCUMENT = '';
 
-function headingKey(heading: string | null): string {
+/** How judgments on a heading are matched to chunks: trimmed, case-insensitive; '' for the whole document. */
+export function headingKey(heading: string | null): string {
   return heading === null ? WHOLE_DOCUMENT : heading.trim().toLowerCase();
 }
 

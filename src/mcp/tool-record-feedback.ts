@@ -51,9 +51,13 @@ export interface RecordFeedbackToolOptions {
   guard: (tool: string, work: () => Promise<CallToolResult>) => Promise<CallToolResult>;
 }
 
-/** Register `record_feedback` on a groove MCP server. */
+/**
+ * Register `record_feedback` on a groove MCP server. One server serves one client session, so the judgment
+ * budget made here ([feedback] judgments_per_minute) is that client's.
+ */
 export function registerRecordFeedbackTool(server: McpServer, options: RecordFeedbackToolOptions): void {
   const { kb, guard } = options;
+  const budget = kb.newFeedbackBudget();
   server.registerTool(
     'record_feedback',
     {
@@ -63,7 +67,9 @@ export function registerRecordFeedbackTool(server: McpServer, options: RecordFee
         'verdict helped, noise or wrong (always_served: true for items every task gets). Stored in the ' +
         'index, kept across re-indexing; groove builds its retrieval benchmark from these judgments. Returns ' +
         '{serve_id, task_id, items, helped, not_indexed}; `not_indexed` lists paths (or headings) that are ' +
-        'not in the index — check them against the paths search returned.',
+        'not in the index — check them against the paths search returned. A client may record a limited ' +
+        'number of items a minute and the index keeps a limited number in all; past either the call is ' +
+        'refused and nothing is stored.',
       inputSchema: recordFeedbackInput,
       annotations: {
         readOnlyHint: false,
@@ -74,16 +80,19 @@ export function registerRecordFeedbackTool(server: McpServer, options: RecordFee
     },
     (input) =>
       guard('record_feedback', async () => {
-        const receipt = await kb.recordFeedback({
-          taskId: input.task_id,
-          query: input.query,
-          items: input.items.map((item) => ({
-            path: item.path,
-            heading: item.heading ?? null,
-            verdict: item.verdict,
-            alwaysServed: item.always_served === true,
-          })),
-        });
+        const receipt = await kb.recordFeedback(
+          {
+            taskId: input.task_id,
+            query: input.query,
+            items: input.items.map((item) => ({
+              path: item.path,
+              heading: item.heading ?? null,
+              verdict: item.verdict,
+              alwaysServed: item.always_served === true,
+            })),
+          },
+          { budget },
+        );
         const payload = {
           serve_id: receipt.serveId,
           task_id: receipt.taskId,

@@ -2,6 +2,13 @@
 // call, read them back for the golden build and for search's learned signals, move or drop them with a renamed
 // or removed document, carry them into a forced rebuild's new file, and answer whether a judged document (and
 // heading) is still indexed.
+import {
+  addServeEvidence,
+  copyEvidenceFromPrevious,
+  dropEvidence,
+  ensureEvidenceFor,
+  moveEvidence,
+} from './feedback-evidence.js';
 import type { SqliteDatabase } from './open-database.js';
 
 export type StoredVerdict = 'helped' | 'noise' | 'wrong';
@@ -28,17 +35,26 @@ export interface StoredFeedbackServe {
   items: StoredFeedbackItem[];
 }
 
-/** Append one serve and its items in one transaction; returns the serve id. */
-export function insertFeedbackServe(db: SqliteDatabase, serve: FeedbackServeInput): number {
+/**
+ * Append one serve and its items, and add them to the boost's stored sums for `halfLifeDays`, in one
+ * transaction; returns the serve id.
+ */
+export function insertFeedbackServe(
+  db: SqliteDatabase,
+  serve: FeedbackServeInput,
+  halfLifeDays: number,
+): number {
   const insertServe = db.prepare('INSERT INTO feedback_serves(recorded_at, task_id, query) VALUES (?, ?, ?)');
   const insertItem =
     db.prepare(`INSERT INTO feedback_items(serve_id, position, path, heading, verdict, always_served)
     VALUES (?, ?, ?, ?, ?, ?)`);
   return db.transaction(() => {
+    ensureEvidenceFor(db, halfLifeDays);
     const serveId = Number(insertServe.run(serve.recordedAt, serve.taskId, serve.query).lastInsertRowid);
     serve.items.forEach((item, position) => {
       insertItem.run(serveId, position, item.path, item.heading, item.verdict, item.alwaysServed ? 1 : 0);
     });
+    addServeEvidence(db, serve, halfLifeDays);
     return serveId;
   })();
 }
@@ -63,6 +79,11 @@ export function readFeedbackServes(db: SqliteDatabase): StoredFeedbackServe[] {
   return serves.map((serve) => ({ ...serve, items: byServe.get(serve.serveId) ?? [] }));
 }
 
+/** Judged items stored, always-served ones included. */
+export function countJudgedItems(db: SqliteDatabase): number {
+  return db.prepare('SELECT count(*) FROM feedback_items').pluck().get() as number;
+}
+
 export function countFeedback(db: SqliteDatabase): { serves: number; items: number } {
   return db
     .prepare(
@@ -76,7 +97,9 @@ export function countFeedback(db: SqliteDatabase): { serves: number; items: numb
  * caller's transaction (the one that moves the document's rows). Returns how many items moved.
  */
 export function moveJudgments(db: SqliteDatabase, fromPath: string, toPath: string): number {
-  return db.prepare('UPDATE feedback_items SET path = ? WHERE path = ?').run(toPath, fromPath).changes;
+  const moved = db.prepare('UPDATE feedback_items SET path = ? WHERE path = ?').run(toPath, fromPath).changes;
+  if (moved > 0) moveEvidence(db, fromPath, toPath);
+  return moved;
 }
 
 /**
@@ -87,6 +110,7 @@ export function moveJudgments(db: SqliteDatabase, fromPath: string, toPath: stri
 export function dropJudgments(db: SqliteDatabase, path: string): number {
   const dropped = db.prepare('DELETE FROM feedback_items WHERE path = ?').run(path).changes;
   if (dropped > 0) {
+    dropEvidence(db, path);
     db.prepare(
       'DELETE FROM feedback_serves WHERE NOT EXISTS (SELECT 1 FROM feedback_items i WHERE i.serve_id = feedback_serves.id)',
     ).run();
@@ -117,6 +141,7 @@ export function copyFeedbackFrom(into: SqliteDatabase, fromPath: string): { serv
         .prepare(`INSERT INTO main.feedback_items(serve_id, position, path, heading, verdict, always_served)
           SELECT serve_id, position, path, heading, verdict, always_served FROM previous.feedback_items`)
         .run().changes;
+      copyEvidenceFromPrevious(into);
       return { serves, items };
     })();
   } finally {

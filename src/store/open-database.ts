@@ -116,6 +116,22 @@ const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (name, document_id)
    ) WITHOUT ROWID`,
   `CREATE INDEX IF NOT EXISTS document_names_document ON document_names(document_id)`,
+  // The boost's evidence summed per (document, heading, UTC day) as judgments are written (feedback-evidence.ts),
+  // so a search reads a few rows per judged document, never every judgment. An index without it starts empty;
+  // the next recorded judgment sums the stored ones into it. Judgments are found by path to move or drop them.
+  `CREATE TABLE IF NOT EXISTS feedback_evidence (
+     path TEXT NOT NULL,
+     heading_key TEXT NOT NULL,
+     day INTEGER NOT NULL,
+     helped_count INTEGER NOT NULL,
+     negative_count INTEGER NOT NULL,
+     helped_sum REAL NOT NULL,
+     negative_sum REAL NOT NULL,
+     first_at_ms INTEGER NOT NULL,
+     last_at_ms INTEGER NOT NULL,
+     PRIMARY KEY (path, heading_key, day)
+   ) WITHOUT ROWID`,
+  `CREATE INDEX IF NOT EXISTS feedback_items_path ON feedback_items(path)`,
 ];
 
 export interface OpenDatabaseOptions {

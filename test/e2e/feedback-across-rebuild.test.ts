@@ -37,7 +37,10 @@ describe.skipIf(!built)('record_feedback while another process rebuilds the inde
 
   it('keeps every receipted judgment exactly once and never reuses a serve_id', async () => {
     serveKb = createServeKb({ model: 'none' });
-    const flags = ['--kb-path', serveKb.kbPath, '--db-path', serveKb.dbPath];
+    // The writer records as fast as it can: this test is about the rebuild, not the per-client rate.
+    const config = path.join(serveKb.root, 'groove.toml');
+    fs.writeFileSync(config, '[feedback]\njudgments_per_minute = 100000\n');
+    const flags = ['--kb-path', serveKb.kbPath, '--db-path', serveKb.dbPath, '--config', config];
     await run(process.execPath, [bin, 'index', ...flags, '--model', 'none', '--quiet'], { env: childEnv });
     const transport = new StdioClientTransport({
       command: process.execPath,

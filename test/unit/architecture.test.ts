@@ -65,6 +65,7 @@ const COMPOSITION_ROOT = new Set([
   'app/models/model-files.ts',
   'app/doctor/doctor-database.ts',
   'app/search/search-session.ts',
+  'app/search/index-learned-signals.ts',
   'app/browse/get-document.ts',
   'app/serve/live-sync.ts',
   'app/service/service.ts',

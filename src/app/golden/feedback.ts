@@ -2,6 +2,7 @@
 // wrong. Those marks are relevance judgments that already exist; stored durably they become the golden set
 // (see golden-build.ts). Validation here is about meaning; the MCP schema already checked the shape.
 import { compileFtsQuery } from '../../core/fts-query.js';
+import type { JudgmentBudget } from '../../core/judgment-budget.js';
 import { GrooveError } from '../../errors.js';
 import type { FeedbackServeInput, StoredFeedbackItem } from '../../store/feedback-store.js';
 
@@ -37,6 +38,11 @@ export interface FeedbackReceipt {
 
 export interface FeedbackPorts {
   insert(serve: FeedbackServeInput): number;
+  /** Judged items the index holds now, and how many it may hold ([feedback] max_judgments). */
+  storedJudgments(): number;
+  maxJudgments: number;
+  /** The recording client's budget ([feedback] judgments_per_minute), spent once the serve is stored. */
+  budget: JudgmentBudget | null;
   isIndexed(path: string, heading: string | null): boolean;
   now(): Date;
 }
@@ -89,7 +95,19 @@ export function recordFeedback(input: FeedbackInput, ports: FeedbackPorts): Feed
       );
     return { path, heading, verdict: item.verdict, alwaysServed: item.alwaysServed === true };
   });
+  assertWithinRate(input.items.length, ports.budget);
+  const stored = ports.storedJudgments();
+  if (stored + items.length > ports.maxJudgments) {
+    throw new GrooveError(
+      'FEEDBACK_FULL',
+      `record_feedback: the index holds ${stored} judged items and keeps at most ${ports.maxJudgments}; these ${items.length} were not stored`,
+      {
+        hint: 'raise [feedback] max_judgments in groove.toml, or rebuild the index without its judgments',
+      },
+    );
+  }
   const serveId = ports.insert({ recordedAt: ports.now().toISOString(), taskId, query, items });
+  ports.budget?.spend(items.length);
   const notIndexed = [
     ...new Set(
       items
@@ -104,6 +122,29 @@ export function recordFeedback(input: FeedbackInput, ports: FeedbackPorts): Feed
     helped: items.filter((item) => item.verdict === 'helped').length,
     notIndexed,
   };
+}
+
+/**
+ * Refuse a record the client's budget cannot take now (FEEDBACK_RATE_LIMITED), before anything is opened or
+ * stored: a client flooding judgments costs the index nothing.
+ */
+export function assertWithinRate(items: number, budget: JudgmentBudget | null): void {
+  if (!budget) return;
+  if (items > budget.capacity) {
+    throw new GrooveError(
+      'FEEDBACK_RATE_LIMITED',
+      `record_feedback: ${items} judged items in one call; this server takes at most ${budget.capacity} a minute from one client`,
+      { hint: 'send fewer items per call, or raise [feedback] judgments_per_minute in groove.toml' },
+    );
+  }
+  const wait = budget.waitFor(items);
+  if (wait !== null) {
+    throw new GrooveError(
+      'FEEDBACK_RATE_LIMITED',
+      `record_feedback: this client recorded its ${budget.capacity} judged items a minute; these ${items} were not stored`,
+      { hint: `try again in ${wait} s, or raise [feedback] judgments_per_minute in groove.toml` },
+    );
+  }
 }
 
 function invalid(message: string): GrooveError {

@@ -1,5 +1,10 @@
 // The golden feature's public surface: other features and the facade import only this file.
-export { type FeedbackInput, type FeedbackReceipt, recordFeedback } from './feedback.js';
+export {
+  assertWithinRate,
+  type FeedbackInput,
+  type FeedbackReceipt,
+  recordFeedback,
+} from './feedback.js';
 export {
   buildGoldenFromFeedback,
   type FeedbackFilterName,

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import {
   copyFeedbackFrom,
+  countJudgedItems,
   createIndexedEntryCheck,
   type FeedbackServeInput,
   insertFeedbackServe,
@@ -16,7 +17,10 @@ import { gatePathFor, withFileGate } from '../../store/file-gate.js';
 import { IndexDatabase } from './index-database.js';
 
 export interface FeedbackDatabase {
-  insert(serve: FeedbackServeInput): number;
+  /** Store one serve; the boost's stored sums are kept for `halfLifeDays` ([search.boost] half_life_days). */
+  insert(serve: FeedbackServeInput, halfLifeDays: number): number;
+  /** Judged items stored now. */
+  storedJudgments(): number;
   readServes(): StoredFeedbackServe[];
   isIndexed(path: string, heading: string | null): boolean;
   counts(): { documents: number; chunks: number };
@@ -40,7 +44,8 @@ function openedFeedbackDatabase<T>(dbPath: string, work: (database: FeedbackData
   try {
     const isIndexed = createIndexedEntryCheck(database.db);
     return work({
-      insert: (serve) => insertFeedbackServe(database.db, serve),
+      insert: (serve, halfLifeDays) => insertFeedbackServe(database.db, serve, halfLifeDays),
+      storedJudgments: () => countJudgedItems(database.db),
       readServes: () => readFeedbackServes(database.db),
       isIndexed,
       counts: () => {

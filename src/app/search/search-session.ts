@@ -1,7 +1,7 @@
 // A long-lived read side of one index: the connection, the model check, and the vector snapshot cache.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import type { JudgedServe } from '../../core/counted-judgments.js';
-import { type LearnedSignals, learnSignals } from '../../core/learned-signals.js';
+import type { LearnedSignals } from '../../core/learned-signals.js';
 import { type BrowseReader, createBrowseReader } from '../../store/browse-queries.js';
 import { createSearchReader, type SearchReader } from '../../store/chunk-search.js';
 import { type CorpusChunkRow, type CorpusDigest, readCorpusDigest } from '../../store/corpus-digest.js';
@@ -20,6 +20,7 @@ import {
   identityOf,
   rerankerInsteadOf,
 } from '../models/index.js';
+import { learnedSignalsOf } from './index-learned-signals.js';
 import { judgmentWindowOf } from './resolve-search-params.js';
 import type { SearchResponse } from './search-types.js';
 import { runSearch, type SearchOptions } from './searcher.js';
@@ -256,7 +257,10 @@ export class SearchSession {
     if (cached?.version === version && Math.abs(now.getTime() - cached.builtAtMs) < LEARNED_MAX_AGE_MS) {
       return cached.signals;
     }
-    const signals = learnSignals(this.currentJudgments(), { now, window: judgmentWindowOf(this.config) });
+    const signals = learnedSignalsOf(this.database.db, () => this.currentJudgments(), {
+      now,
+      window: judgmentWindowOf(this.config),
+    });
     this.learnedCache = { version, builtAtMs: now.getTime(), signals };
     return signals;
   }

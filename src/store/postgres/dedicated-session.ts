@@ -60,8 +60,9 @@ export interface DedicatedSession {
 
 /** Connect, read the backend pid, set the idle timeout and start the liveness check. */
 export async function openDedicatedSession(options: DedicatedSessionOptions): Promise<DedicatedSession> {
-  // TCP keepalive after 10 s idle: a query stuck on a half-open connection (no liveness check runs during
-  // work) then fails within about a minute instead of the OS default of two hours.
+  // TCP keepalive after 10 s idle instead of the OS default of two hours. Node sets only that delay; the OS's
+  // probe interval and count (75 s × 9 on Linux by default) decide the rest, so work stuck on a half-open
+  // connection is caught by the probe below, not by TCP.
   const client = new pg.Client({
     ...options.connection,
     keepAlive: true,
@@ -88,7 +89,29 @@ export async function openDedicatedSession(options: DedicatedSessionOptions): Pr
     alive = false;
     clearInterval(timer);
     client.end().catch(() => {});
+    // A session that died on its own may sit on a half-open connection where a polite end never completes:
+    // drop the socket, so a query still waiting on it fails now and the work queued behind it can go on.
+    if (loss) client.connection.stream.destroy();
     if (loss) options.onLost(loss);
+  };
+  let lastHeardAt = Date.now();
+  client.connection.on('message', () => {
+    lastHeardAt = Date.now();
+  });
+  let probing = false;
+  /**
+   * Work in progress does not prove the session alive: on a cut link its query waits for an answer that never
+   * comes, and TCP notices only after minutes. Once the server has been silent for the liveness timeout during
+   * work, ask it on a second connection whether this session's backend still exists.
+   */
+  const checkWhileBusy = (backendPid: number) => {
+    if (probing || Date.now() - lastHeardAt < options.livenessTimeoutMs) return;
+    probing = true;
+    void probeBackend(options.connection, backendPid, options.livenessTimeoutMs).then((found) => {
+      probing = false;
+      if (found === 'gone') finish({ reason: 'connection-lost', cause: null });
+      else if (found === 'unreachable') finish({ reason: 'liveness-timeout', cause: null });
+    });
   };
   try {
     const { rows } = await client.query<{ pid: number }>(
@@ -98,8 +121,12 @@ export async function openDedicatedSession(options: DedicatedSessionOptions): Pr
     );
     client.on('error', (cause) => finish({ reason: 'connection-lost', cause }));
     client.on('end', () => finish({ reason: 'connection-lost', cause: null }));
+    const backendPid = rows[0]!.pid;
     timer = setInterval(() => {
-      if (busy > 0) return; // the running query will show whether the session is alive
+      if (busy > 0) {
+        checkWhileBusy(backendPid);
+        return;
+      }
       exclusive(() => checkLiveness(client, options.livenessTimeoutMs)).then(
         (answered) => answered || finish({ reason: 'liveness-timeout', cause: null }),
         (cause) => finish({ reason: 'connection-lost', cause }),
@@ -108,7 +135,7 @@ export async function openDedicatedSession(options: DedicatedSessionOptions): Pr
     timer.unref();
     return {
       client,
-      backendPid: rows[0]!.pid,
+      backendPid,
       get alive() {
         return alive;
       },
@@ -133,5 +160,43 @@ async function checkLiveness(client: pg.Client, timeoutMs: number): Promise<bool
     return await Promise.race([client.query('SELECT 1').then(() => true as const), timedOut]);
   } finally {
     clearTimeout(deadline);
+  }
+}
+
+/**
+ * Whether the backend `pid` still exists, asked on a short-lived connection that must answer within
+ * `timeoutMs`: `unreachable` when it cannot (the server or the link is down), `unknown` when the server answered
+ * with an error (it is reachable, so the session may be working).
+ */
+async function probeBackend(
+  connection: pg.ClientConfig,
+  pid: number,
+  timeoutMs: number,
+): Promise<'present' | 'gone' | 'unreachable' | 'unknown'> {
+  const probe = new pg.Client({
+    ...connection,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+  });
+  probe.on('error', () => {});
+  let deadline: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'unreachable'>((resolve) => {
+    deadline = setTimeout(() => resolve('unreachable'), timeoutMs * 2);
+  });
+  const asked = (async () => {
+    await probe.connect();
+    const { rows } = await probe.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid]);
+    return rows.length > 0 ? ('present' as const) : ('gone' as const);
+  })().catch((error: unknown) =>
+    typeof (error as { code?: unknown }).code === 'string' &&
+    /^[0-9A-Z]{5}$/.test((error as { code: string }).code)
+      ? ('unknown' as const)
+      : ('unreachable' as const),
+  );
+  try {
+    return await Promise.race([asked, timedOut]);
+  } finally {
+    clearTimeout(deadline);
+    probe.end().catch(() => {});
   }
 }
