@@ -1,8 +1,8 @@
 // Build step after tsc (`npm run build`): bundles the CLI from the compiled dist/src into dist/bundle, so a cold
 // `groove …` reads a few files instead of resolving and loading hundreds of modules one by one.
-// - Entries: the CLI (main.js), the cold-search prestart (search-prestart.js) and the two thread entry points,
-//   which the code starts as `new URL('./<name>.js', import.meta.url)`: every output file sits flat in one folder,
-//   so that URL resolves from whichever chunk holds the caller.
+// - Entries: the CLI (main.js), the cold-search prestart (search-prestart.js), the inference thread's and the
+//   extraction process's entry points, which the code starts as `new URL('./<name>.js', import.meta.url)`: every
+//   output file sits flat in one folder, so that URL resolves from whichever chunk holds the caller.
 // - Code splitting keeps each lazily imported module (command modules, the MCP server, model adapters, extractors,
 //   the PostgreSQL store, report renderers) in chunks loaded only by the commands that import them.
 // - Packages with native code or files found at run time relative to their own folder stay external and load

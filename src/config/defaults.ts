@@ -49,8 +49,10 @@ export const DEFAULTS = {
   parsers: {
     /** Enabled parser ids: `md`, `txt`, `pdf`, `docx`, `xlsx`, `pptx`, `code`. */
     enabled: ['md'] as string[],
-    /** Wall-clock seconds one file's extraction may take; the extraction thread is stopped then. 1 – 3600. */
+    /** Wall-clock seconds one file's extraction may take; the extraction process is stopped then. 1 – 3600. */
     timeoutSeconds: 30,
+    /** RSS the extraction process may reach while extracting one file; past it the file is refused. ≥ 128 MiB. */
+    maxMemoryBytes: 768 * MIB,
     /** Decompressed bytes of one DOCX/XLSX/PPTX archive; past it the file is refused (zip bombs). */
     maxDecompressedBytes: 200 * MIB,
     /** PDF pages read per file; later pages are left out. */

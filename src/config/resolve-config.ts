@@ -382,12 +382,24 @@ function checkStorage(config: ResolvedConfig, source: string): void {
   }
 }
 
+/** `[parsers] max_memory`: below 128 MiB the extraction process could not even load its parsers. */
+function extractionMemory(value: number | string): number {
+  const bytes = parseByteSize(value);
+  if (bytes < 128 * MIB) {
+    throw new GrooveError('CONFIG_INVALID', `[parsers] max_memory "${value}" is under 128MiB`, {
+      hint: 'the extraction process needs at least "128MiB"; the default is "768MiB"',
+    });
+  }
+  return bytes;
+}
+
 /** `[parsers]` caps and code languages, and the extensions the enabled parsers claim. */
 function assignParserLimits(config: ResolvedConfig, parsers: NonNullable<ConfigFile['parsers']>): void {
   const target = config.parsers;
   if (parsers.timeout_seconds !== undefined) target.timeoutSeconds = parsers.timeout_seconds;
   if (parsers.max_decompressed_size !== undefined)
     target.maxDecompressedBytes = parseByteSize(parsers.max_decompressed_size);
+  if (parsers.max_memory !== undefined) target.maxMemoryBytes = extractionMemory(parsers.max_memory);
   if (parsers.max_pages !== undefined) target.maxPages = parsers.max_pages;
   if (parsers.max_sheets !== undefined) target.maxSheets = parsers.max_sheets;
   if (parsers.max_cells_per_sheet !== undefined) target.maxCellsPerSheet = parsers.max_cells_per_sheet;

@@ -47,6 +47,7 @@ function buildConfigFileSchema() {
         enabled: z.array(z.enum(PARSER_IDS)).min(1).optional(),
         timeout_seconds: z.number().int().min(1).max(3600).optional(),
         max_decompressed_size: sizeValue().optional(),
+        max_memory: sizeValue().optional(),
         max_pages: z.number().int().min(1).max(100_000).optional(),
         max_sheets: z.number().int().min(1).max(10_000).optional(),
         max_cells_per_sheet: z.number().int().min(1).max(10_000_000).optional(),

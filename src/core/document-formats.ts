@@ -5,7 +5,7 @@
 export const PARSER_IDS = ['md', 'txt', 'pdf', 'docx', 'xlsx', 'pptx', 'code'] as const;
 export type ParserId = (typeof PARSER_IDS)[number];
 
-/** Formats whose bytes are not text: read as bytes and extracted in the extraction thread. */
+/** Formats whose bytes are not text: read as bytes, their text extracted by the extraction process (fs/extract). */
 export const BINARY_FORMATS = ['pdf', 'docx', 'xlsx', 'pptx'] as const;
 export type BinaryFormat = (typeof BINARY_FORMATS)[number];
 

@@ -41,7 +41,7 @@ export function parseDocument(input: ParseDocumentInput): ParsedDocument {
   const segments = path.split('/').filter((segment) => segment !== '');
   const category = segments.length >= 2 ? segments[0]! : null;
   const pathTopic = segments.length >= 3 ? segments[1]! : null;
-  // Plain text, and source code in a language without a grammar (or read outside the extraction thread).
+  // Plain text, and source code in a language without a grammar (or read outside the extraction process).
   if (format !== 'md') {
     const title = titleFromFileName(path);
     const bomLength = text.startsWith('\uFEFF') ? 1 : 0;

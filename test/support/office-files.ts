@@ -196,6 +196,7 @@ function lieAboutSize(zip: Buffer, name: string, size: number): void {
 export function testExtractionLimits(overrides: Partial<ExtractionLimits> = {}): ExtractionLimits {
   return {
     timeoutMs: 30_000,
+    maxMemoryBytes: 768 * 1024 * 1024,
     maxDecompressedBytes: 8 * 1024 * 1024,
     maxZipEntries: 10_000,
     maxPages: 100,

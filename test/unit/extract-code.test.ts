@@ -2,7 +2,7 @@
 // definition, the text tiled exactly, oversized definitions split into their members, and the size bound.
 import { describe, expect, it } from 'vitest';
 import { parseExtraction, renderExtractedText } from '../../src/core/extracted-document.js';
-import { extractCode } from '../../src/fs/extract/extract-code.js';
+import { extractCode, MAX_PARSE_CHARS } from '../../src/fs/extract/extract-code.js';
 import type { ExtractionLimits } from '../../src/fs/extract/extract-job.js';
 
 const limits = { chunkBytes: 4000 } as ExtractionLimits;
@@ -109,5 +109,14 @@ describe('code chunking by definitions', () => {
     expect(nested.tags).toContain('parse:too-deep');
     expect(renderExtractedText(nested)).toBe(deep);
     expect(nested.sections.map((s) => s.heading)).toContain('function after');
+  });
+
+  it('chunks a file over 1 MiB as plain text without parsing it', async () => {
+    const line = 'a=b+c*d;'.repeat(MAX_PARSE_CHARS / 8 + 1);
+    const big = await extractCode(`function first() {}\n${line}\n`, 'javascript', 'javascript', limits);
+    expect(big.tags).toEqual(['code', 'lang:javascript', 'parse:too-large']);
+    expect(big.sections).toHaveLength(1);
+    const under = await extractCode('function first() {}\n', 'javascript', 'javascript', limits);
+    expect(under.tags).not.toContain('parse:too-large');
   });
 });

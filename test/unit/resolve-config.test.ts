@@ -199,12 +199,20 @@ describe('resolveConfig: [parsers]', () => {
     expect(config.parsers.maxPages).toBe(DEFAULTS.parsers.maxPages);
   });
 
+  it('reads the extraction memory bound as a size, 768MiB unless set', () => {
+    expect(resolve().parsers.maxMemoryBytes).toBe(768 * 1024 * 1024);
+    write('groove.toml', '[parsers]\nmax_memory = "1GiB"\n');
+    expect(resolve().parsers.maxMemoryBytes).toBe(1024 * 1024 * 1024);
+  });
+
   it('rejects an unknown parser id, an empty list and an unknown language', () => {
     for (const toml of [
       '[parsers]\nenabled = ["md", "xls"]\n',
       '[parsers]\nenabled = []\n',
       '[parsers]\nenabled = ["code"]\n[parsers.code]\nlanguages = ["cobol"]\n',
       '[parsers]\ntimeout_seconds = 0\n',
+      '[parsers]\nmax_memory = "64MiB"\n',
+      '[parsers]\nmax_memory = "lots"\n',
     ]) {
       write('groove.toml', toml);
       expect(() => resolve(), toml).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));

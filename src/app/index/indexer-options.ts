@@ -37,7 +37,7 @@ export interface IndexerPorts {
   readFile(file: WalkedEntry): FileReadResult;
   parse(relPath: string, text: string): ParsedDocument;
   /**
-   * Parse through the extraction thread where the format needs it (PDF, Office, code), else like parse. A
+   * Parse through the extraction process where the format needs it (PDF, Office, code), else like parse. A
    * refusal skips the file and keeps what was indexed for it before. Without it, every file goes to parse.
    */
   extract?(relPath: string, read: Extract<FileReadResult, { ok: true }>): Promise<ExtractedParse>;

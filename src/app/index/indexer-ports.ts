@@ -45,6 +45,7 @@ export function extractionLimitsOf(config: ResolvedConfig): ExtractionLimits {
   const parsers = config.parsers;
   return {
     timeoutMs: parsers.timeoutSeconds * 1000,
+    maxMemoryBytes: parsers.maxMemoryBytes,
     maxDecompressedBytes: parsers.maxDecompressedBytes,
     maxZipEntries: 10_000,
     maxPages: parsers.maxPages,
@@ -57,7 +58,7 @@ export function extractionLimitsOf(config: ResolvedConfig): ExtractionLimits {
   };
 }
 
-/** Whether a file's text comes out of the extraction thread: the binary formats, and code with a grammar. */
+/** Whether a file's text comes out of the extraction process: the binary formats, and code with a grammar. */
 export function needsExtraction(relPath: string): boolean {
   const format = formatOfPath(relPath);
   return isBinaryFormat(format) || (format === 'code' && codeLanguageOfPath(relPath)?.grammar != null);
@@ -66,7 +67,7 @@ export function needsExtraction(relPath: string): boolean {
 export type ExtractedFile = { ok: true; extraction: Extraction } | { ok: false; message: string };
 
 /**
- * Extract one file in the extraction thread: a binary format from its bytes, code from its text. Never throws: a
+ * Extract one file in the extraction process: a binary format from its bytes, code from its text. Never throws: a
  * refusal (encrypted, corrupt, no text, zip bomb, deadline, crash) comes back as the skip message.
  */
 export async function extractFile(
@@ -133,7 +134,7 @@ export function buildIndexerPorts(kbPath: string, config: ResolvedConfig): Index
       }
       const contentHash = createHash('sha256').update(read.bytes).digest('hex');
       const facts = { contentHash, sizeBytes: read.sizeBytes, mtimeMs: read.mtimeMs };
-      // Binary formats stay bytes until the extraction thread reads them (and only when their hash changed).
+      // Binary formats stay bytes until the extraction process reads them (and only when their hash changed).
       if (isBinaryFormat(formatOfPath(file.relPath)))
         return { ok: true, text: '', bytes: read.bytes, ...facts };
       const decoded = decodeUtf8Text(read.bytes);

@@ -73,6 +73,12 @@ const COMMENT_TYPES = new Set(['comment', 'line_comment', 'block_comment', 'doc_
 const MAX_DEPTH = 64;
 /** More definitions than this in one file: it is chunked as plain text instead (tagged `parse:too-many-chunks`). */
 export const MAX_DEFINITIONS = 512;
+/**
+ * A file longer than this (UTF-16 code units, as JavaScript counts) is chunked as plain text without being parsed
+ * (tagged `parse:too-large`): a syntax tree costs hundreds of bytes of memory per byte of dense code (a minified
+ * bundle), which the extraction process's memory bound would otherwise stop.
+ */
+export const MAX_PARSE_CHARS = 1024 * 1024;
 
 let treeSitter: Promise<TreeSitter> | null = null;
 const languages = new Map<string, Promise<unknown>>();
@@ -114,9 +120,10 @@ export async function extractCode(
   language: string,
   limits: ExtractionLimits,
 ): Promise<Extraction> {
+  const tags = ['code', `lang:${language}`];
+  if (text.length > MAX_PARSE_CHARS) return plainExtraction(text, [...tags, 'parse:too-large']);
   const { ts, language: grammarLanguage } = await languageFor(grammar);
   const parser = new ts.Parser();
-  const tags = ['code', `lang:${language}`];
   try {
     parser.setLanguage(grammarLanguage);
     const tree = parser.parse(text);

@@ -30,10 +30,11 @@ export async function extractDocx(bytes: Uint8Array, limits: ExtractionLimits): 
   zip.verifyAll();
   const core = readCoreProperties(zip);
   const mammoth = require('mammoth') as Mammoth;
+  const listed = zip.listedOnly();
   let tree: DocNode | null = null;
   try {
     await mammoth.convertToHtml(
-      { buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) },
+      { buffer: Buffer.from(listed.buffer, listed.byteOffset, listed.byteLength) },
       {
         transformDocument: (document) => {
           tree = document;

@@ -1,12 +1,14 @@
-// The request the extraction thread serves and the caps it enforces (plain data: it crosses the thread boundary).
+// The request the extraction process serves and the caps it enforces (plain data: it crosses the thread boundary).
 import type { BinaryFormat } from '../../core/document-formats.js';
 import type { Extraction } from '../../core/extracted-document.js';
 import type { ExtractRefusalReason } from './extract-refusal.js';
 
 export interface ExtractionLimits {
-  /** Wall-clock deadline per file; the thread is stopped when it passes. */
+  /** Wall-clock deadline per file; the extraction process is stopped when it passes. */
   timeoutMs: number;
-  /** Decompressed bytes of one OOXML archive. */
+  /** RSS the extraction process may reach (heap, native and WebAssembly memory); past it the process is stopped. */
+  maxMemoryBytes: number;
+  /** Decompressed bytes of one OOXML archive; also the bytes of temp files one extraction may write. */
   maxDecompressedBytes: number;
   /** Entries in one OOXML archive. */
   maxZipEntries: number;

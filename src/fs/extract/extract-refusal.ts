@@ -1,4 +1,4 @@
-// Why an extractor refused a file. Thrown inside the extraction thread, sent back as data, and worded for the
+// Why an extractor refused a file. Thrown inside the extraction process, sent back as data, and worded for the
 // user by describeExtractRefusal.
 
 export type ExtractRefusalReason =
@@ -8,6 +8,7 @@ export type ExtractRefusalReason =
   | 'mojibake'
   | 'too-large-inflated'
   | 'too-many-entries'
+  | 'too-much-memory'
   | 'timeout'
   | 'crashed';
 
@@ -29,6 +30,7 @@ const FIXES: Record<ExtractRefusalReason, string | null> = {
   mojibake: 'its text layer is garbled; re-export it with embedded Unicode fonts',
   'too-large-inflated': 'a zip bomb, or raise [parsers] max_decompressed_size if the file is sound',
   'too-many-entries': null,
+  'too-much-memory': 'raise [parsers] max_memory if the file is sound',
   timeout: 'raise [parsers] timeout_seconds if the file is sound',
   crashed: null,
 };

@@ -34,8 +34,9 @@ export async function extractXlsx(bytes: Uint8Array, limits: ExtractionLimits): 
   zip.verifyAll();
   const core = readCoreProperties(zip);
   const ExcelJS = require('exceljs') as ExcelJs;
+  const listed = zip.listedOnly();
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(
-    Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]),
+    Readable.from([Buffer.from(listed.buffer, listed.byteOffset, listed.byteLength)]),
     { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', worksheets: 'emit', entries: 'emit' },
   );
   const budget = new TextBudget(limits.maxTextChars);

@@ -1,37 +1,30 @@
-// The main-thread side of extraction: one worker thread, one job at a time, a wall-clock deadline per job that
-// starts once the thread has loaded the format's libraries. At the deadline the thread is terminated and the job
-// refused (`timeout`); a thread that dies (a library crash, the thread's heap cap) refuses its job (`crashed`).
-// The next job starts a fresh thread, so neither takes down `groove index` or `groove serve`. The idle thread
-// does not keep the process alive.
-import { Worker } from 'node:worker_threads';
+// The parent side of extraction: one extraction process (extraction-process.ts), one job at a time, a wall-clock
+// deadline per job that starts once the process has loaded the format's libraries. A job ends one of four ways:
+// its outcome arrives; the deadline passes and the process is killed (`timeout`); the process's watchdog kills it
+// over its memory or temp-file bound (`too-much-memory`, `too-large-inflated`); or it dies on its own (a library
+// crash, the V8 heap cap: `crashed`). A job's outcome is given only once a killed process is gone and its folder
+// removed, and the next job starts a fresh process and waits for it to be ready, so a stopped file never costs
+// the next one. A process that finishes a job holding more than half its memory bound (WebAssembly memory never
+// shrinks) is replaced too. The idle process keeps no groove process alive.
 import type { ExtractJob, ExtractOutcome } from './extract-job.js';
-import type { WorkerReply, WorkerRequest } from './extract-worker.js';
+import type { WorkerReply } from './extract-worker.js';
+import { describeEnd, ExtractionProcess, type ProcessBounds, type ProcessEnd } from './extraction-process.js';
 
 export interface ExtractionPoolOptions {
-  /** Heap cap of the thread in MiB; a file that needs more is refused as `crashed`. Default 2048. */
-  maxHeapMb?: number;
   /** Tests: a module whose `extract(job)` replaces the real extractors. */
   extractorModule?: string;
-  /** How long a new thread may take to load before its job is refused. Default 60 s. */
+  /** How long a new process may take to start, and then to load a format's libraries. Default 60 s. */
   startupTimeoutMs?: number;
 }
 
-interface Running {
-  seq: number;
-  resolve: (outcome: ExtractOutcome) => void;
-  timer: NodeJS.Timeout | null;
-  /** The job's deadline, started once the thread has loaded the format's libraries. */
-  timeoutMs: number;
-}
+const MIB = 1024 * 1024;
 
 export class ExtractionPool {
-  private worker: Worker | null = null;
-  private ready: Promise<void> | null = null;
-  private running: Running | null = null;
+  private process: ExtractionProcess | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private nextSeq = 1;
-  /** Threads started so far (tests read it to see a stopped thread replaced). */
-  threadsStarted = 0;
+  /** Processes started so far (tests read it to see a stopped process replaced). */
+  processesStarted = 0;
 
   constructor(private readonly options: ExtractionPoolOptions = {}) {}
 
@@ -42,127 +35,142 @@ export class ExtractionPool {
     return result;
   }
 
-  /** Stop the thread (a later job starts a new one). */
+  /** Stop the process (a later job starts a new one). */
   async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = null;
-    this.ready = null;
-    if (worker) await worker.terminate();
+    const running = this.process;
+    this.process = null;
+    await running?.kill();
+  }
+
+  private get startupMs(): number {
+    return this.options.startupTimeoutMs ?? 60_000;
   }
 
   private async runOne(job: ExtractJob): Promise<ExtractOutcome> {
+    const bounds: ProcessBounds = {
+      maxRssBytes: job.limits.maxMemoryBytes,
+      maxTempBytes: job.limits.maxDecompressedBytes,
+    };
+    let worker: ExtractionProcess;
     try {
-      await this.startedWorker();
+      worker = await this.processWith(bounds);
     } catch (error) {
-      await this.discard();
       return {
         ok: false,
         reason: 'crashed',
-        detail: `the extraction thread did not start (${(error as Error).message})`,
+        detail: `the extraction process did not start (${(error as Error).message})`,
       };
     }
-    const worker = this.worker!;
-    const seq = this.nextSeq++;
-    worker.ref();
-    const outcome = await new Promise<ExtractOutcome>((resolve) => {
-      // Until the thread says the format's libraries are loaded, only the startup allowance runs.
-      const loadMs = this.options.startupTimeoutMs ?? 60_000;
-      const timer = setTimeout(
-        () => this.stopJob(`its parser did not load within ${loadMs} ms`, 'crashed'),
-        loadMs,
-      );
-      this.running = { seq, resolve, timer, timeoutMs: job.limits.timeoutMs };
-      worker.postMessage({ seq, job } satisfies WorkerRequest);
-    });
-    this.worker?.unref();
+    worker.hold(true);
+    const { outcome, rssBytes } = await this.runOn(worker, job);
+    if (!worker.alive) this.process = null;
+    else if (rssBytes > bounds.maxRssBytes / 2) await this.close();
+    else {
+      worker.emptyTemp();
+      worker.hold(false);
+    }
     return outcome;
   }
 
-  /** The job's libraries are loaded: its deadline starts now. */
-  private startDeadline(seq: number): void {
-    const running = this.running;
-    if (!running || running.seq !== seq) return;
-    if (running.timer) clearTimeout(running.timer);
-    running.timer = setTimeout(
-      () => this.stopJob(`extraction took longer than ${running.timeoutMs} ms and was stopped`, 'timeout'),
-      running.timeoutMs,
-    );
-  }
-
-  /** Refuse the running job and terminate its thread (the next job starts a new one). */
-  private stopJob(detail: string, reason: 'timeout' | 'crashed'): void {
-    this.finish({ ok: false, reason, detail });
-    void this.discard();
-  }
-
-  private finish(outcome: ExtractOutcome): void {
-    const running = this.running;
-    if (!running) return;
-    this.running = null;
-    if (running.timer) clearTimeout(running.timer);
-    running.resolve(outcome);
-  }
-
-  private async discard(): Promise<void> {
-    const worker = this.worker;
-    this.worker = null;
-    this.ready = null;
-    if (worker) await worker.terminate().catch(() => undefined);
-  }
-
-  private startedWorker(): Promise<void> {
-    if (this.worker && this.ready) return this.ready;
-    const worker = startThread(this.options);
-    this.threadsStarted++;
-    this.worker = worker;
-    const startupMs = this.options.startupTimeoutMs ?? 60_000;
-    this.ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`not ready after ${startupMs} ms`)), startupMs);
-      worker.on('message', (reply: WorkerReply) => {
-        if ('ready' in reply) {
-          clearTimeout(timer);
-          resolve();
-        } else if ('loaded' in reply) this.startDeadline(reply.seq);
-        else if (this.running?.seq === reply.seq) this.finish(reply.outcome);
-      });
-      const died = (why: string) => {
-        clearTimeout(timer);
-        reject(new Error(why));
-        if (this.worker === worker) {
-          this.worker = null;
-          this.ready = null;
-        }
-        this.finish({
-          ok: false,
-          reason: 'crashed',
-          detail: `the extraction thread stopped while reading it (${why})`,
-        });
-      };
-      worker.on('error', (error) => died(error.message));
-      worker.on('exit', (code) => died(`exit code ${code}`));
+  /** The running process when its bounds are the job's, else a fresh one (the old one gone first). */
+  private async processWith(bounds: ProcessBounds): Promise<ExtractionProcess> {
+    const current = this.process;
+    if (
+      current?.alive &&
+      current.bounds.maxRssBytes === bounds.maxRssBytes &&
+      current.bounds.maxTempBytes === bounds.maxTempBytes
+    ) {
+      return current;
+    }
+    await this.close();
+    this.processesStarted++;
+    this.process = await ExtractionProcess.start(bounds, {
+      extractorModule: this.options.extractorModule,
+      startupTimeoutMs: this.startupMs,
     });
-    this.ready.catch(() => undefined);
-    return this.ready;
+    return this.process;
+  }
+
+  /** One job on one process, to its outcome; a process this kills is gone (and cleaned) when this resolves. */
+  private runOn(
+    worker: ExtractionProcess,
+    job: ExtractJob,
+  ): Promise<{ outcome: ExtractOutcome; rssBytes: number }> {
+    const seq = this.nextSeq++;
+    return new Promise((resolve) => {
+      let done = false;
+      /** Set when this side kills the process: the outcome to give once it is gone. */
+      let stopped: ExtractOutcome | null = null;
+      const finish = (outcome: ExtractOutcome, rssBytes = 0) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        stopListening();
+        stopWaitingForEnd();
+        resolve({ outcome, rssBytes });
+      };
+      const stop = (outcome: ExtractOutcome) => {
+        if (stopped || done) return;
+        stopped = outcome;
+        void worker.kill();
+      };
+      // Until the process says the format's libraries are loaded, only the startup allowance runs.
+      let timer = setTimeout(
+        () =>
+          stop({
+            ok: false,
+            reason: 'crashed',
+            detail: `its parser did not load within ${this.startupMs} ms`,
+          }),
+        this.startupMs,
+      );
+      const stopListening = worker.onReply((reply: WorkerReply) => {
+        if (!('seq' in reply) || reply.seq !== seq || stopped) return;
+        if ('loaded' in reply) {
+          clearTimeout(timer);
+          timer = setTimeout(
+            () =>
+              stop({
+                ok: false,
+                reason: 'timeout',
+                detail: `extraction took longer than ${job.limits.timeoutMs} ms and was stopped`,
+              }),
+            job.limits.timeoutMs,
+          );
+        } else finish(reply.outcome, reply.rssBytes);
+      });
+      const stopWaitingForEnd = worker.onEnd((end) => finish(stopped ?? endOutcome(end, worker.bounds)));
+      worker.send({ seq, job });
+    });
   }
 }
 
-/** The thread from the compiled .js, or — running from sources (tests, benches) — the .ts through tsx. */
-function startThread(options: ExtractionPoolOptions): Worker {
-  const here = import.meta.url;
-  const workerData = { extractorModule: options.extractorModule };
-  const resourceLimits = { maxOldGenerationSizeMb: options.maxHeapMb ?? 2048 };
-  if (!here.endsWith('.ts')) {
-    return new Worker(new URL('./extract-worker.js', here), { workerData, resourceLimits });
+/** The refusal for a process that ended in the middle of a job it did not answer. */
+function endOutcome(end: ProcessEnd, bounds: ProcessBounds): ExtractOutcome {
+  if (end.verdict?.kind === 'memory') {
+    return {
+      ok: false,
+      reason: 'too-much-memory',
+      detail: `extracting it took more than ${Math.round(bounds.maxRssBytes / MIB)} MiB of memory and was stopped`,
+    };
   }
-  const entry = JSON.stringify(new URL('./extract-worker.ts', here).href);
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const code = `import(${tsx}).then((api) => { api.register(); return import(${entry}); });`;
-  return new Worker(code, { eval: true, workerData, resourceLimits });
+  if (end.verdict?.kind === 'temp') {
+    return {
+      ok: false,
+      reason: 'too-large-inflated',
+      detail: `extracting it wrote more than the ${bounds.maxTempBytes}-byte cap to temporary files and was stopped`,
+    };
+  }
+  return {
+    ok: false,
+    reason: 'crashed',
+    detail: `the extraction process stopped while reading it (${describeEnd(end)})`,
+  };
 }
 
 let shared: ExtractionPool | null = null;
 
-/** The process's one extraction pool (the indexer, live sync and get_document share its thread). */
+/** The process's one extraction pool (the indexer, live sync and get_document share its process). */
 export function sharedExtractionPool(): ExtractionPool {
   shared ??= new ExtractionPool();
   return shared;

@@ -1,7 +1,9 @@
 // A bounded reader of the ZIP container under DOCX, XLSX and PPTX. It reads the central directory, refuses an
 // archive whose declared sizes pass the cap, then inflates each entry in small steps, counting what comes out,
 // and stops the moment the real output passes the cap: an entry that lies about its size (a zip bomb) costs at
-// most one step beyond the cap, never the whole bomb.
+// most one step beyond the cap, never the whole bomb. A library is never handed the file as it came: it gets
+// `listedOnly()`, the archive rebuilt from the directory's entries alone, so an entry hidden from the directory
+// (a local header it does not list, which a streaming reader walking local headers would meet) reaches no parser.
 import { Inflate } from 'fflate';
 import { ExtractRefusal } from './extract-refusal.js';
 
@@ -14,6 +16,10 @@ export interface ZipLimits {
 
 interface CentralEntry {
   name: string;
+  rawName: Uint8Array;
+  flags: number;
+  modified: number;
+  crc: number;
   method: number;
   compressedSize: number;
   declaredSize: number;
@@ -79,6 +85,46 @@ export class BoundedZip {
     for (const entry of this.entries.values()) this.inflate(entry, () => {});
   }
 
+  /**
+   * The archive rebuilt from the central directory's entries alone, each with a fresh local header that states
+   * its sizes (no data descriptor) before its compressed bytes as they were: what the directory lists is all a
+   * reader of either kind — by directory or by local headers — can find in it.
+   */
+  listedOnly(): Uint8Array {
+    const entries = [...this.entries.values()];
+    const parts: { entry: CentralEntry; data: Uint8Array; offset: number }[] = [];
+    let size = 0;
+    for (const entry of entries) {
+      const data = entryData(this.bytes, entry);
+      parts.push({ entry, data, offset: size });
+      size += 30 + entry.rawName.length + data.length;
+    }
+    const directoryOffset = size;
+    size += entries.reduce((sum, entry) => sum + 46 + entry.rawName.length, 0) + 22;
+    if (size > 0xffffffff || entries.some((entry) => entry.declaredSize > 0xfffffffe)) {
+      throw new ExtractRefusal('too-large-inflated', 'it is larger than a ZIP without ZIP64 can hold');
+    }
+    const out = new Uint8Array(size);
+    const view = new DataView(out.buffer);
+    for (const { entry, data, offset } of parts) {
+      writeLocalHeader(view, offset, entry, data.length);
+      out.set(entry.rawName, offset + 30);
+      out.set(data, offset + 30 + entry.rawName.length);
+    }
+    let at = directoryOffset;
+    for (const { entry, data, offset } of parts) {
+      writeDirectoryEntry(view, at, entry, data.length, offset);
+      out.set(entry.rawName, at + 46);
+      at += 46 + entry.rawName.length;
+    }
+    view.setUint32(at, EOCD_SIGNATURE, true);
+    view.setUint16(at + 8, entries.length, true);
+    view.setUint16(at + 10, entries.length, true);
+    view.setUint32(at + 12, at - directoryOffset, true);
+    view.setUint32(at + 16, directoryOffset, true);
+    return out;
+  }
+
   private inflate(entry: CentralEntry, sink: (part: Uint8Array) => void): void {
     const data = entryData(this.bytes, entry);
     const count = (part: Uint8Array) => {
@@ -113,6 +159,41 @@ export class BoundedZip {
       );
     }
   }
+}
+
+/** Bit 3: sizes follow the data in a descriptor. The rebuilt headers state them, so the bit is cleared. */
+const DATA_DESCRIPTOR_FLAG = 0x0008;
+
+function writeLocalHeader(view: DataView, at: number, entry: CentralEntry, compressedSize: number): void {
+  view.setUint32(at, LOCAL_SIGNATURE, true);
+  view.setUint16(at + 4, 20, true);
+  view.setUint16(at + 6, entry.flags & ~DATA_DESCRIPTOR_FLAG, true);
+  view.setUint16(at + 8, entry.method, true);
+  view.setUint32(at + 10, entry.modified, true);
+  view.setUint32(at + 14, entry.crc, true);
+  view.setUint32(at + 18, compressedSize, true);
+  view.setUint32(at + 22, entry.declaredSize, true);
+  view.setUint16(at + 26, entry.rawName.length, true);
+}
+
+function writeDirectoryEntry(
+  view: DataView,
+  at: number,
+  entry: CentralEntry,
+  compressedSize: number,
+  localOffset: number,
+): void {
+  view.setUint32(at, CENTRAL_SIGNATURE, true);
+  view.setUint16(at + 4, 20, true);
+  view.setUint16(at + 6, 20, true);
+  view.setUint16(at + 8, entry.flags & ~DATA_DESCRIPTOR_FLAG, true);
+  view.setUint16(at + 10, entry.method, true);
+  view.setUint32(at + 12, entry.modified, true);
+  view.setUint32(at + 16, entry.crc, true);
+  view.setUint32(at + 20, compressedSize, true);
+  view.setUint32(at + 24, entry.declaredSize, true);
+  view.setUint16(at + 28, entry.rawName.length, true);
+  view.setUint32(at + 42, localOffset, true);
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
@@ -173,6 +254,10 @@ function readCentralDirectory(bytes: Uint8Array, limits: ZipLimits): CentralEntr
     }
     entries.push({
       name,
+      rawName: bytes.subarray(at + 46, at + 46 + nameLength),
+      flags: view.getUint16(at + 8, true),
+      modified: view.getUint32(at + 12, true),
+      crc: view.getUint32(at + 16, true),
       method: view.getUint16(at + 10, true),
       compressedSize,
       declaredSize,
