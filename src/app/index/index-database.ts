@@ -6,7 +6,13 @@ import { NOTE_LINK_RULES } from '../../core/note-links.js';
 import { GrooveError, storageFailure } from '../../errors.js';
 import { DocumentStore } from '../../store/document-store.js';
 import { EmbeddingQueue } from '../../store/embedding-queue.js';
-import { type MetaKey, readMeta, writeMeta } from '../../store/index-meta.js';
+import {
+  type MetaKey,
+  type OwnerFacts,
+  peekOwnerFacts,
+  readMeta,
+  writeMeta,
+} from '../../store/index-meta.js';
 import { createLinkReader, type LinkTally } from '../../store/link-edges.js';
 import {
   inspectIndexFile,
@@ -160,6 +166,11 @@ export class IndexDatabase {
     return new IndexDatabase(dbPath, openDatabase(dbPath, { create: options.create }));
   }
 
+  /** Which KB the index at `dbPath` belongs to, read-only; null when it is not a readable groove index. */
+  static peekOwner(dbPath: string, sampleSize: number): OwnerFacts | null {
+    return peekOwnerFacts(dbPath, sampleSize);
+  }
+
   static remove(dbPath: string): void {
     removeDatabaseFiles(dbPath);
   }
@@ -297,6 +308,11 @@ export class IndexDatabase {
 
   recordLongInputsInWindows(): void {
     writeMeta(this.db, { long_inputs: 'windows' });
+  }
+
+  /** Record the KB the index belongs to and the settings that decide which files it holds. */
+  recordShaping(owner: Partial<Record<MetaKey, string>>, shapingSettings: string): void {
+    writeMeta(this.db, { ...owner, shaping_settings: shapingSettings });
   }
 
   finishRun(chunkPolicy: string): void {
