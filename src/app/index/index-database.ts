@@ -108,7 +108,7 @@ export function checkIndexLocation(kbPath: string, dbPath: string): void {
       'INVALID_ARGUMENT',
       `the index path "${dbPath}" is inside the knowledge base "${kbPath}"`,
       {
-        hint: 'pass a --db-path outside the KB folder (by default the index is .groove.db next to it)',
+        hint: "pass a --db-path outside the KB folder, or leave it out: the index then lives in the KB's own folder under groove's data folder",
       },
     );
   }

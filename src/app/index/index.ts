@@ -13,8 +13,10 @@ export {
   assertIndexOwner,
   defaultIndexPath,
   evalHistoryPathOf,
+  judgeIndexOwner,
   type KbIdentity,
   kbIdentityOf,
+  type OwnerVerdict,
   withDefaultIndexPath,
 } from './index-owner.js';
 export { runIndexOn } from './index-run.js';
