@@ -47,13 +47,21 @@ export function peekMeta(dbPath: string): Partial<Record<MetaKey, string>> {
 /** What tells which knowledge base an index belongs to, read on a short read-only connection. */
 export interface OwnerFacts {
   meta: Partial<Record<MetaKey, string>>;
-  documents: number;
-  /** Up to `sampleSize` stored document paths, spread over the whole table. */
+  /** Whether the index holds any document. */
+  hasDocuments: boolean;
+  /** Up to `sampleSize` stored document paths spread evenly over the ids (empty when no sample was asked). */
   samplePaths: string[];
 }
 
-/** The owner facts of the index at `dbPath`, or null when the file is not a readable groove index. */
-export function peekOwnerFacts(dbPath: string, sampleSize: number): OwnerFacts | null {
+/**
+ * The owner facts of the index at `dbPath`, or null when the file is not a readable groove index. The sample is
+ * taken only when `wantSample(meta)` says so: one indexed lookup per sampled document, whatever the index's size.
+ */
+export function peekOwnerFacts(
+  dbPath: string,
+  sampleSize: number,
+  wantSample: (meta: Partial<Record<MetaKey, string>>) => boolean,
+): OwnerFacts | null {
   let db: Database.Database;
   try {
     db = new Database(dbPath, { readonly: true, fileMustExist: true });
@@ -62,15 +70,25 @@ export function peekOwnerFacts(dbPath: string, sampleSize: number): OwnerFacts |
   }
   try {
     const meta = readMeta(db);
-    const documents = db.prepare('SELECT count(*) FROM documents').pluck().get() as number;
-    const step = Math.max(1, Math.floor(documents / sampleSize));
-    const samplePaths = db
-      .prepare(
-        'SELECT path FROM (SELECT path, row_number() OVER (ORDER BY id) AS n FROM documents) WHERE n % ? = 0 LIMIT ?',
-      )
-      .pluck()
-      .all(step, sampleSize) as string[];
-    return { meta, documents, samplePaths };
+    const range = db.prepare('SELECT min(id) AS low, max(id) AS high FROM documents').get() as {
+      low: number | null;
+      high: number | null;
+    };
+    if (range.low === null || range.high === null) return { meta, hasDocuments: false, samplePaths: [] };
+    const samplePaths: string[] = [];
+    if (wantSample(meta)) {
+      const next = db.prepare('SELECT id, path FROM documents WHERE id >= ? ORDER BY id LIMIT 1');
+      const span = range.high - range.low + 1;
+      let after = range.low - 1;
+      for (let i = 0; i < sampleSize; i++) {
+        const target = Math.max(after + 1, range.low + Math.floor((i * span) / sampleSize));
+        const row = next.get(target) as { id: number; path: string } | undefined;
+        if (!row) break;
+        samplePaths.push(row.path);
+        after = row.id;
+      }
+    }
+    return { meta, hasDocuments: true, samplePaths };
   } catch {
     return null; // damaged or someone else's file: the regular open explains it
   } finally {

@@ -59,6 +59,19 @@ describe('the owner of an index', () => {
     expect(judgeIndexOwner(kb.dbPath, sibling)).toMatchObject({ kind: 'other', found: 1, sampled: 3 });
   });
 
+  it('samples 32 documents spread over a larger index', async () => {
+    for (let i = 0; i < 100; i++) kb.write(`many/n${i}.md`, noteText(`many${i}`));
+    await indexNow();
+    forgetOwner();
+    const sibling = other('sibling');
+    for (let i = 0; i < 100; i += 2)
+      fs.cpSync(kb.abs(`many/n${i}.md`), path.join(sibling.realPath, `many/n${i}.md`));
+    const verdict = judgeIndexOwner(kb.dbPath, sibling);
+    expect(verdict).toMatchObject({ kind: 'other', sampled: 32 });
+    // About half the sample is found there, never more than half: not adopted.
+    expect((verdict as { found: number }).found).toBeGreaterThan(8);
+  });
+
   it('recorded for a folder that no longer exists: adopted by the KB that holds its files (a moved KB)', async () => {
     await indexNow();
     const moved = path.join(kb.root, 'moved-kb');

@@ -167,8 +167,12 @@ export class IndexDatabase {
   }
 
   /** Which KB the index at `dbPath` belongs to, read-only; null when it is not a readable groove index. */
-  static peekOwner(dbPath: string, sampleSize: number): OwnerFacts | null {
-    return peekOwnerFacts(dbPath, sampleSize);
+  static peekOwner(
+    dbPath: string,
+    sampleSize: number,
+    wantSample: (meta: Partial<Record<MetaKey, string>>) => boolean,
+  ): OwnerFacts | null {
+    return peekOwnerFacts(dbPath, sampleSize, wantSample);
   }
 
   static remove(dbPath: string): void {

@@ -50,13 +50,13 @@ export function ownerMeta(kb: KbIdentity): Partial<Record<MetaKey, string>> {
  */
 export function judgeIndexOwner(dbPath: string, kb: KbIdentity): OwnerVerdict {
   if (!fs.existsSync(dbPath)) return { kind: 'none' };
-  const facts = IndexDatabase.peekOwner(dbPath, OWNER_SAMPLE_SIZE);
+  const facts = IndexDatabase.peekOwner(dbPath, OWNER_SAMPLE_SIZE, (meta) => meta.kb_root !== kb.realPath);
   if (facts === null) return { kind: 'none' };
   const recorded = facts.meta.kb_root ?? null;
   if (recorded === kb.realPath) return { kind: 'own' };
   const found = facts.samplePaths.filter((relPath) => isFileUnder(kb.realPath, relPath)).length;
   const sampled = facts.samplePaths.length;
-  const holdsThisKb = facts.documents === 0 || found * 2 > sampled;
+  const holdsThisKb = !facts.hasDocuments || found * 2 > sampled;
   if (holdsThisKb && (recorded === null || !fs.existsSync(recorded))) return { kind: 'adopt' };
   return { kind: 'other', otherRoot: recorded, otherName: facts.meta.kb_name ?? null, found, sampled };
 }
