@@ -13,6 +13,8 @@ export default defineConfig({
     // whose environment is empty.
     env: {
       HOME: path.join(os.tmpdir(), `groove-test-home-${process.pid}`, 'home'),
+      // npm keeps using the user's cache (the package-install test installs from it, offline).
+      npm_config_cache: process.env.npm_config_cache || path.join(os.homedir(), '.npm'),
       GROOVE_HOME: path.join(os.tmpdir(), `groove-test-home-${process.pid}`, 'groove'),
       GROOVE_CACHE_DIR: path.join(os.tmpdir(), `groove-test-cache-${process.pid}`),
     },
