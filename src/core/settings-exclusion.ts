@@ -47,7 +47,7 @@ export function describeExclusions(exclusions: readonly SettingsExclusion[]): st
   const parts: string[] = [];
   if (parsers.length > 0)
     parts.push(
-      `${parsers.map(([parser, n]) => `${n} ${parser}`).join(', ')} (parser not enabled in [parsers] enabled)`,
+      `${parsers.map(([parser, n]) => `${n} ${parser}`).join(', ')} (parser not enabled: [parsers] enabled, [parsers.code] languages)`,
     );
   if (folders.length > 0)
     parts.push(

@@ -207,7 +207,9 @@ describe('a run started from another folder', () => {
       const run = groove(['index', '--kb-path', kb, ...args]);
       expect(run.code).toBe(1);
       expect(run.stderr).toContain('refusing to drop 1 document');
-      expect(run.stderr).toContain('1 docx (parser not enabled in [parsers] enabled)');
+      expect(run.stderr).toContain(
+        '1 docx (parser not enabled: [parsers] enabled, [parsers.code] languages)',
+      );
       expect(run.stderr).toContain('the index was built with [parsers] enabled = ["docx", "md"]');
       expect(run.stderr).toContain('--config');
       expect(storedPaths(dbPath)).toEqual(held);

@@ -21,7 +21,7 @@ describe('settings exclusion', () => {
   it('describes the drops, largest groups first', () => {
     const text = describeExclusions(['a.pdf', 'b.docx', 'c.pdf', 'drafts/d.md'].map((p) => exclusionOf(p)!));
     expect(text).toBe(
-      '2 pdf, 1 docx (parser not enabled in [parsers] enabled); 1 under "drafts" (folder in exclude_dirs)',
+      '2 pdf, 1 docx (parser not enabled: [parsers] enabled, [parsers.code] languages); 1 under "drafts" (folder in exclude_dirs)',
     );
   });
 });
