@@ -16,19 +16,15 @@ import { type ConfigFile, configFileSchema } from './schema.js';
 export interface ResolvedConfig extends Defaults {
   /** Absolute KB folder, or null when neither the CLI nor the file names one. */
   kbPath: string | null;
-  /**
-   * Absolute index path the user named (`--db-path`, `db_path`), or null: then the index lives in the KB's own
-   * folder under groove's data folder (see locateIndex in src/app/index), or in a `<parent>/.groove.db` of this KB.
-   */
+  /** Absolute index path the user named (`--db-path`, `db_path`), or null: the default (defaultIndexPath). */
   dbPath: string | null;
   /** The KB's registered name, or null for a KB known by its path only. */
   kbName: string | null;
   /** groove's data, config and cache folders (XDG, or GROOVE_HOME). */
   folders: GrooveFolders;
   /**
-   * Where the settings that shape the index (parsers, exclusions) came from. Only `explicit` (`--config`) and
-   * `kb-entry` (the KB's registry entry) may drop documents the index holds; `found` (a groove.toml found from the
-   * current folder) and `defaults` (no file) refuse to, since they depend on where the run was started.
+   * Where the settings that shape the index came from: only `explicit` (`--config`) and `kb-entry` (the KB's
+   * registry entry) may drop documents; `found` (from the current folder) and `defaults` depend on where a run starts.
    */
   settingsSource: SettingsSource;
   /** `--model-dir`: a local transformers.js model folder used instead of a registry model. */
