@@ -55,6 +55,7 @@ export {
   type IndexSummary,
   indexSummaryToJson,
   statusReportToJson,
+  withDefaultIndexPath,
 } from './index/index.js';
 export {
   type IndexOptions,

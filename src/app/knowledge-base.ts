@@ -52,10 +52,15 @@ import {
   stampGolden,
 } from './golden/index.js';
 import {
+  assertIndexOwner,
+  evalHistoryPathOf,
+  guardSettingsDropsAt,
   IndexDatabase,
   type IndexEventSink,
   IndexFile,
   type IndexSummary,
+  type KbIdentity,
+  kbIdentityOf,
   type ReplicaEvents,
   readIndexStatus,
   requireKbPaths,
@@ -119,6 +124,12 @@ export interface IndexOptions {
    * `force`, and by a run that must re-parse everything.
    */
   paths?: readonly string[];
+  /**
+   * Documents the settings in effect would drop while their files are still there, when those settings were not
+   * chosen for this KB (found from the current folder, or the defaults): `refuse` the run (default) or `keep`
+   * them and say so (live sync, which must go on serving).
+   */
+  settingsDrops?: 'refuse' | 'keep';
 }
 
 export class KnowledgeBase {
@@ -133,6 +144,8 @@ export class KnowledgeBase {
   private readonly now: () => Date;
   /** The shared store and its working copy ([storage] backend = "postgres"); null for a SQLite index file. */
   private readonly shared: SharedIndex | null;
+  /** The KB a SQLite index records as its owner (null on a shared store, whose KB is its `[storage] kb`). */
+  private readonly owner: KbIdentity | null;
 
   constructor(config: ResolvedConfig, deps: KnowledgeBaseDeps = {}) {
     this.settings = config;
@@ -143,6 +156,8 @@ export class KnowledgeBase {
     const paths = requireKbPaths(this.shared ? { ...config, dbPath: this.shared.dbPath } : config);
     this.kbPath = paths.kbPath;
     this.dbPath = paths.dbPath;
+    this.owner = this.shared ? null : kbIdentityOf(this.kbPath, config.kbName);
+    if (this.owner) assertIndexOwner(this.dbPath, this.kbPath, this.owner);
     this.file = new IndexFile(this.dbPath, async () => {
       await this.shared?.ensureRead();
       return SearchSession.open(this.dbPath, this.settings, {
@@ -197,6 +212,11 @@ export class KnowledgeBase {
 
   private async rebuild(options: IndexOptions): Promise<IndexSummary> {
     IndexDatabase.assertReplaceable(this.dbPath); // before any work: only groove's own index is ever replaced
+    guardSettingsDropsAt(this.dbPath, {
+      kbPath: this.kbPath,
+      config: this.settings,
+      onEvent: options.onEvent,
+    });
     const embedder = await this.embedder();
     const wanted = identityOf(embedder, this.settings);
     return this.file.rebuild(async (tempPath) => {
@@ -225,6 +245,8 @@ export class KnowledgeBase {
       onEvent: options.onEvent,
       shouldPauseEmbedding: options.shouldPauseEmbedding,
       onlyPaths: options.force ? undefined : options.paths,
+      owner: this.owner,
+      settingsDrops: options.settingsDrops,
     };
     return runIndexOn(database, input);
   }
@@ -343,6 +365,7 @@ export class KnowledgeBase {
     return runEvaluation(options, {
       config: this.settings,
       kbPath: this.kbPath,
+      historyPath: () => evalHistoryPathOf(this.settings, this.kbPath),
       ports: {
         readFile: filePorts.readFile,
         withSnapshot: (work) =>
@@ -459,7 +482,7 @@ export class KnowledgeBase {
     return { readFile: filePorts.readFile, write: filePorts.write, counts, now: this.now };
   }
 
-  /** Save an evaluated run to `<kb>/.groove-eval-history.json` (null with --no-history); evals take turns on its gate. */
+  /** Save an evaluated run to the KB's eval history in groove's data folder (null with --no-history); evals take turns on its gate. */
   recordEvalRun(report: EvalReport): Promise<HistoryWriteResult | null> {
     return recordEvalRun(report, {
       historySize: this.settings.eval.historySize,

@@ -98,7 +98,7 @@ export const EVAL_COMMAND: CommandSpec = {
       flags: '--report <file.html>',
       description: 'also write a self-contained HTML report (metrics, trend charts, per-query table)',
     },
-    { flags: '--no-history', description: 'neither read nor write <kb>/.groove-eval-history.json' },
+    { flags: '--no-history', description: "neither read nor write the KB's eval history" },
     { flags: '--no-diff', description: 'do not compare with the previous run (the run is still recorded)' },
     NO_COLOR_OPTION,
     {

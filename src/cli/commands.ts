@@ -201,7 +201,10 @@ const SERVICE_COMMAND: CommandSpec = {
       options: [
         SERVICE_NAME_OPTION,
         { flags: '--kb-path <dir>', description: 'the knowledge base the service serves' },
-        { flags: '--db-path <file>', description: 'index file (default: <parent of kb>/.groove.db)' },
+        {
+          flags: '--db-path <file>',
+          description: "index file (default: the KB's folder in groove's data folder)",
+        },
         { flags: '--config <path>', description: 'groove.toml the service reads' },
         { flags: '--bind <addr>', description: 'HTTP bind address', default: '127.0.0.1' },
         {

@@ -1,4 +1,5 @@
 // The flags every command may carry, and their mapping to config overrides (the options are in option-groups.ts).
+import { withDefaultIndexPath } from '../app/index.js';
 import { type ResolvedConfig, resolveConfig } from '../config/resolve-config.js';
 import type { CliIo } from './cli-io.js';
 
@@ -16,8 +17,9 @@ export interface CommonFlags {
   format?: 'text' | 'json';
 }
 
+/** The config a command runs with, its index path filled in (groove's own folder for the KB) where none is named. */
 export function loadConfig(flags: CommonFlags, io: CliIo): ResolvedConfig {
-  return resolveConfig({
+  const config = resolveConfig({
     configPath: flags.config,
     cwd: io.cwd,
     env: io.env,
@@ -33,4 +35,5 @@ export function loadConfig(flags: CommonFlags, io: CliIo): ResolvedConfig {
       offline: flags.offline,
     },
   });
+  return withDefaultIndexPath(config);
 }

@@ -4,7 +4,7 @@ import type { OptionSpec } from './command-spec.js';
 export const KB_OPTIONS: readonly OptionSpec[] = [
   { flags: '--config <path>', description: 'groove.toml to use (default: ./groove.toml, then the git root)' },
   { flags: '--kb-path <dir>', description: 'knowledge-base folder (or kb_path in groove.toml)' },
-  { flags: '--db-path <file>', description: 'index file (default: <parent of kb>/.groove.db)' },
+  { flags: '--db-path <file>', description: "index file (default: the KB's folder in groove's data folder)" },
 ];
 
 export const MODEL_OPTIONS: readonly OptionSpec[] = [

@@ -9,14 +9,24 @@ import { extensionsOfParsers } from '../core/document-formats.js';
 import { GrooveError } from '../errors.js';
 import type { EmbeddingSetup, HubEnvironment } from '../types.js';
 import { DEFAULTS, type Defaults, MIB } from './defaults.js';
+import { type GrooveFolders, grooveFolders } from './groove-folders.js';
 import { hubEnvironmentFrom, hubOfflineFrom } from './hub-environment.js';
 import { type ConfigFile, configFileSchema } from './schema.js';
 
 export interface ResolvedConfig extends Defaults {
   /** Absolute KB folder, or null when neither the CLI nor the file names one. */
   kbPath: string | null;
-  /** Absolute index path; default `<parent of kb>/.groove.db`. */
+  /** Absolute index path the user named (`--db-path`, `db_path`), or null: the default (defaultIndexPath). */
   dbPath: string | null;
+  /** The KB's registered name, or null for a KB known by its path only. */
+  kbName: string | null;
+  /** groove's data, config and cache folders (XDG, or GROOVE_HOME). */
+  folders: GrooveFolders;
+  /**
+   * Where the settings that shape the index came from: only `explicit` (`--config`) and `kb-entry` (the KB's
+   * registry entry) may drop documents; `found` (from the current folder) and `defaults` depend on where a run starts.
+   */
+  settingsSource: SettingsSource;
   /** `--model-dir`: a local transformers.js model folder used instead of a registry model. */
   localModelDir: string | null;
   /** Where registry models are downloaded: `GROOVE_MODEL_DIR`, else `model_dir`, else the user cache. */
@@ -39,6 +49,8 @@ export interface ResolvedConfig extends Defaults {
    */
   recordedSetup: EmbeddingSetup | 'unrecorded' | null;
 }
+
+export type SettingsSource = 'explicit' | 'kb-entry' | 'found' | 'defaults';
 
 /** Values given on the command line; each one wins over the file. */
 export interface ConfigOverrides {
@@ -163,6 +175,9 @@ function cloneDefaults(): ResolvedConfig {
     ...copy,
     kbPath: null,
     dbPath: null,
+    kbName: null,
+    folders: { dataDir: '', configDir: '', cacheDir: '' },
+    settingsSource: 'defaults',
     localModelDir: null,
     hubEndpoint: null,
     hub: { token: null, hubCacheDir: null, httpsProxy: null, httpProxy: null, noProxy: null },
@@ -343,13 +358,14 @@ export function resolveConfig(options: ResolveConfigOptions): ResolvedConfig {
   if (file) {
     applyFile(config, readConfigFile(file), file);
     config.configPath = file;
+    config.settingsSource = options.configPath === undefined ? 'found' : 'explicit';
   }
+  config.folders = grooveFolders(options.env, os.homedir(), options.cwd);
   applyEnvAndOverrides(config, options);
   checkStorage(
     config,
     options.env.GROOVE_DATABASE_URL ? 'GROOVE_DATABASE_URL' : `[storage] url in "${file}"`,
   );
-  if (config.kbPath && !config.dbPath) config.dbPath = path.join(path.dirname(config.kbPath), '.groove.db');
   return config;
 }
 

@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runGroove } from '../support/run-cli.js';
+import { evalHistoryIn, kbOwnFolderFor } from '../support/kb-own-folder.js';
+import { offlineEnv, runGroove } from '../support/run-cli.js';
 import { createTempKb, noteText, type TempKb } from '../support/temp-kb.js';
 import { ensureTinyModel } from '../support/test-models.js';
 
@@ -126,7 +127,9 @@ describe('--ablate on a lexical-only index', () => {
     expect(result.stdout).toContain(
       '  -vector    not applicable: lexical-only index (indexed with --model none): there is no vector leg',
     );
-    const history = JSON.parse(fs.readFileSync(kb.abs('.groove-eval-history.json'), 'utf8')) as {
+    const history = JSON.parse(
+      fs.readFileSync(evalHistoryIn(kbOwnFolderFor(kb.kbPath, offlineEnv(kb.root), kb.root)), 'utf8'),
+    ) as {
       runs: { row?: string }[];
     };
     expect(history.runs).toHaveLength(1);
@@ -260,7 +263,9 @@ describe('--ablate on a hybrid index with the generated ONNX model', () => {
     expect(json.gates.regression.state).toBe('passed');
     expect(json.gates.significant_regression.state).toBe('passed');
     // Only decision rows reach the history: the baseline run and this one.
-    const history = JSON.parse(fs.readFileSync(kb.abs('.groove-eval-history.json'), 'utf8')) as {
+    const history = JSON.parse(
+      fs.readFileSync(evalHistoryIn(kbOwnFolderFor(kb.kbPath, offlineEnv(kb.root), kb.root)), 'utf8'),
+    ) as {
       runs: { row?: string }[];
     };
     expect(history.runs.map((r) => r.row ?? null)).toEqual([null, null]);

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { runCli } from '../../src/cli/main.js';
+import { evalHistoryIn, kbOwnFolderFor } from '../support/kb-own-folder.js';
 import { createTempKb, noteText, type TempKb } from '../support/temp-kb.js';
 
 const NAMES = ['ant', 'bee', 'cat', 'dog', 'eel', 'fox', 'gnu', 'hen', 'ibis', 'jay', 'kiwi', 'lynx'];
@@ -68,7 +69,7 @@ describe('refusals (exit 3)', () => {
       /^groove: error: component down: lexical — full-text search answered nothing for words copied from an indexed chunk\. /,
     );
     expect(refused.stderr).toContain('--allow-degraded');
-    expect(fs.existsSync(kb.abs('.groove-eval-history.json'))).toBe(false);
+    expect(fs.existsSync(evalHistoryIn(kbOwnFolderFor(kb.kbPath, {}, kb.root)))).toBe(false);
 
     const anyway = await evalCli('--allow-degraded', '--format', 'json');
     expect(anyway.code).toBe(0);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
+import { evalHistoryIn, indexIn, kbOwnFolderFor } from '../support/kb-own-folder.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -41,7 +42,7 @@ async function groove(args: string[], options: { tty?: boolean } = {}): Promise<
   const code = await runCli(args, {
     stdout: { write: (s: string) => (stdout += s), isTTY: options.tty ?? false },
     stderr: { write: (s: string) => (stderr += s) },
-    env: {},
+    env: { GROOVE_HOME: path.join(root, 'groove-home') },
     cwd: root,
   });
   return { code, stdout, stderr };
@@ -53,7 +54,8 @@ const evalJson = async (...args: string[]) => {
   expect(result.code, result.stderr).toBe(0);
   return JSON.parse(result.stdout) as Record<string, unknown>;
 };
-const historyPath = () => path.join(kb, '.groove-eval-history.json');
+const ownFolder = () => kbOwnFolderFor(kb, { GROOVE_HOME: path.join(root, 'groove-home') }, root);
+const historyPath = () => evalHistoryIn(ownFolder());
 const readHistory = () =>
   JSON.parse(fs.readFileSync(historyPath(), 'utf8')) as { runs: Record<string, unknown>[] };
 
@@ -428,7 +430,7 @@ describe('groove eval: bad input', () => {
   });
 
   it('fails without an index', async () => {
-    fs.rmSync(path.join(root, '.groove.db'));
+    fs.rmSync(indexIn(ownFolder()));
     const result = await evalCli();
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('no index at');

@@ -20,7 +20,7 @@ function groove(args: string[]): Promise<CliRun> {
   return runGroove(args, { cwd: workDir });
 }
 
-/** A copy of the sample KB in its own folder, so each has its own `.groove.db`. */
+/** A copy of the sample KB in its own folder, so each has its own index. */
 function newKb(name: string): string {
   const kb = path.join(workDir, name, 'kb');
   fs.cpSync(sampleKb, kb, { recursive: true });
@@ -65,7 +65,7 @@ describe('a hub-layout folder of a registered model', () => {
   it('an index made before groove recorded pooling keeps the mean pooling it was built with', async () => {
     const kb = newKb('hub-old');
     expect((await index(kb, '--model-dir', hubDir, '--pooling', 'mean', '--query-prefix', '')).code).toBe(0);
-    const db = new Database(path.join(path.dirname(kb), '.groove.db'));
+    const db = new Database((await statusOf(kb)).db_path as string);
     db.prepare("DELETE FROM index_meta WHERE key LIKE 'embedding_%' AND key NOT IN (?, ?, ?, ?)").run(
       'embedding_model',
       'embedding_provider',

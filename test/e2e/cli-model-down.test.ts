@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { runCli } from '../../src/cli/main.js';
+import { evalHistoryIn, kbOwnFolderFor } from '../support/kb-own-folder.js';
 import { createTempKb, noteText, type TempKb } from '../support/temp-kb.js';
 import { copyModelFolder, ensureTinyModel } from '../support/test-models.js';
 
@@ -14,13 +15,15 @@ const NAMES = ['ant', 'bee', 'cat', 'dog', 'eel', 'fox', 'gnu', 'hen', 'ibis', '
 let kb: TempKb;
 let modelDir: string;
 
+const modelDownEnv = () => ({ GROOVE_OFFLINE: '1', GROOVE_MODEL_DIR: path.join(kb.root, 'model-cache') });
+
 async function groove(...args: string[]) {
   let stdout = '';
   let stderr = '';
   const code = await runCli(args, {
     stdout: { write: (s: string) => (stdout += s), isTTY: false },
     stderr: { write: (s: string) => (stderr += s) },
-    env: { GROOVE_OFFLINE: '1', GROOVE_MODEL_DIR: path.join(kb.root, 'model-cache') },
+    env: modelDownEnv(),
     cwd: kb.root,
   });
   return { code, stdout, stderr };
@@ -51,7 +54,7 @@ describe('the embedding model cannot load', () => {
     expect(refused.stderr).toMatch(
       /^groove: error: component down: vector — failed: Model folder ".*" is damaged: "onnx\/model\.onnx" is missing/,
     );
-    expect(fs.existsSync(kb.abs('.groove-eval-history.json'))).toBe(false);
+    expect(fs.existsSync(evalHistoryIn(kbOwnFolderFor(kb.kbPath, modelDownEnv(), kb.root)))).toBe(false);
 
     const anyway = await groove('eval', ...where(), '--allow-degraded', '--format', 'json');
     expect(anyway.code, anyway.stderr).toBe(0);

@@ -5,7 +5,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReportKb, HOSTILE_QUERY, type ReportKb, seedHistory } from '../support/report-fixture.js';
+import {
+  createReportKb,
+  HOSTILE_QUERY,
+  type ReportKb,
+  reportHistoryPath,
+  seedHistory,
+} from '../support/report-fixture.js';
 
 let fixture: ReportKb;
 
@@ -19,7 +25,7 @@ const evalArgs = () => ['eval', '--kb-path', fixture.kb, '--golden', fixture.gol
 const tuneArgs = () => ['tune', '--kb-path', fixture.kb, '--golden', fixture.golden, '--no-color'];
 const historyLength = () =>
   (
-    JSON.parse(fs.readFileSync(path.join(fixture.kb, '.groove-eval-history.json'), 'utf8')) as {
+    JSON.parse(fs.readFileSync(reportHistoryPath(fixture), 'utf8')) as {
       runs: unknown[];
     }
   ).runs.length;

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { evalHistoryIn, kbOwnFolderFor } from '../support/kb-own-folder.js';
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -43,7 +44,7 @@ afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe.skipIf(!built)('concurrent groove eval runs', () => {
   it('each save their run in the history', async () => {
-    const historyPath = path.join(kb, '.groove-eval-history.json');
+    const historyPath = evalHistoryIn(kbOwnFolderFor(kb, childEnv));
     const kept: number[] = [];
     for (let trial = 0; trial < TRIALS; trial++) {
       fs.rmSync(historyPath, { force: true });

@@ -68,7 +68,26 @@ function refusal(read: () => unknown): GrooveError {
 
 describe('eval history file', () => {
   it('starts empty when the file does not exist', () => {
-    expect(load()).toEqual({ path: historyPath, runs: [], stored: [], warnings: [] });
+    expect(load()).toEqual({ path: historyPath, runs: [], stored: [], warnings: [], legacyPath: null });
+  });
+
+  it('reads a history kept inside the KB by older versions until its own exists, and saves to its own', () => {
+    const legacyPath = path.join(dir, 'kb-history.json');
+    const fromLegacy = () => loadEvalHistory(historyPath, { read: readCheckedFile, legacyPath });
+    save(makeRun('t1'));
+    fs.renameSync(historyPath, legacyPath);
+    const legacyBytes = fs.readFileSync(legacyPath);
+    const first = fromLegacy();
+    expect(first.path).toBe(historyPath);
+    expect(first.runs.map((run) => run.timestamp)).toEqual(['t1']);
+    expect(first.warnings.join(' ')).toContain(legacyPath);
+    saveEvalHistory(first, makeRun('t2'), {
+      historySize: 10,
+      write: (file, text) => writeFileAtomic(file, text),
+    });
+    expect(fromLegacy().runs.map((run) => run.timestamp)).toEqual(['t2', 't1']);
+    expect(fromLegacy().warnings).toEqual([]);
+    expect(fs.readFileSync(legacyPath)).toEqual(legacyBytes);
   });
 
   it('keeps runs newest first, at most history_size, as pretty JSON the reader takes back', () => {

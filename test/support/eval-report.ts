@@ -44,6 +44,9 @@ export function evalReportOf(run: EvalRun, options: EvalReportOptions = {}): Eva
     freshness: null,
     notes: [],
     golden: { path: 'g.yml', queries: [], hash: run.fingerprint.goldenHash },
-    history: history === null ? null : { path: 'history.json', runs: history, stored: [], warnings: [] },
+    history:
+      history === null
+        ? null
+        : { path: 'history.json', runs: history, stored: [], warnings: [], legacyPath: null },
   };
 }

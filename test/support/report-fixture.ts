@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type CliRun, runGroove } from './run-cli.js';
+import { evalHistoryIn, kbOwnFolderFor } from './kb-own-folder.js';
+import { type CliRun, offlineEnv, runGroove } from './run-cli.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -69,6 +70,11 @@ function goldenText(): string {
     .join('')}`;
 }
 
+/** The KB's eval history, in the KB's own folder under the fixture's groove folders. */
+export function reportHistoryPath(fixture: ReportKb): string {
+  return evalHistoryIn(kbOwnFolderFor(fixture.kb, offlineEnv(fixture.root), fixture.root));
+}
+
 /** The KB indexed lexical-only, with its golden file beside it (not inside the KB). */
 export async function createReportKb(): Promise<ReportKb> {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'groove-report-')));
@@ -108,7 +114,7 @@ export async function seedHistory(fixture: ReportKb): Promise<number> {
     const run = await fixture.groove([...evalArgs, ...extra]);
     if (run.code !== 0) throw new Error(`eval failed: ${run.stderr}`);
   }
-  const historyPath = path.join(fixture.kb, '.groove-eval-history.json');
+  const historyPath = reportHistoryPath(fixture);
   const history = JSON.parse(fs.readFileSync(historyPath, 'utf8')) as { runs: Record<string, unknown>[] };
   const newest = history.runs[0]!;
   const degraded = {

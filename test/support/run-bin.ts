@@ -11,12 +11,12 @@ export interface BinRun {
   stderr: string;
 }
 
-/** `groove <args>` in `cwd`, with GROOVE_OFFLINE=1 so no model download can start. */
-export function runBin(args: string[], cwd: string): BinRun {
+/** `groove <args>` in `cwd`, with GROOVE_OFFLINE=1 so no model download can start; `env` adds variables. */
+export function runBin(args: string[], cwd: string, env: Record<string, string> = {}): BinRun {
   const result = spawnSync(process.execPath, [binPath, ...args], {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, GROOVE_OFFLINE: '1' },
+    env: { ...process.env, GROOVE_OFFLINE: '1', ...env },
     timeout: 60_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -30,10 +30,11 @@ export function killBinWhen(
   args: string[],
   cwd: string,
   killWhen: (stderr: string) => boolean,
+  env: Record<string, string> = {},
 ): Promise<{ signal: NodeJS.Signals | null; stderr: string }> {
   const child = spawn(process.execPath, [binPath, ...args], {
     cwd,
-    env: { ...process.env, GROOVE_OFFLINE: '1' },
+    env: { ...process.env, GROOVE_OFFLINE: '1', ...env },
   });
   let stderr = '';
   child.stderr.on('data', (data: Buffer) => {

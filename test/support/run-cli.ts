@@ -10,9 +10,13 @@ export interface CliRun {
   stderr: string;
 }
 
-/** The env tests use by default: offline, with the model cache inside the test's own folder. */
+/** The env tests use by default: offline, with the model cache and groove's own folders inside the test's folder. */
 export function offlineEnv(workDir: string): Record<string, string> {
-  return { GROOVE_OFFLINE: '1', GROOVE_MODEL_DIR: path.join(workDir, 'cache') };
+  return {
+    GROOVE_OFFLINE: '1',
+    GROOVE_MODEL_DIR: path.join(workDir, 'cache'),
+    GROOVE_HOME: path.join(workDir, 'groove-home'),
+  };
 }
 
 export async function runGroove(

@@ -123,7 +123,9 @@ describe('resolveConfig precedence', () => {
     const config = resolve({ configPath: file, cwd: mkdir('somewhere/else') });
     expect(config.configPath).toBe(file);
     expect(config.kbPath).toBe(path.join(root, 'notes'));
-    expect(config.dbPath).toBe(path.join(root, '.groove.db'));
+    // No index path named: the app derives it (the KB's own folder under groove's data folder).
+    expect(config.dbPath).toBeNull();
+    expect(config.settingsSource).toBe('explicit');
     expect(config.model).toBe('none');
     expect(config.embedding.provider).toBe('none');
     expect(config.excludeDirs).toEqual(['drafts']);
@@ -165,6 +167,21 @@ describe('resolveConfig precedence', () => {
     const config = resolve({ env: { GROOVE_OFFLINE: '1', GROOVE_MODEL_DIR: 'models' } });
     expect(config.offline).toBe(true);
     expect(config.modelCacheDir).toBe(path.join(root, 'models'));
+  });
+
+  it('says where the settings came from: --config, a file found from the cwd, or the defaults', () => {
+    expect(resolve().settingsSource).toBe('defaults');
+    write('groove.toml', 'offline = false\n');
+    expect(resolve().settingsSource).toBe('found');
+    expect(resolve({ configPath: path.join(root, 'groove.toml') }).settingsSource).toBe('explicit');
+  });
+
+  it('puts groove folders under GROOVE_HOME, or the XDG folders', () => {
+    const home = resolve({ env: { GROOVE_HOME: 'portable' } }).folders;
+    expect(home.dataDir).toBe(path.join(root, 'portable', 'data'));
+    const xdg = resolve({ env: { XDG_DATA_HOME: '/x/data', XDG_CACHE_HOME: 'relative' } }).folders;
+    expect(xdg.dataDir).toBe('/x/data/groove');
+    expect(xdg.cacheDir).toBe(path.join(os.homedir(), '.cache', 'groove'));
   });
 
   it('a model chosen nowhere is not explicit (commands then follow the index)', () => {

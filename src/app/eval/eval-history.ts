@@ -1,6 +1,7 @@
-// The eval history `<kb>/.groove-eval-history.json`: newest run first, bounded by count and by bytes. A file
-// that cannot be read stops the run (saving over it would erase every baseline); bytes that do not parse
-// held no baseline, so they start a fresh history with a warning.
+// The eval history, kept in the KB's own folder under groove's data folder: newest run first, bounded by count and
+// by bytes. A file that cannot be read stops the run (saving over it would erase every baseline); bytes that do
+// not parse held no baseline, so they start a fresh history with a warning. A history older versions kept inside
+// the KB (`<kb>/.groove-eval-history.json`) is read while the new one does not exist yet, and never written.
 import path from 'node:path';
 import type { EvalRun } from '../../core/eval-run.js';
 import { GrooveError } from '../../errors.js';
@@ -19,25 +20,43 @@ export interface EvalHistory {
   stored: unknown[];
   /** Why the history was started fresh, when it was. */
   warnings: string[];
+  /** The history an older version kept inside the KB, read while `path` does not exist yet. */
+  legacyPath: string | null;
 }
 
-export function historyPathFor(kbPath: string): string {
+/** Where versions before groove's own data folder kept the eval history: inside the KB. */
+export function legacyHistoryPathOf(kbPath: string): string {
   return path.join(kbPath, HISTORY_FILE_NAME);
 }
 
-export function loadEvalHistory(
-  historyPath: string,
-  options: { read: ReadCheckedFile; maxBytes?: number },
-): EvalHistory {
+interface LoadHistoryOptions {
+  read: ReadCheckedFile;
+  maxBytes?: number;
+  legacyPath?: string | null;
+}
+
+/** The history at `historyPath`; while it does not exist, the one at `legacyPath` (saved to `historyPath`). */
+export function loadEvalHistory(historyPath: string, options: LoadHistoryOptions): EvalHistory {
+  const legacyPath = options.legacyPath ?? null;
+  const own = loadHistoryFile(historyPath, options);
+  if (own !== 'vanished') return { ...own, legacyPath };
+  const legacy = legacyPath === null ? 'vanished' : loadHistoryFile(legacyPath, options);
+  if (legacy === 'vanished') return { path: historyPath, runs: [], stored: [], warnings: [], legacyPath };
+  const moved = `eval history read from "${legacyPath}"; groove now keeps it in "${historyPath}" (saved there from this run on; the old file can then be deleted)`;
+  return { ...legacy, path: historyPath, legacyPath, warnings: [...legacy.warnings, moved] };
+}
+
+function loadHistoryFile(historyPath: string, options: LoadHistoryOptions): EvalHistory | 'vanished' {
   const empty = (warning?: string): EvalHistory => ({
     path: historyPath,
     runs: [],
     stored: [],
     warnings: warning ? [warning] : [],
+    legacyPath: null,
   });
   const read = options.read(historyPath, { maxBytes: options.maxBytes ?? MAX_HISTORY_BYTES });
   if (!read.ok) {
-    if (read.reason === 'vanished') return empty();
+    if (read.reason === 'vanished') return 'vanished';
     throw new GrooveError(
       'HISTORY_INVALID',
       `refusing to read the eval history "${historyPath}": ${read.detail}`,
@@ -66,7 +85,7 @@ export function loadEvalHistory(
     if (!run) return fresh(`has a run (runs[${i}]) of the wrong shape`);
     runs.push(run);
   }
-  return { path: historyPath, runs, stored: runsValue, warnings: [] };
+  return { path: historyPath, runs, stored: runsValue, warnings: [], legacyPath: null };
 }
 
 export interface HistoryWriteResult {

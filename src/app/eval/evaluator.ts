@@ -34,7 +34,7 @@ import { judgedCoverage } from './eval-coverage.js';
 import {
   type EvalHistory,
   type HistoryWriteResult,
-  historyPathFor,
+  legacyHistoryPathOf,
   loadEvalHistory,
   saveEvalHistory,
 } from './eval-history.js';
@@ -148,7 +148,13 @@ export interface EvalReport extends EvalComparison {
 
 export async function runEvaluation(
   options: EvaluateOptions,
-  context: { config: ResolvedConfig; kbPath: string; ports: EvaluatorPorts },
+  context: {
+    config: ResolvedConfig;
+    kbPath: string;
+    /** The eval history's path in the KB's own folder (asked only when the history is read). */
+    historyPath: () => string;
+    ports: EvaluatorPorts;
+  },
 ): Promise<EvalReport> {
   const { config, kbPath, ports } = context;
   const golden = loadGoldenFile(
@@ -171,7 +177,12 @@ export async function runEvaluation(
   }
   const depth = normalizeEvalDepth({ limit: options.limit ?? Math.max(...kValues), kValues });
   const history =
-    options.history === false ? null : loadEvalHistory(historyPathFor(kbPath), { read: ports.readFile });
+    options.history === false
+      ? null
+      : loadEvalHistory(context.historyPath(), {
+          read: ports.readFile,
+          legacyPath: legacyHistoryPathOf(kbPath),
+        });
   const rows: EvalRowSpec[] = options.rows
     ? resolveEvalRows(options.rows, options, config)
     : [
@@ -365,7 +376,11 @@ export function recordEvalRun(
   const started = report.history;
   if (!started) return Promise.resolve(null);
   return options.withGate(started.path, () => {
-    const current = loadEvalHistory(started.path, { read: options.read, maxBytes: options.maxBytes });
+    const current = loadEvalHistory(started.path, {
+      read: options.read,
+      maxBytes: options.maxBytes,
+      legacyPath: started.legacyPath,
+    });
     const written = saveEvalHistory(current, [report.run, ...report.otherRows.map((r) => r.run)], options);
     // A history that stopped parsing after this run started is replaced now: say so (the start was reported).
     const fresh = current.warnings.filter((w) => !started.warnings.includes(w));

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { grooveFolders } from '../../config/groove-folders.js';
 import type { IndexStorage } from '../../core/index-storage.js';
 import { segmentForIndex } from '../../core/segment-words.js';
 import { GrooveError } from '../../errors.js';
@@ -18,12 +19,12 @@ import { IndexDatabase } from './index-database.js';
 const GATE_TIMEOUT_MS = 15 * 60_000;
 
 /**
- * Where the cached copy of `kb` at `maskedUrl` lives: `$GROOVE_CACHE_DIR`, else `$XDG_CACHE_HOME/groove`, else
- * `~/.cache/groove`; a folder only this user can enter, one file per database and KB.
+ * Where the cached copy of `kb` at `maskedUrl` lives: groove's cache folder (`$GROOVE_CACHE_DIR`, else
+ * `$GROOVE_HOME/cache`, else `$XDG_CACHE_HOME/groove`, else `~/.cache/groove`); a folder only this user can
+ * enter, one file per database and KB.
  */
 export function cachedWorkingCopyPath(maskedUrl: string, kb: string, env: NodeJS.ProcessEnv): string {
-  const base =
-    env.GROOVE_CACHE_DIR || path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'groove');
+  const base = grooveFolders(env, os.homedir(), process.cwd()).cacheDir;
   try {
     fs.mkdirSync(base, { recursive: true, mode: 0o700 });
   } catch (error) {

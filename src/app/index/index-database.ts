@@ -6,7 +6,13 @@ import { NOTE_LINK_RULES } from '../../core/note-links.js';
 import { GrooveError, storageFailure } from '../../errors.js';
 import { DocumentStore } from '../../store/document-store.js';
 import { EmbeddingQueue } from '../../store/embedding-queue.js';
-import { type MetaKey, readMeta, writeMeta } from '../../store/index-meta.js';
+import {
+  type MetaKey,
+  type OwnerFacts,
+  peekOwnerFacts,
+  readMeta,
+  writeMeta,
+} from '../../store/index-meta.js';
 import { createLinkReader, type LinkTally } from '../../store/link-edges.js';
 import {
   inspectIndexFile,
@@ -102,7 +108,7 @@ export function checkIndexLocation(kbPath: string, dbPath: string): void {
       'INVALID_ARGUMENT',
       `the index path "${dbPath}" is inside the knowledge base "${kbPath}"`,
       {
-        hint: 'pass a --db-path outside the KB folder (by default the index is .groove.db next to it)',
+        hint: "pass a --db-path outside the KB folder, or leave it out: the index then lives in the KB's own folder under groove's data folder",
       },
     );
   }
@@ -159,6 +165,15 @@ export class IndexDatabase {
   /** `kbPath`: the folder the index is for, named in the hint when there is no index yet. */
   static open(dbPath: string, options: { create: boolean; kbPath?: string }): IndexDatabase {
     return new IndexDatabase(dbPath, openDatabase(dbPath, options));
+  }
+
+  /** Which KB the index at `dbPath` belongs to, read-only; null when it is not a readable groove index. */
+  static peekOwner(
+    dbPath: string,
+    sampleSize: number,
+    wantSample: (meta: Partial<Record<MetaKey, string>>) => boolean,
+  ): OwnerFacts | null {
+    return peekOwnerFacts(dbPath, sampleSize, wantSample);
   }
 
   static remove(dbPath: string): void {
@@ -298,6 +313,11 @@ export class IndexDatabase {
 
   recordLongInputsInWindows(): void {
     writeMeta(this.db, { long_inputs: 'windows' });
+  }
+
+  /** Record the KB the index belongs to and the settings that decide which files it holds. */
+  recordShaping(owner: Partial<Record<MetaKey, string>>, shapingSettings: string): void {
+    writeMeta(this.db, { ...owner, shaping_settings: shapingSettings });
   }
 
   finishRun(chunkPolicy: string): void {

@@ -4,8 +4,10 @@ import type { Embedder } from '../../types.js';
 import { type IndexIdentity, identityOf } from '../models/index.js';
 import type { IndexDatabase } from './index-database.js';
 import type { IndexEventSink, IndexSummary } from './index-events.js';
+import { type KbIdentity, ownerMeta } from './index-owner.js';
 import { runIndex } from './indexer.js';
 import { buildIndexerPorts } from './indexer-ports.js';
+import { guardSettingsDrops, shapingSettingsOf } from './settings-guard.js';
 
 export interface IndexRunInput {
   kbPath: string;
@@ -21,6 +23,10 @@ export interface IndexRunInput {
   shouldPauseEmbedding?: () => boolean;
   /** Look at these KB-relative paths only (live sync's changed files); every file when absent. */
   onlyPaths?: readonly string[];
+  /** The KB the index is recorded to belong to (checked before the run); null on a shared store's working copy. */
+  owner?: KbIdentity | null;
+  /** Documents that settings not chosen for this KB would drop: refuse the run (default) or keep them. */
+  settingsDrops?: 'refuse' | 'keep';
 }
 
 /**
@@ -33,8 +39,6 @@ export async function runIndexOn(database: IndexDatabase, input: IndexRunInput):
   const policy = database.chunkPolicyFor(config);
   const storedPolicy = database.storedChunkPolicy();
   const fresh = database.documentCount() === 0;
-  // Record the policy up front on a fresh index, so a first run killed midway is not re-parsed next time.
-  if (storedPolicy === undefined) database.recordChunkPolicy(policy);
   const ready = (embedder: Embedder | null) => {
     database.writeIdentity(input.identity ?? identityOf(embedder, config));
     if (fresh && embedder?.passagesOverLimit !== undefined) database.recordLongInputsInWindows();
@@ -44,9 +48,23 @@ export async function runIndexOn(database: IndexDatabase, input: IndexRunInput):
   const windows = loaded?.passagesOverLimit !== undefined;
   const recheckLongVectors = windows && !fresh && database.longInputs() !== 'windows';
   const reparseAll = recheckLongVectors || (storedPolicy !== undefined && storedPolicy !== policy && !fresh);
-  if (loaded !== undefined) ready(loaded);
   // A run that must re-parse everything, or fill a new index, looks at every file.
   const onlyPaths = reparseAll || fresh ? undefined : input.onlyPaths;
+  // Before anything is written: settings that were not chosen for this KB never drop its documents.
+  const keepPaths = guardSettingsDrops(database, {
+    kbPath: input.kbPath,
+    config,
+    onlyPaths,
+    onEvent: input.onEvent,
+    whenUnchosen: input.settingsDrops ?? 'refuse',
+  });
+  // Record the policy up front on a fresh index, so a first run killed midway is not re-parsed next time.
+  if (storedPolicy === undefined) database.recordChunkPolicy(policy);
+  database.recordShaping(
+    input.owner ? ownerMeta(input.owner) : {},
+    JSON.stringify(shapingSettingsOf(config)),
+  );
+  if (loaded !== undefined) ready(loaded);
   const skipped: { path: string; reason: string }[] = [];
   const forward = input.onEvent ?? (() => {});
   const summary = await runIndex({
@@ -57,6 +75,7 @@ export async function runIndexOn(database: IndexDatabase, input: IndexRunInput):
     onEmbedderReady: loaded === undefined ? ready : undefined,
     reparseAll,
     onlyPaths,
+    keepPaths,
     recheckLongVectors,
     contextual: config.contextual.enabled,
     maxInputChars: config.embedding.maxInputChars,

@@ -1,11 +1,11 @@
 // Where the KB and its index are, and what the index holds: counts and identity, read without creating anything.
 import fs from 'node:fs';
-import path from 'node:path';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { GrooveError } from '../../errors.js';
 import type { EmbeddingSetup } from '../../types.js';
 import { identityFromMeta } from '../models/index.js';
 import { checkIndexLocation, IndexDatabase } from './index-database.js';
+import { defaultIndexPath } from './index-owner.js';
 
 /** Where an index lives: a SQLite file, or a shared PostgreSQL store (URL with the password masked, KB name). */
 export interface StorageDescription {
@@ -57,7 +57,9 @@ export function requireKbPaths(config: ResolvedConfig): { kbPath: string; dbPath
       hint: 'check --kb-path (it must be an existing folder of notes)',
     });
   }
-  const dbPath = config.dbPath ?? path.join(path.dirname(config.kbPath), '.groove.db');
+  const dbPath = config.dbPath ?? defaultIndexPath(config, config.kbPath);
+  if (dbPath === null)
+    throw new GrooveError('KB_NOT_FOUND', `knowledge base "${config.kbPath}" is not a directory`);
   checkIndexLocation(config.kbPath, dbPath);
   return { kbPath: config.kbPath, dbPath };
 }

@@ -9,6 +9,16 @@ export {
 } from './index-events.js';
 export { type FileSession, IndexFile } from './index-file.js';
 export { inspectIndexLock, type LockOwner, type LockState } from './index-lock.js';
+export {
+  assertIndexOwner,
+  defaultIndexPath,
+  evalHistoryPathOf,
+  judgeIndexOwner,
+  type KbIdentity,
+  kbIdentityOf,
+  type OwnerVerdict,
+  withDefaultIndexPath,
+} from './index-owner.js';
 export { runIndexOn } from './index-run.js';
 export {
   readIndexStatus,
@@ -17,4 +27,5 @@ export {
   statusReportToJson,
 } from './index-status.js';
 export { buildIndexerPorts, type ExtractedFile, extractFile } from './indexer-ports.js';
+export { guardSettingsDropsAt } from './settings-guard.js';
 export { type ReplicaEvents, SharedIndex, unsupportedOnSharedStore } from './shared-index.js';

@@ -65,6 +65,8 @@ export interface RunIndexOptions {
    * are no longer candidates are removed, every other document is left alone. Every file when absent.
    */
   onlyPaths?: readonly string[];
+  /** Stored documents the run leaves alone although the walk does not list them (see settings-guard.ts). */
+  keepPaths?: readonly string[];
   /**
    * The index may hold vectors of inputs cut off at the model's token limit (made before long inputs were read in
    * windows): reused vectors of inputs the embedder finds over its limit are embedded again.

@@ -109,6 +109,7 @@ export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> 
     pending.push({ entry, read, stored, renamedFrom: undefined, sourceDocumentId: stored?.id });
   }
   for (const skip of walk.skipped) keep.add(skip.relPath);
+  for (const relPath of options.keepPaths ?? []) keep.add(relPath);
   store.touchDocuments(touches);
 
   const vanished = [...storedStates.values()].filter(

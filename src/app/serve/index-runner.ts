@@ -138,6 +138,9 @@ export class IndexRunner {
           onEvent: track,
           shouldPauseEmbedding: () => this.waiting > 0 || (hasNewChanges?.() ?? false),
           paths,
+          // The watcher keeps serving: documents that settings not chosen for this KB would drop are kept (and
+          // logged); the rebuild_index tool refuses them like `groove index`.
+          settingsDrops: kind === 'sync' ? 'keep' : 'refuse',
         });
         return summary;
       } catch (thrown) {

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { xdgBaseFolders } from '../../config/groove-folders.js';
 import {
   isValidServiceName,
   launchdLabel,
@@ -93,7 +94,8 @@ export function planService(request: ServiceRequest): ServicePlan {
   const spec: ServiceSpec = { name: request.name, command, workingDirectory: path.dirname(request.kbPath) };
   refuseUnwritableWords(platform, spec);
   if (platform === 'linux') {
-    const configHome = request.env.XDG_CONFIG_HOME || path.join(request.homeDir, '.config');
+    // XDG: a relative XDG_CONFIG_HOME is ignored, so a unit never lands below the current folder.
+    const { configHome } = xdgBaseFolders(request.env, request.homeDir);
     const unit = systemdUnitName(request.name);
     return {
       platform,
