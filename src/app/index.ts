@@ -110,6 +110,21 @@ export const searchStages = {
   lexicalLeg: runLexicalLeg,
 } as const;
 export {
+  type AddKbRequest,
+  addKb,
+  type KbCommandContext,
+  type KbHealth,
+  type KbListing,
+  type KbOverview,
+  type KbRemoval,
+  kbOverviewToJson,
+  listKbs,
+  registryPath,
+  removeKb,
+  renameKb,
+  showKb,
+} from './kbs/index.js';
+export {
   installService,
   planService,
   type ServicePlan,

@@ -8,13 +8,19 @@ import { maskDatabaseUrl } from '../core/database-url.js';
 import { extensionsOfParsers } from '../core/document-formats.js';
 import { GrooveError } from '../errors.js';
 import type { EmbeddingSetup, HubEnvironment } from '../types.js';
+import { grooveConfigDir } from './config-folder.js';
 import { DEFAULTS, type Defaults, MIB } from './defaults.js';
+import { expandPath } from './expand-path.js';
 import { hubEnvironmentFrom, hubOfflineFrom } from './hub-environment.js';
+import { applyKbEntry } from './kb-entry-settings.js';
+import { registeredKb } from './kb-registry.js';
 import { type ConfigFile, configFileSchema } from './schema.js';
 
 export interface ResolvedConfig extends Defaults {
   /** Absolute KB folder, or null when neither the CLI nor the file names one. */
   kbPath: string | null;
+  /** The registry name of the KB (`--kb NAME`), or null for a KB given by its path. */
+  kbName: string | null;
   /** Absolute index path; default `<parent of kb>/.groove.db`. */
   dbPath: string | null;
   /** `--model-dir`: a local transformers.js model folder used instead of a registry model. */
@@ -60,17 +66,14 @@ export interface ResolveConfigOptions {
   cwd: string;
   env: Record<string, string | undefined>;
   overrides?: ConfigOverrides;
+  /** `--kb NAME`: a registered KB; its folder and settings replace the groove.toml search (docs/kbs.md). */
+  kb?: string;
 }
 
 const MAX_CONFIG_BYTES = 1 * MIB;
 const GIT_WALK_DIRS = 20;
 
-/** Expand a leading `~` and make the path absolute against `baseDir`. */
-export function expandPath(value: string, baseDir: string): string {
-  const home = os.homedir();
-  const expanded = value === '~' ? home : value.startsWith('~/') ? path.join(home, value.slice(2)) : value;
-  return path.resolve(baseDir, expanded);
-}
+export { expandPath };
 
 /** Discovery order: --config, ./groove.toml, the .git-ancestor walk (20 dirs), none. */
 export function findConfigFile(options: { configPath?: string; cwd: string }): string | null {
@@ -162,6 +165,7 @@ function cloneDefaults(): ResolvedConfig {
   return {
     ...copy,
     kbPath: null,
+    kbName: null,
     dbPath: null,
     localModelDir: null,
     hubEndpoint: null,
@@ -335,15 +339,27 @@ function applyEnvAndOverrides(config: ResolvedConfig, options: ResolveConfigOpti
 /** Discover, read and validate groove.toml, then merge CLI > env > file > DEFAULTS. */
 export function resolveConfig(options: ResolveConfigOptions): ResolvedConfig {
   const config = cloneDefaults();
-  const file = findConfigFile(options);
-  if (file) {
-    applyFile(config, readConfigFile(file), file);
-    config.configPath = file;
-  }
+  if (options.kb !== undefined) applyNamedKb(config, options.kb, options);
+  else applyConfigFile(config, findConfigFile(options));
   applyEnvAndOverrides(config, options);
   checkStorage(config);
   if (config.kbPath && !config.dbPath) config.dbPath = path.join(path.dirname(config.kbPath), '.groove.db');
   return config;
+}
+
+function applyConfigFile(config: ResolvedConfig, file: string | null): void {
+  if (file === null) return;
+  applyFile(config, readConfigFile(file), file);
+  config.configPath = file;
+}
+
+/** --kb NAME, later layers winning: its config file, its entry, an explicit --config; no groove.toml search. */
+function applyNamedKb(config: ResolvedConfig, name: string, options: ResolveConfigOptions): void {
+  const entry = registeredKb(name, grooveConfigDir(options.env, os.homedir()));
+  applyConfigFile(config, entry.configFile);
+  applyKbEntry(config, entry);
+  if (options.configPath !== undefined) applyConfigFile(config, findConfigFile(options));
+  config.kbPath = entry.root;
 }
 
 /** A postgres backend needs a URL that says where; the URL is quoted with its password masked. */
