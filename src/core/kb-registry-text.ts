@@ -52,12 +52,14 @@ export function renameKbTable(text: string, oldName: string, newName: string): s
   return lines.join('\n');
 }
 
-/** `text` without the `[kb.NAME]` table and the blank lines that ended it; null when it is not such a table. */
+/** `text` without the `[kb.NAME]` table and the comments right above it; null when it is not such a table. */
 export function removeKbTable(text: string, name: string): string | null {
   const lines = text.split('\n');
   const range = tableRange(lines, name);
   if (!range) return null;
+  // The comment lines right above the header go with it, then the blank lines before them.
   let start = range.start;
+  while (start > 0 && /^\s*#/.test(lines[start - 1]!)) start--;
   while (start > 0 && lines[start - 1]!.trim() === '') start--;
   const kept = [...lines.slice(0, start), ...lines.slice(range.end)];
   const joined = kept.join('\n').replace(/^\n+/, '');
