@@ -77,6 +77,7 @@ describe('groove kb', () => {
       [['Notes', notes('c', 'x')], 2, 'not a valid KB name'],
       [['ghost', path.join(root, 'nowhere')], 1, 'is not a directory'],
       [['p', notes('d', 'p'), '--parsers', 'md,odt'], 2, 'unknown parser "odt"'],
+      [['m', notes('e', 'm'), '--model', 'e5-smal'], 2, 'Unknown embedding model "e5-smal"'],
     ];
     for (const [args, code, words] of cases) {
       const run = await groove('kb', 'add', ...args);

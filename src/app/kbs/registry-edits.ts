@@ -25,6 +25,7 @@ import {
 } from '../../core/kb-registry-text.js';
 import { GrooveError } from '../../errors.js';
 import { filePorts } from '../adapters.js';
+import { checkEmbeddingModelId } from '../models/index.js';
 
 /** Where a kb command runs: its folder (relative paths) and environment (where the registry is). */
 export interface KbCommandContext {
@@ -159,7 +160,10 @@ function checkedValues(request: AddKbRequest, cwd: string): KbTableValues {
     }
     values.config = config;
   }
-  if (request.model !== undefined) values.model = request.model;
+  if (request.model !== undefined) {
+    checkEmbeddingModelId(request.model);
+    values.model = request.model;
+  }
   if (request.parsers !== undefined) values.parsers = checkedParsers(request.parsers);
   return values;
 }
