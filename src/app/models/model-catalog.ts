@@ -2,8 +2,8 @@
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { listModels, type ModelListEntry } from '../../models/model-cache.js';
 import { createProgressRenderer } from '../../models/model-progress.js';
-import { findEmbeddingModel } from '../../models/model-registry.js';
 import { type PullModelResult, pullModel } from '../../models/model-pull.js';
+import { findEmbeddingModel } from '../../models/model-registry.js';
 import { modelCacheDirOf } from './embedder-factory.js';
 
 export type { ModelListEntry, PullModelResult };
