@@ -64,6 +64,31 @@ describe('groove kb', () => {
     const show = await groove('kb', 'show', 'notes');
     expect(show.stdout).toContain('Parsers:       md, txt (set in the registry)');
     expect(show.stdout).toContain('Documents:     1');
+    expect(JSON.parse((await groove('kb', 'show', 'notes', '--format', 'json')).stdout)).toMatchObject({
+      name: 'notes',
+      health: 'ok',
+      entry: { model: 'none', parsers: ['md', 'txt'], line: 3 },
+    });
+    expect((await groove('kb', 'show', 'nope')).code).toBe(2);
+  });
+
+  it('stores a relative PATH and --config as absolute paths; a KB whose config file vanished shows the error', async () => {
+    notes('a', 'notes');
+    fs.writeFileSync(path.join(root, 'a', 'notes.toml'), 'model = "none"\n');
+    const added = await groove('kb', 'add', 'notes', 'a/notes', '--config', 'a/notes.toml');
+    expect(added.code, added.stderr).toBe(0);
+    const text = fs.readFileSync(registry, 'utf8');
+    expect(text).toContain(`path = "${path.join(root, 'a', 'notes')}"`);
+    expect(text).toContain(`config = "${path.join(root, 'a', 'notes.toml')}"`);
+    fs.rmSync(path.join(root, 'a', 'notes.toml'));
+    const show = await groove('kb', 'show', 'notes', '--format', 'json');
+    expect(show.code, show.stderr).toBe(0);
+    expect(JSON.parse(show.stdout)).toMatchObject({
+      health: 'error',
+      problem: expect.stringContaining('notes.toml'),
+    });
+    const listed = await groove('kb', 'list');
+    expect(listed.stdout).toMatch(/error: config file .*notes\.toml" of KB "notes" does not exist/);
   });
 
   it('refuses a taken name, an overlapping folder, a bad name, a missing folder and an unknown parser', async () => {

@@ -1,7 +1,7 @@
 // `groove kb list` and `groove kb show`: each registered KB with its settings, what its index holds, and its
 // health. Reads only: an index is opened read-only and never created, a KB whose folder vanished keeps its index.
 import fs from 'node:fs';
-import { type KbEntry, readKbRegistry } from '../../config/kb-registry.js';
+import { checkKbName, findKbEntry, type KbEntry, readKbRegistry } from '../../config/kb-registry.js';
 import { type ResolvedConfig, resolveConfig } from '../../config/resolve-config.js';
 import { describeError, isGrooveError } from '../../errors.js';
 import { openKnowledgeBase } from '../knowledge-base.js';
@@ -41,10 +41,10 @@ export async function listKbs(context: KbCommandContext): Promise<KbListing> {
   return { registry: registry.file, kbs };
 }
 
+/** One KB's overview; KB_UNKNOWN when the registry has no such name. */
 export async function showKb(name: string, context: KbCommandContext): Promise<KbOverview> {
-  const config = resolveConfig({ kb: name, cwd: context.cwd, env: context.env });
-  const entry = readKbRegistry(registryPath(context)).entries.find((candidate) => candidate.name === name)!;
-  return overviewOf(entry, context, config);
+  checkKbName(name);
+  return overviewOf(findKbEntry(readKbRegistry(registryPath(context)), name), context);
 }
 
 /** The settings `--kb NAME` resolves to from any folder (the registry's own rules; see docs/kbs.md). */
@@ -52,11 +52,7 @@ export function kbSettings(name: string, context: KbCommandContext): ResolvedCon
   return resolveConfig({ kb: name, cwd: context.cwd, env: context.env });
 }
 
-async function overviewOf(
-  entry: KbEntry,
-  context: KbCommandContext,
-  resolved?: ResolvedConfig,
-): Promise<KbOverview> {
+async function overviewOf(entry: KbEntry, context: KbCommandContext): Promise<KbOverview> {
   const empty: KbOverview = {
     entry,
     dbPath: null,
@@ -72,7 +68,7 @@ async function overviewOf(
   };
   let config: ResolvedConfig;
   try {
-    config = resolved ?? kbSettings(entry.name, context);
+    config = kbSettings(entry.name, context);
   } catch (error) {
     return { ...empty, problem: describeError(error) };
   }
