@@ -170,6 +170,11 @@ describe('groove kb', () => {
     expect(entry!.size_bytes).toBeGreaterThan(0);
     expect(fs.existsSync(entry!.db_path as string)).toBe(true);
     expect((await groove('kb', 'list')).stdout).toMatch(/folder missing$/m);
+    const search = await groove('search', 'alpha', '--kb', 'notes');
+    expect(search.code).toBe(1);
+    expect(search.stderr).toContain('(KB "notes") is not a directory');
+    expect(search.stderr).toContain('its index is kept');
+    expect(fs.existsSync(entry!.db_path as string)).toBe(true);
   });
 
   it('a hand-broken registry is an error naming file and line, and nothing rewrites it', async () => {
