@@ -9,6 +9,9 @@ export const ERROR_CODES = [
   'KB_PATH_MISSING',
   'KB_NOT_FOUND',
   'KB_UNREADABLE',
+  'KB_UNKNOWN',
+  'KB_CONFLICT',
+  'KB_REGISTRY_INVALID',
   'IGNORE_FILE_UNUSABLE',
   'SCHEMA_NOT_FOUND',
   'SCHEMA_INVALID',
@@ -91,6 +94,8 @@ const USAGE_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'QUERY_INVALID',
   'MODEL_UNKNOWN',
   'MODEL_POOLING_UNKNOWN',
+  'KB_UNKNOWN',
+  'KB_CONFLICT',
 ]);
 
 /** True for a GrooveError whose code is a usage error (see USAGE_ERROR_CODES). */

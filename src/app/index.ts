@@ -111,6 +111,21 @@ export const searchStages = {
   lexicalLeg: runLexicalLeg,
 } as const;
 export {
+  type AddKbRequest,
+  addKb,
+  type KbCommandContext,
+  type KbHealth,
+  type KbListing,
+  type KbOverview,
+  type KbRemoval,
+  kbOverviewToJson,
+  listKbs,
+  registryPath,
+  removeKb,
+  renameKb,
+  showKb,
+} from './kbs/index.js';
+export {
   checkServicePaths,
   installService,
   planService,

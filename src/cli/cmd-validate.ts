@@ -13,7 +13,7 @@ import {
   validationReportToJson,
 } from './render-validate.js';
 
-interface ValidateFlags extends Pick<CommonFlags, 'config' | 'kbPath' | 'dbPath'> {
+interface ValidateFlags extends Pick<CommonFlags, 'config' | 'kb' | 'kbPath' | 'dbPath'> {
   schema?: string;
   strict?: boolean;
   format: 'text' | 'json' | 'github';
@@ -23,7 +23,10 @@ export async function run({ flags, io }: RunContext<ValidateFlags>): Promise<num
   let report: ReturnType<typeof validateKnowledgeBase>;
   try {
     // No index is opened; --db-path only keeps the index's own files out of the walk, as in `groove index`.
-    const config = loadConfig({ config: flags.config, kbPath: flags.kbPath, dbPath: flags.dbPath }, io);
+    const config = loadConfig(
+      { config: flags.config, kb: flags.kb, kbPath: flags.kbPath, dbPath: flags.dbPath },
+      io,
+    );
     const schemaPath = flags.schema === undefined ? undefined : expandPath(flags.schema, io.cwd);
     report = validateKnowledgeBase(config, { schemaPath, strict: flags.strict === true });
   } catch (error) {

@@ -26,10 +26,17 @@ export interface CommandModule {
   run(context: RunContext<never>): Promise<number>;
 }
 
+/** One positional argument: `<name>` (required) or `[name]` (optional). */
+export interface ArgumentSpec {
+  syntax: string;
+  description: string;
+}
+
 export interface CommandSpec {
   name: string;
   description: string;
-  argument?: { syntax: string; description: string };
+  /** The positional argument, or several in order. */
+  argument?: ArgumentSpec | readonly ArgumentSpec[];
   options?: readonly OptionSpec[];
   /** Text after the option list (examples, exit codes). */
   help?: string;
@@ -50,7 +57,8 @@ export function buildCommand(spec: CommandSpec, context: BuildContext): Command 
   const { io } = context;
   const command = new Command(spec.name).description(spec.description);
   if (spec.positionalOptions) command.enablePositionalOptions();
-  if (spec.argument) command.argument(spec.argument.syntax, spec.argument.description);
+  const positional: readonly ArgumentSpec[] = spec.argument === undefined ? [] : [spec.argument].flat();
+  for (const argument of positional) command.argument(argument.syntax, argument.description);
   for (const option of spec.options ?? []) command.addOption(toOption(option));
   if (spec.help) command.addHelpText('after', spec.help);
   for (const sub of spec.subcommands ?? []) command.addCommand(buildCommand(sub, context));

@@ -1,6 +1,7 @@
 // Every groove command as data: arguments, options, help text, and the module that runs it (imported only when
 // the command runs). The measuring commands (eval, tune) are in commands-measure.ts.
 import type { CommandSpec, OptionSpec } from './command-spec.js';
+import { KB_COMMAND } from './commands-kb.js';
 import { EVAL_COMMAND, TUNE_COMMAND } from './commands-measure.js';
 import { collect, parseBoundedInt, parseUnit } from './flag-parsers.js';
 import { CONFIG_OPTION, formatOption, KB_OPTIONS, MODEL_OPTIONS, SERVER_OPTION } from './option-groups.js';
@@ -269,6 +270,7 @@ const MODELS_COMMAND: CommandSpec = {
 
 /** The commands in the order `groove --help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
+  KB_COMMAND,
   INDEX_COMMAND,
   SEARCH_COMMAND,
   STATUS_COMMAND,

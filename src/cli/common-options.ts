@@ -1,10 +1,13 @@
 // The flags every command may carry, and their mapping to config overrides (the options are in option-groups.ts).
 import { withDefaultIndexPath } from '../app/index.js';
 import { type ResolvedConfig, resolveConfig } from '../config/resolve-config.js';
+import { GrooveError } from '../errors.js';
 import type { CliIo } from './cli-io.js';
 
 export interface CommonFlags {
   config?: string;
+  /** `--kb NAME`, once per flag given. */
+  kb?: string[];
   kbPath?: string;
   dbPath?: string;
   model?: string;
@@ -23,6 +26,7 @@ export function loadConfig(flags: CommonFlags, io: CliIo): ResolvedConfig {
     configPath: flags.config,
     cwd: io.cwd,
     env: io.env,
+    kb: namedKb(flags),
     overrides: {
       kbPath: flags.kbPath,
       dbPath: flags.dbPath,
@@ -36,4 +40,24 @@ export function loadConfig(flags: CommonFlags, io: CliIo): ResolvedConfig {
     },
   });
   return withDefaultIndexPath(config);
+}
+
+/** The one KB named with --kb, or undefined; several, or --kb beside --kb-path, are usage errors. */
+function namedKb(flags: CommonFlags): string | undefined {
+  const names = flags.kb ?? [];
+  if (names.length > 1) {
+    throw new GrooveError('INVALID_ARGUMENT', `--kb was given ${names.length} times (${names.join(', ')})`, {
+      hint: 'this command works on one KB at a time: pass a single --kb NAME',
+    });
+  }
+  if (names.length === 1 && flags.kbPath !== undefined) {
+    throw new GrooveError(
+      'INVALID_ARGUMENT',
+      `--kb ${names[0]} and --kb-path ${flags.kbPath} both name a KB`,
+      {
+        hint: 'pass one of them: --kb NAME for a registered KB, --kb-path DIR for a folder',
+      },
+    );
+  }
+  return names[0];
 }

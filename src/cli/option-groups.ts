@@ -1,7 +1,16 @@
 // Options several commands share, as data (see command-spec.ts).
 import type { OptionSpec } from './command-spec.js';
+import { collect } from './flag-parsers.js';
+
+/** `--kb NAME`: a KB of the registry (`groove kb list`); repeatable so that a second one gets a clear error. */
+export const KB_NAME_OPTION: OptionSpec = {
+  flags: '--kb <name>',
+  description: 'registered knowledge base (`groove kb list`): its folder and settings, from any folder',
+  parse: collect as OptionSpec['parse'],
+};
 
 export const KB_OPTIONS: readonly OptionSpec[] = [
+  KB_NAME_OPTION,
   { flags: '--config <path>', description: 'groove.toml to use (default: ./groove.toml, then the git root)' },
   { flags: '--kb-path <dir>', description: 'knowledge-base folder (or kb_path in groove.toml)' },
   { flags: '--db-path <file>', description: "index file (default: the KB's folder in groove's data folder)" },

@@ -18,6 +18,7 @@ import { serverPathOff } from './local-server.js';
 const MODEL_FLAGS = {
   config: { type: 'string' },
   'kb-path': { type: 'string' },
+  kb: { type: 'string', multiple: true },
   'db-path': { type: 'string' },
   model: { type: 'string' },
   'model-dir': { type: 'string' },
@@ -34,6 +35,7 @@ function searchArgsConfig(args: string[], io: CliIo): { config: ResolvedConfig; 
       {
         config: text(values.config),
         kbPath: text(values['kb-path']),
+        kb: Array.isArray(values.kb) ? values.kb.filter((name) => typeof name === 'string') : undefined,
         dbPath: text(values['db-path']),
         model: text(values.model),
         modelDir: text(values['model-dir']),

@@ -8,9 +8,13 @@ import { databaseUrlProblem, maskDatabaseUrl } from '../core/database-url.js';
 import { extensionsOfParsers } from '../core/document-formats.js';
 import { GrooveError } from '../errors.js';
 import type { EmbeddingSetup, HubEnvironment } from '../types.js';
+import { grooveConfigDir } from './config-folder.js';
 import { DEFAULTS, type Defaults, MIB } from './defaults.js';
 import { type GrooveFolders, grooveFolders } from './groove-folders.js';
+import { expandPath } from './expand-path.js';
 import { hubEnvironmentFrom, hubOfflineFrom } from './hub-environment.js';
+import { applyKbEntry } from './kb-entry-settings.js';
+import { registeredKb } from './kb-registry.js';
 import { type ConfigFile, configFileSchema } from './schema.js';
 
 export interface ResolvedConfig extends Defaults {
@@ -72,17 +76,14 @@ export interface ResolveConfigOptions {
   cwd: string;
   env: Record<string, string | undefined>;
   overrides?: ConfigOverrides;
+  /** `--kb NAME`: a registered KB; its folder and settings replace the groove.toml search (docs/kbs.md). */
+  kb?: string;
 }
 
 const MAX_CONFIG_BYTES = 1 * MIB;
 const GIT_WALK_DIRS = 20;
 
-/** Expand a leading `~` and make the path absolute against `baseDir`. */
-export function expandPath(value: string, baseDir: string): string {
-  const home = os.homedir();
-  const expanded = value === '~' ? home : value.startsWith('~/') ? path.join(home, value.slice(2)) : value;
-  return path.resolve(baseDir, expanded);
-}
+export { expandPath };
 
 /** Discovery order: --config, ./groove.toml, the .git-ancestor walk (20 dirs), none. */
 export function findConfigFile(options: { configPath?: string; cwd: string }): string | null {
@@ -174,8 +175,8 @@ function cloneDefaults(): ResolvedConfig {
   return {
     ...copy,
     kbPath: null,
-    dbPath: null,
     kbName: null,
+    dbPath: null,
     folders: { dataDir: '', configDir: '', cacheDir: '' },
     settingsSource: 'defaults',
     localModelDir: null,
@@ -354,10 +355,9 @@ function applyEnvAndOverrides(config: ResolvedConfig, options: ResolveConfigOpti
 /** Discover, read and validate groove.toml, then merge CLI > env > file > DEFAULTS. */
 export function resolveConfig(options: ResolveConfigOptions): ResolvedConfig {
   const config = cloneDefaults();
-  const file = findConfigFile(options);
-  if (file) {
-    applyFile(config, readConfigFile(file), file);
-    config.configPath = file;
+  const file = options.kb !== undefined ? applyNamedKb(config, options.kb, options) : findConfigFile(options);
+  if (options.kb === undefined && file !== null) {
+    applyConfigFile(config, file);
     config.settingsSource = options.configPath === undefined ? 'found' : 'explicit';
   }
   config.folders = grooveFolders(options.env, os.homedir(), options.cwd);
@@ -367,6 +367,31 @@ export function resolveConfig(options: ResolveConfigOptions): ResolvedConfig {
     options.env.GROOVE_DATABASE_URL ? 'GROOVE_DATABASE_URL' : `[storage] url in "${file}"`,
   );
   return config;
+}
+
+function applyConfigFile(config: ResolvedConfig, file: string | null): void {
+  if (file === null) return;
+  applyFile(config, readConfigFile(file), file);
+  config.configPath = file;
+}
+
+/**
+ * --kb NAME, later layers winning: its config file, its entry, an explicit --config; no groove.toml search.
+ * Returns the last config file applied, for messages that name where a setting came from.
+ */
+function applyNamedKb(config: ResolvedConfig, name: string, options: ResolveConfigOptions): string | null {
+  const entry = registeredKb(name, grooveConfigDir(options.env, os.homedir()));
+  applyConfigFile(config, entry.configFile);
+  applyKbEntry(config, entry);
+  config.settingsSource = 'kb-entry';
+  let file = entry.configFile;
+  if (options.configPath !== undefined) {
+    file = findConfigFile(options);
+    applyConfigFile(config, file);
+    config.settingsSource = 'explicit';
+  }
+  config.kbPath = entry.root;
+  return file;
 }
 
 /**

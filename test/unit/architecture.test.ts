@@ -74,7 +74,7 @@ const COMPOSITION_ROOT = new Set([
 
 /**
  * The feature folders of src/app and their rank. A feature imports another only through that feature's
- * index.ts and only downwards (lower rank), so: serve → facade → eval/tune/browse/doctor → search/golden/validate → index →
+ * index.ts and only downwards (lower rank), so: serve, kbs → facade → eval/tune/browse/doctor → search/golden/validate → index →
  * models. The facade is the files directly in src/app; app/index.ts is the edges' door and imports any door.
  */
 const FEATURE_RANK: Readonly<Record<string, number>> = {
@@ -90,6 +90,7 @@ const FEATURE_RANK: Readonly<Record<string, number>> = {
   service: 3,
   facade: 4,
   serve: 5,
+  kbs: 5,
 };
 const APP_DOOR = 'app/index.ts';
 /** The cold-start door and the one edge file that may use it (a cold search starts its model thread early). */

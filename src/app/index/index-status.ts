@@ -48,13 +48,17 @@ export interface StatusReport {
 export function requireKbPaths(config: ResolvedConfig): { kbPath: string; dbPath: string } {
   if (!config.kbPath) {
     throw new GrooveError('KB_PATH_MISSING', 'no knowledge base given', {
-      hint: 'pass --kb-path DIR or set kb_path in groove.toml',
+      hint: 'pass --kb NAME (a KB of `groove kb list`) or --kb-path DIR, or set kb_path in groove.toml',
     });
   }
   const stat = fs.statSync(config.kbPath, { throwIfNoEntry: false });
   if (!stat?.isDirectory()) {
-    throw new GrooveError('KB_NOT_FOUND', `knowledge base "${config.kbPath}" is not a directory`, {
-      hint: 'check --kb-path (it must be an existing folder of notes)',
+    const named = config.kbName === null ? '' : ` (KB "${config.kbName}")`;
+    throw new GrooveError('KB_NOT_FOUND', `knowledge base "${config.kbPath}"${named} is not a directory`, {
+      hint:
+        config.kbName === null
+          ? 'check --kb-path (it must be an existing folder of notes)'
+          : `its folder is gone; its index is kept: restore the folder, or see \`groove kb show ${config.kbName}\``,
     });
   }
   const dbPath = config.dbPath ?? defaultIndexPath(config, config.kbPath);

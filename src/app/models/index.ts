@@ -7,7 +7,7 @@ export {
   searchOpensLocalModel,
   stopUnusedInference,
 } from './embedder-factory.js';
-export { listRegisteredModels, pullRegisteredModel } from './model-catalog.js';
+export { checkEmbeddingModelId, listRegisteredModels, pullRegisteredModel } from './model-catalog.js';
 export { findModelFilesProblem, type ModelFilesProblem } from './model-files.js';
 export {
   adoptIndexModel,

@@ -3,6 +3,7 @@ import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { listModels, type ModelListEntry } from '../../models/model-cache.js';
 import { createProgressRenderer } from '../../models/model-progress.js';
 import { type PullModelResult, pullModel } from '../../models/model-pull.js';
+import { findEmbeddingModel } from '../../models/model-registry.js';
 import { modelCacheDirOf } from './embedder-factory.js';
 
 export type { ModelListEntry, PullModelResult };
@@ -22,4 +23,9 @@ export function pullRegisteredModel(config: ResolvedConfig, id: string): Promise
     hub: config.hub,
     progress: createProgressRenderer(process.stderr),
   });
+}
+
+/** Refuse (MODEL_UNKNOWN, listing the valid ids) an embedding model id that is neither registered nor `none`. */
+export function checkEmbeddingModelId(id: string): void {
+  if (id !== 'none') findEmbeddingModel(id);
 }
