@@ -75,10 +75,14 @@ export interface SearchResponse {
   lexicalOnly: boolean;
 }
 
-/** The wire form shared by `groove search --format json` and the MCP `search` tool. */
+/**
+ * The wire form shared by `groove search --format json` and the MCP `search` tool; a hit of a search across
+ * knowledge bases also names its `kb`.
+ */
 export function searchResponseToJson(response: SearchResponse): Record<string, unknown> {
   return {
-    results: response.results.map((hit) => ({
+    results: response.results.map((hit: SearchHit & { kb?: string }) => ({
+      ...(hit.kb === undefined ? {} : { kb: hit.kb }),
       score: hit.score,
       path: hit.path,
       title: hit.title,
