@@ -276,6 +276,11 @@ export interface SearchReader {
   rankSubstrings(terms: readonly string[], options: SubstringOptions): { id: number; hits: number }[];
   /** This index's matches and statistics for bm25 over several indexes as one (corpus-ranking.ts). */
   prepareCorpusRanking(query: CorpusQuery): PreparedCorpusRanking;
+  /**
+   * Optional: the same from a long-lived session's word snapshot, without reading postings; null when it cannot
+   * answer (no snapshot yet, other weights, exclusions, a phrase), and prepareCorpusRanking must.
+   */
+  prepareSnapshotRanking?(query: CorpusQuery, weights: Bm25Weights): PreparedCorpusRanking | null;
   findExcludedChunkIds(expression: string): Set<number>;
   countFtsUnion(parts: readonly { table: FtsTable; expression: string }[]): number;
   /** Postings of the word-level table (tune's in-memory bm25); a fresh reader each call (TEMP helper tables). */

@@ -4,9 +4,12 @@
 // `ORDER BY bm25(table, w…), rowid` exactly, and several ranked with their sums get what one index holding all
 // their rows would. Postings come from the table's fts5vocab 'instance' view (fts-postings.ts).
 import { type CorpusStats, countPhraseHits, type PhraseHits, rankByBm25Scored } from '../core/bm25-rank.js';
+import { quoteFtsPhrase } from '../core/fts-query.js';
 import type { Bm25Weights } from '../types.js';
 import { createFtsPostingsReader, docsizeColumns, readFtsTotals } from './fts-postings.js';
 import type { SqliteDatabase } from './open-database.js';
+import type { WordIndex } from './word-index.js';
+import type { WordTokenizer } from './word-tokenizer.js';
 
 export type { CorpusStats } from '../core/bm25-rank.js';
 
@@ -133,5 +136,35 @@ export function prepareCorpusRanking(db: SqliteDatabase, query: CorpusQuery): Pr
       );
       return (ranked ?? []).map((kept) => ({ id: kept.row, score: kept.score }));
     },
+  };
+}
+
+/**
+ * The word-level ranking of `query` from a long-lived session's word snapshot (word-index.ts), which ranks as
+ * FTS5 does without reading postings; null when only the postings can answer: another table, an expression with
+ * exclusions (anything but the OR of its phrases), or a phrase of several tokens.
+ */
+export function prepareSnapshotRanking(
+  index: WordIndex,
+  tokenizer: WordTokenizer,
+  query: CorpusQuery,
+): PreparedCorpusRanking | null {
+  if (query.table !== 'fts_words') return null;
+  if (query.expression !== query.phrases.map(quoteFtsPhrase).join(' OR ')) return null;
+  const tokens = tokenizer.tokenize(query.phrases);
+  if (tokens.some((phrase) => phrase.length > 1)) return null;
+  const single = tokens.map((phrase) => phrase[0] ?? null);
+  return {
+    stats: index.shareOf(single),
+    rank: (corpus, options) =>
+      index.rankScored(
+        single,
+        {
+          limit: options.limit,
+          minQuality: options.minQuality,
+          documentIds: options.documentIds && new Set(options.documentIds),
+        },
+        corpus,
+      ),
   };
 }

@@ -108,20 +108,35 @@ export function combineReaders(readers: readonly SearchReader[]): SearchReader {
     heading: k.heading,
   });
 
-  const searchFts = (table: FtsTable, options: LexicalQueryOptions): number[] => {
+  /**
+   * Each part's best matches under the summed statistics. A part's word snapshot answers when it can (no
+   * postings read); each snapshot's best hit is confirmed by FTS5, and any doubt ranks every part from postings.
+   */
+  const searchFts = (table: FtsTable, options: LexicalQueryOptions, snapshots = true): number[] => {
     if (!options.phrases) throw new Error('ranking several indexes as one needs the expression phrases');
     const query = { table, expression: options.expression, phrases: options.phrases };
-    const prepared = readers.map((reader) => reader.prepareCorpusRanking(query));
+    const prepared = readers.map((reader) => {
+      const snapshot = snapshots ? (reader.prepareSnapshotRanking?.(query, options.weights) ?? null) : null;
+      return { snapshot: snapshot !== null, ranking: snapshot ?? reader.prepareCorpusRanking(query) };
+    });
     // Filters never change the statistics: bm25 divides by the whole table's, filtered or not.
-    const corpus = sumCorpusStats(prepared.map((p) => p.stats));
+    const corpus = sumCorpusStats(prepared.map((p) => p.ranking.stats));
     const filters = ids.splitFilter(options.documentIds);
-    const scored = prepared.flatMap((p, part) => {
+    const ranked = prepared.map(({ ranking }, part) => {
       const documentIds = filters[part]!;
       if (documentIds !== null && documentIds.length === 0) return [];
-      return p
-        .rank(corpus, { ...options, documentIds })
-        .map((row) => ({ id: ids.global(part, row.id), score: row.score }));
+      return ranking.rank(corpus, { ...options, documentIds });
     });
+    const doubted = ranked.some(
+      (rows, part) =>
+        prepared[part]!.snapshot &&
+        rows.length > 0 &&
+        !readers[part]!.confirmMatch(table, options.expression, rows[0]!.id),
+    );
+    if (doubted) return searchFts(table, options, false);
+    const scored = ranked.flatMap((rows, part) =>
+      rows.map((row) => ({ id: ids.global(part, row.id), score: row.score })),
+    );
     return bestOf(scored, options.limit);
   };
 
