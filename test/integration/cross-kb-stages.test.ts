@@ -156,8 +156,7 @@ describe('search across KBs: models', () => {
         'test-hash:hash-64',
         'test-hash:hash-32',
       ]);
-      for (const health of Object.values(response.legs.vectorByModel!))
-        expect(health.status).toBe('ok');
+      for (const health of Object.values(response.legs.vectorByModel!)) expect(health.status).toBe('ok');
       expect(response.legs.vector).toEqual(response.legs.vectorByModel!['test-hash:hash-64']);
       expect(response.lexicalOnly).toBe(false);
       expect(new Set(response.results.map((h) => h.kb))).toEqual(new Set(['a', 'b', 'c']));

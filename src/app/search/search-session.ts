@@ -298,7 +298,7 @@ export class SearchSession {
     options: WordRankOptions & { weights: Bm25Weights },
   ): number[] | null {
     const index = this.wordIndexFor(options.weights);
-    return index && index.rankTerms(this.wordTokenizer!, terms, options);
+    return index?.rankTerms(this.wordTokenizer!, terms, options) ?? null;
   }
 
   /** The word snapshot's share and ranking for a search over several indexes (corpus-ranking.ts), if it can. */
