@@ -6,7 +6,7 @@ import { type KnowledgeBase, openKnowledgeBase } from '../../src/app/knowledge-b
 import type { CombinedHit } from '../../src/app/search/index.js';
 import { searchKnowledgeBases } from '../../src/app/search-knowledge-bases.js';
 import { isGrooveError } from '../../src/errors.js';
-import type { Embedder } from '../../src/types.js';
+import type { Embedder, Reranker } from '../../src/types.js';
 import { HashEmbedder } from '../support/hash-embedder.js';
 import { useTempKbs } from '../support/temp-kb.js';
 
@@ -35,15 +35,26 @@ function linkedNotes(): Record<string, string> {
   };
 }
 
+/** A stand-in cross-encoder: how often the passage says the query's first word, longer passages a little lower. */
+const wordCountReranker: Reranker = {
+  id: 'test-word-count',
+  async score(query, passages) {
+    const word = query.split(' ')[0]!.toLowerCase();
+    return passages.map((p) => p.toLowerCase().split(word).length - 1 - p.length / 1e6);
+  },
+  async close() {},
+};
+
 async function indexed(
   files: Record<string, string>,
   embedder: Embedder | null,
-  toml?: string,
+  reranker: Reranker | null = null,
 ): Promise<KnowledgeBase> {
   const temp = createKb(files);
   const overrides = embedder ? {} : { model: 'none' };
-  const kb = openKnowledgeBase(temp.config({ toml, overrides }), {
+  const kb = openKnowledgeBase(temp.config({ overrides }), {
     now: () => NOW,
+    createReranker: async () => reranker,
     ...(embedder ? { createEmbedder: async () => embedder } : {}),
   });
   await kb.index();
@@ -112,6 +123,32 @@ describe('search across KBs: stages after fusion', () => {
       expect(new Set(results.map((h) => h.kb))).toEqual(new Set(['a', 'b']));
     } finally {
       await closeAll([a, b]);
+    }
+  });
+
+  it('rerank and low_confidence run once on the combined candidates, as in one KB holding every note', async () => {
+    const embedder = new HashEmbedder({ dimension: 64 });
+    const files = { ...widgetNotes(), ...linkedNotes(), 'notes/other.md': widgetNotes()['notes/other.md']! };
+    const pick = (part: number) => Object.fromEntries(Object.entries(files).filter((_, i) => i % 2 === part));
+    const whole = await indexed(files, embedder, wordCountReranker);
+    const halves = [
+      await indexed(pick(0), embedder, wordCountReranker),
+      await indexed(pick(1), embedder, wordCountReranker),
+    ];
+    try {
+      for (const request of [
+        { query: 'widget hub', limit: 5, rerank: true },
+        { query: 'gearboxes maintenance', limit: 5, rerank: true, minConfidenceRatio: 1.5 },
+      ]) {
+        const expected = await searchKnowledgeBases([whole], request);
+        const actual = await searchKnowledgeBases(halves, request);
+        expect(actual.legs.reranker.status).toBe('ok');
+        const view = (hits: readonly CombinedHit[]) => hits.map((h) => [h.path, h.score]);
+        expect(view(actual.results)).toEqual(view(expected.results));
+        expect(actual.lowConfidence).toBe(expected.lowConfidence);
+      }
+    } finally {
+      await closeAll([whole, ...halves]);
     }
   });
 
