@@ -3,7 +3,7 @@
 // searchKnowledgeBases.
 import { describe, expect, it } from 'vitest';
 import { type KnowledgeBase, openKnowledgeBase } from '../../src/app/knowledge-base.js';
-import type { CombinedHit } from '../../src/app/search/index.js';
+import { type CombinedHit, searchResponseToJson } from '../../src/app/search/index.js';
 import { searchKnowledgeBases } from '../../src/app/search-knowledge-bases.js';
 import { isGrooveError } from '../../src/errors.js';
 import type { Embedder, Reranker } from '../../src/types.js';
@@ -88,7 +88,8 @@ describe('search across KBs: stages after fusion', () => {
         { kb: b, name: 'b' },
       ];
       const request = { query: 'widget', limit: 10, graph: true, boost: true, explain: true };
-      const { results } = await searchKnowledgeBases(targets, request);
+      const response = await searchKnowledgeBases(targets, request);
+      const { results } = response;
       // a's judgments pull in a's other.md (not b's, at the same path) from a's n2.md.
       const pulled = find(results, 'a', 'notes/other.md');
       expect(pulled?.expandedFrom).toEqual({ kind: 'co_helpful', path: 'notes/n2.md', heading: 'Note 2' });
@@ -103,6 +104,9 @@ describe('search across KBs: stages after fusion', () => {
       // The boost reads each KB's own judgments: a's n2.md has evidence, b's hub none.
       expect(find(results, 'a', 'notes/n2.md')?.explain?.boostEvidence?.helped).toBe(3);
       expect(find(results, 'b', 'notes/hub.md')?.explain?.boostEvidence).toBeNull();
+      // The wire form names each hit's KB.
+      const wire = searchResponseToJson(response) as { results: { kb: string; path: string }[] };
+      expect(wire.results.map((h) => [h.kb, h.path])).toEqual(results.map((h) => [h.kb, h.path]));
     } finally {
       await closeAll([a, b]);
     }
