@@ -3,14 +3,18 @@
 
 export type { IndexSummary } from './app/index.js';
 export {
+  type CombinedHit,
+  type CombinedResponse,
   type IndexOptions,
   type KnowledgeBase,
   type KnowledgeBaseDeps,
   openKnowledgeBase,
   type SearchHit,
   type SearchResponse,
+  type SearchTarget,
   type SnapshotMemory,
   type StatusReport,
+  searchKnowledgeBases,
   searchResponseToJson,
 } from './app/index.js';
 export { DEFAULTS } from './config/defaults.js';

@@ -198,6 +198,11 @@ export interface LegReport {
   lexical: LegHealth;
   vector: LegHealth;
   reranker: LegHealth;
+  /**
+   * Present only when knowledge bases embedded by different models were searched together: each model's vector
+   * leg, by model id, fused by rank as a leg of its own (`vector` is then the first knowledge base's model).
+   */
+  vectorByModel?: Record<string, LegHealth>;
 }
 
 /**

@@ -70,6 +70,8 @@ export {
   pullRegisteredModel,
 } from './models/index.js';
 export {
+  type CombinedHit,
+  type CombinedResponse,
   type EffectiveSearchParams,
   resolveSearchParams,
   type SearchHit,
@@ -78,6 +80,7 @@ export {
   searchResponseToJson,
   searchWireSchema,
 } from './search/index.js';
+export { type SearchTarget, searchKnowledgeBases } from './search-knowledge-bases.js';
 export {
   IndexRunner,
   type LiveSyncHandle,

@@ -84,6 +84,7 @@ import {
   checkSearchRequest,
   type SearchResponse,
   SearchSession,
+  type SessionView,
   type SnapshotMemory,
 } from './search/index.js';
 import {
@@ -311,6 +312,11 @@ export class KnowledgeBase {
     // A request that can never be answered is a usage error, with or without an index.
     const checked = checkSearchRequest(request);
     return this.file.withSession((session) => session.search(checked));
+  }
+
+  /** Read through the open search session (a search over several KBs holds each one's view at once). */
+  withSearchView<T>(read: (view: SessionView) => Promise<T>): Promise<T> {
+    return this.file.withSession((session) => read(session.view()));
   }
 
   /** get_document: the text of one indexed file by its exact indexed path (misses are data). */

@@ -67,6 +67,11 @@ export interface Bm25RankInput {
   /** Rows in the table and tokens in the table: FTS5's xRowCount and xColumnTotalSize(-1). */
   rowCount: number;
   tokenTotal: number;
+  /**
+   * Rows each phrase occurs in, in phrase order, when the corpus bm25 counts is wider than the rows given here
+   * (several indexes ranked as one): idf is then computed from these; absent, from each phrase's own rows.
+   */
+  phraseRowCounts?: readonly number[];
 }
 
 /**
@@ -78,6 +83,15 @@ export function rankByBm25(
   weightSets: readonly (readonly number[])[],
   limit: number,
 ): number[][] {
+  return rankByBm25Scored(input, weightSets, limit).map((kept) => kept.map((k) => k.row));
+}
+
+/** rankByBm25 with each kept row's score (higher is better: FTS5's bm25 negated). */
+export function rankByBm25Scored(
+  input: Bm25RankInput,
+  weightSets: readonly (readonly number[])[],
+  limit: number,
+): { row: number; score: number }[][] {
   const { candidates, phrases, columnCount } = input;
   const { rowCount, averageLength } = bm25Corpus(input.rowCount, input.tokenTotal);
   const slot = new Map<number, number>();
@@ -109,7 +123,7 @@ export function rankByBm25(
       }
     });
   });
-  const idf = phrases.map((phrase) => bm25Idf(phrase.rows.length, rowCount));
+  const idf = phrases.map((phrase, p) => bm25Idf(input.phraseRowCounts?.[p] ?? phrase.rows.length, rowCount));
   const lengthTerm = candidates.map((row) => bm25LengthTerm(input.rowLength(row), averageLength));
 
   const top = new TopRows(limit);
@@ -125,6 +139,26 @@ export function rankByBm25(
       }
       top.offer(score, candidates[c]!);
     }
-    return top.sorted().map((kept) => kept.row);
+    return top.sorted();
   });
+}
+
+/** The statistics bm25 divides by: FTS5's row and token totals, and the live rows holding each phrase. */
+export interface CorpusStats {
+  rowCount: number;
+  tokenTotal: number;
+  /** Per phrase, in the query's phrase order. */
+  phraseRows: number[];
+}
+
+/** The statistics of several indexes ranked as one: their sums. */
+export function sumCorpusStats(parts: readonly CorpusStats[]): CorpusStats {
+  const phraseCount = Math.max(0, ...parts.map((p) => p.phraseRows.length));
+  return {
+    rowCount: parts.reduce((sum, p) => sum + p.rowCount, 0),
+    tokenTotal: parts.reduce((sum, p) => sum + p.tokenTotal, 0),
+    phraseRows: Array.from({ length: phraseCount }, (_, i) =>
+      parts.reduce((sum, p) => sum + (p.phraseRows[i] ?? 0), 0),
+    ),
+  };
 }

@@ -4,7 +4,7 @@ import { GrooveError } from '../errors.js';
 import type { LegHealth, LegReport } from '../types.js';
 import { describeLeg, legBroke } from './leg-health.js';
 
-export type LegName = keyof LegReport;
+export type LegName = 'lexical' | 'vector' | 'reranker';
 
 export interface LegDown {
   leg: LegName;

@@ -3,6 +3,7 @@
 // links around a set of documents (link-edges.ts).
 
 import type { Bm25Weights, ChunkRecord, DocumentFacts, LinkEdge } from '../types.js';
+import { type CorpusQuery, type PreparedCorpusRanking, prepareCorpusRanking } from './corpus-ranking.js';
 import { createFtsPostingsReader, type FtsPostingsReader } from './fts-postings.js';
 import { createLinkReader } from './link-edges.js';
 import type { SqliteDatabase } from './open-database.js';
@@ -18,6 +19,11 @@ export interface LexicalQueryOptions {
   minQuality: number;
   /** Restrict to these documents; null = all. */
   documentIds: readonly number[] | null;
+  /**
+   * The expression's positive phrases as written, in expression order: what bm25 sums over, for a reader that
+   * ranks several indexes as one (it combines their statistics per phrase). One index ranks by `expression`.
+   */
+  phrases?: readonly string[];
 }
 
 export type FtsTable = 'fts_words' | 'fts_chunks';
@@ -126,8 +132,24 @@ function searchFtsJoined(db: SqliteDatabase, table: FtsTable, options: LexicalQu
 export function searchSubstrings(
   db: SqliteDatabase,
   terms: readonly string[],
-  options: { limit: number; minQuality: number; documentIds: readonly number[] | null; scanLimit: number },
+  options: SubstringOptions,
 ): number[] {
+  return rankSubstrings(db, terms, options).map((row) => row.id);
+}
+
+export interface SubstringOptions {
+  limit: number;
+  minQuality: number;
+  documentIds: readonly number[] | null;
+  scanLimit: number;
+}
+
+/** searchSubstrings with how many of the terms each chunk contains (what it ranks by). */
+export function rankSubstrings(
+  db: SqliteDatabase,
+  terms: readonly string[],
+  options: SubstringOptions,
+): { id: number; hits: number }[] {
   if (terms.length === 0) return [];
   const likes = terms.map((_, i) => `(instr(c.content, @t${i}) > 0 OR instr(c.context, @t${i}) > 0)`);
   const params: Record<string, unknown> = {
@@ -140,11 +162,11 @@ export function searchSubstrings(
     params[`t${i}`] = term;
   });
   const hits = likes.map((like) => `(${like})`).join(' + ');
-  const sql = `SELECT id FROM (
+  const sql = `SELECT id, hits FROM (
       SELECT c.id, ${hits} AS hits FROM chunks c
       WHERE c.quality_score >= @minQuality ${documentClause(options.documentIds)} LIMIT @scanLimit)
     WHERE hits > 0 ORDER BY hits DESC, id LIMIT @limit`;
-  return db.prepare(sql).pluck().all(params) as number[];
+  return db.prepare(sql).all(params) as { id: number; hits: number }[];
 }
 
 /**
@@ -250,10 +272,15 @@ export function readDocumentFacts(db: SqliteDatabase): DocumentFacts[] {
 /** The read operations search needs, bound to one connection (the app layer sees only this shape). */
 export interface SearchReader {
   searchFts(table: FtsTable, options: LexicalQueryOptions): number[];
-  searchSubstrings(
-    terms: readonly string[],
-    options: { limit: number; minQuality: number; documentIds: readonly number[] | null; scanLimit: number },
-  ): number[];
+  searchSubstrings(terms: readonly string[], options: SubstringOptions): number[];
+  rankSubstrings(terms: readonly string[], options: SubstringOptions): { id: number; hits: number }[];
+  /** This index's matches and statistics for bm25 over several indexes as one (corpus-ranking.ts). */
+  prepareCorpusRanking(query: CorpusQuery): PreparedCorpusRanking;
+  /**
+   * Optional: the same from a long-lived session's word snapshot, without reading postings; null when it cannot
+   * answer (no snapshot yet, other weights, exclusions, a phrase), and prepareCorpusRanking must.
+   */
+  prepareSnapshotRanking?(query: CorpusQuery, weights: Bm25Weights): PreparedCorpusRanking | null;
   findExcludedChunkIds(expression: string): Set<number>;
   countFtsUnion(parts: readonly { table: FtsTable; expression: string }[]): number;
   /** Postings of the word-level table (tune's in-memory bm25); a fresh reader each call (TEMP helper tables). */
@@ -282,6 +309,8 @@ export function createSearchReader(db: SqliteDatabase): SearchReader {
   return {
     searchFts: (table, options) => searchFts(db, table, options),
     searchSubstrings: (terms, options) => searchSubstrings(db, terms, options),
+    rankSubstrings: (terms, options) => rankSubstrings(db, terms, options),
+    prepareCorpusRanking: (query) => prepareCorpusRanking(db, query),
     findExcludedChunkIds: (expression) => findExcludedChunkIds(db, expression),
     countFtsUnion: (parts) => countFtsUnion(db, parts),
     openWordPostings: () => createFtsPostingsReader(db, 'fts_words'),

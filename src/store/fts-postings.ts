@@ -2,7 +2,7 @@
 // token, per-row token counts — so `groove tune` can recompute bm25 for 64 weight sets in memory. The helper
 // tables live in the connection's TEMP schema only: the index file is never written.
 import type { SqliteDatabase } from './open-database.js';
-import { WordTokenizer } from './word-tokenizer.js';
+import { type TokenizedTable, WordTokenizer } from './word-tokenizer.js';
 
 /** Occurrences of one token: parallel arrays, one entry per instance (row, column index, token offset). */
 export interface TokenInstances {
@@ -64,7 +64,7 @@ function sumDocsize(blob: Uint8Array, columnCount: number): number {
  */
 export function readFtsTotals(
   db: SqliteDatabase,
-  table: 'fts_words',
+  table: TokenizedTable,
 ): { rowCount: number; tokenTotal: number } {
   const block = db.prepare(`SELECT block FROM ${table}_data WHERE id = 1`).pluck().get() as
     | Uint8Array
@@ -81,11 +81,11 @@ export function readFtsTotals(
   return { rowCount, tokenTotal: columns.reduce((sum, n) => sum + n, 0) };
 }
 
-export function createFtsPostingsReader(db: SqliteDatabase, table: 'fts_words'): FtsPostingsReader {
+export function createFtsPostingsReader(db: SqliteDatabase, table: TokenizedTable): FtsPostingsReader {
   const columns = db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[];
   if (columns.length === 0) throw new Error(`FTS table "${table}" does not exist`);
   const columnIndex = new Map(columns.map((name, i) => [name, i]));
-  const tokenizer = WordTokenizer.inTempSchema(db);
+  const tokenizer = WordTokenizer.inTempSchema(db, table);
   const vocab = `groove_inst_${table}`;
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vocab} USING fts5vocab(main, ${table}, 'instance')`);
   const readTerm = db.prepare(`SELECT doc, col, offset FROM temp.${vocab} WHERE term = ?`).raw();

@@ -7,7 +7,9 @@
 // are marked deleted, new chunks go to a small second set of postings, and idf and the length normalisation are
 // computed at query time from the live rows and FTS5's current totals — so a refreshed snapshot ranks exactly as
 // a freshly loaded one.
+
 import { bm25Corpus, bm25Idf, bm25LengthTerm, bm25TermScore } from '../core/bm25.js';
+import type { CorpusStats } from '../core/bm25-rank.js';
 import { TopRows } from '../core/top-k.js';
 import type { Bm25Weights } from '../types.js';
 import { readFtsTotals } from './fts-postings.js';
@@ -72,8 +74,8 @@ export class WordIndex {
     /** Rows deleted since the load (1 = gone), or null when none is. */
     private readonly dead: Uint8Array | null,
     private readonly deadCount: number,
-    /** FTS5's row count and average row length, as bm25 sees them. */
-    private readonly corpus: { rowCount: number; averageLength: number },
+    /** FTS5's row and token totals (what bm25 divides by). */
+    private readonly totals: { rowCount: number; tokenTotal: number },
     private readonly weights: Bm25Weights,
   ) {}
 
@@ -220,17 +222,39 @@ export class WordIndex {
    * first, ties by chunk id; filtered rows never take a slot.
    */
   rank(tokens: readonly string[], options: WordRankOptions): number[] {
+    return this.rankScored(tokens, options, null).map((kept) => kept.id);
+  }
+
+  /**
+   * This snapshot's share of the statistics bm25 divides by for `tokens` (each one token, in expression order):
+   * FTS5's totals and the live rows holding each token. Several snapshots' shares add up to one corpus's.
+   */
+  shareOf(tokens: readonly (string | null)[]): CorpusStats {
+    return { ...this.totals, phraseRows: tokens.map((token) => (token === null ? 0 : this.hitsOf(token))) };
+  }
+
+  /**
+   * `rank` with each row's score (higher is better), under `corpus` (the statistics of several indexes ranked as
+   * one, see shareOf) or, when null, this snapshot's own. A null token (a term with no token) matches nothing.
+   */
+  rankScored(
+    tokens: readonly (string | null)[],
+    options: WordRankOptions,
+    corpus: CorpusStats | null,
+  ): { id: number; score: number }[] {
     const size = this.rows.chunkIds.length;
     const scores = new Float64Array(size);
     const seen = new Uint8Array(size);
     const touched: number[] = [];
-    const { rowCount, averageLength } = this.corpus;
+    const { rowCount, averageLength } = corpus
+      ? bm25Corpus(corpus.rowCount, corpus.tokenTotal)
+      : bm25Corpus(this.totals.rowCount, this.totals.tokenTotal);
     const length = this.rows.length;
-    for (const token of tokens) {
-      const t = this.terms.slots.get(token);
+    for (const [i, token] of tokens.entries()) {
+      const t = token === null ? undefined : this.terms.slots.get(token);
       if (t === undefined) continue;
       // A row is in one of the two posting sets, so its contributions still add up in expression order.
-      const idf = bm25Idf(this.liveHits(this.base, t) + this.liveHits(this.added, t), rowCount);
+      const idf = bm25Idf(corpus ? corpus.phraseRows[i]! : this.hitsOf(token!), rowCount);
       for (const postings of [this.base, this.added]) {
         const [from, to] = range(postings, t);
         for (let e = from; e < to; e++) {
@@ -251,7 +275,13 @@ export class WordIndex {
       if (options.documentIds && !options.documentIds.has(this.rows.documentIds[r]!)) continue;
       top.offer(scores[r]!, r);
     }
-    return top.sorted().map((kept) => this.rows.chunkIds[kept.row]!);
+    return top.sorted().map((kept) => ({ id: this.rows.chunkIds[kept.row]!, score: kept.score }));
+  }
+
+  /** Live rows holding `token` (0 for a token the snapshot does not know). */
+  private hitsOf(token: string): number {
+    const t = this.terms.slots.get(token);
+    return t === undefined ? 0 : this.liveHits(this.base, t) + this.liveHits(this.added, t);
   }
 
   /** Postings of term slot `t` in `postings` whose row is live: the rows bm25 counts as hits. */
@@ -278,11 +308,7 @@ function addTerms(
 
 /** FTS5's own totals, not the live rows': they still count deleted rows (see readFtsTotals); null when the table
  * holds fewer rows than the counts (it lost rows, or was emptied, and no longer is what the counts mirror). */
-function readCorpus(
-  db: SqliteDatabase,
-  liveRows: number,
-): { rowCount: number; averageLength: number } | null {
+function readCorpus(db: SqliteDatabase, liveRows: number): { rowCount: number; tokenTotal: number } | null {
   const totals = readFtsTotals(db, 'fts_words');
-  if (totals.rowCount < liveRows) return null;
-  return bm25Corpus(totals.rowCount, totals.tokenTotal);
+  return totals.rowCount < liveRows ? null : totals;
 }

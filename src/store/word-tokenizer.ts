@@ -5,11 +5,18 @@
 import Database from 'better-sqlite3';
 import type { SqliteDatabase } from './open-database.js';
 
-const SCRATCH = 'groove_word_tokens';
+/** The FTS tables of an index whose tokens may be asked for. */
+export type TokenizedTable = 'fts_words' | 'fts_chunks';
 
-/** The `tokenize=` option fts_words was declared with; FTS5's default, unicode61, when it has none. */
-function wordTableTokenizer(index: SqliteDatabase): string {
-  const tableSql = index.prepare("SELECT sql FROM sqlite_master WHERE name = 'fts_words'").pluck().get() as
+/** Scratch tables per FTS table: each carries its table's tokenizer. */
+const SCRATCH: Record<TokenizedTable, string> = {
+  fts_words: 'groove_word_tokens',
+  fts_chunks: 'groove_trigram_tokens',
+};
+
+/** The `tokenize=` option `table` was declared with; FTS5's default, unicode61, when it has none. */
+function tableTokenizer(index: SqliteDatabase, table: TokenizedTable): string {
+  const tableSql = index.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(table) as
     | string
     | undefined;
   return /tokenize\s*=\s*'([^']*)'/i.exec(tableSql ?? '')?.[1] ?? 'unicode61';
@@ -23,32 +30,39 @@ export class WordTokenizer {
    * index, where a savepoint would make FTS5 flush its pending terms into a new segment. `close()` closes it.
    */
   static forWordTable(index: SqliteDatabase): WordTokenizer {
-    return new WordTokenizer(new Database(':memory:'), wordTableTokenizer(index), true);
+    return new WordTokenizer(
+      new Database(':memory:'),
+      tableTokenizer(index, 'fts_words'),
+      SCRATCH.fts_words,
+      true,
+    );
   }
 
   /**
    * In the index connection's own TEMP schema, for a connection that only reads the index (tune): nothing to
-   * open or close. Tokenizers of one connection share the scratch table.
+   * open or close. Tokenizers of one connection and table share the scratch table; `table` is fts_words unless
+   * named (fts_chunks: its trigram tokens).
    */
-  static inTempSchema(index: SqliteDatabase): WordTokenizer {
-    return new WordTokenizer(index, wordTableTokenizer(index), false);
+  static inTempSchema(index: SqliteDatabase, table: TokenizedTable = 'fts_words'): WordTokenizer {
+    return new WordTokenizer(index, tableTokenizer(index, table), SCRATCH[table], false);
   }
 
   private constructor(
     private readonly db: SqliteDatabase,
     tokenizer: string,
+    scratch: string,
     private readonly ownsConnection: boolean,
   ) {
     db.exec(
-      `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${SCRATCH} USING fts5(t, content='', tokenize='${tokenizer.replaceAll("'", "''")}')`,
+      `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${scratch} USING fts5(t, content='', tokenize='${tokenizer.replaceAll("'", "''")}')`,
     );
     db.exec(
-      `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${SCRATCH}_v USING fts5vocab(temp, ${SCRATCH}, 'instance')`,
+      `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${scratch}_v USING fts5vocab(temp, ${scratch}, 'instance')`,
     );
-    const clear = db.prepare(`INSERT INTO temp.${SCRATCH}(${SCRATCH}) VALUES ('delete-all')`);
-    const insert = db.prepare(`INSERT INTO temp.${SCRATCH}(rowid, t) VALUES (?, ?)`);
+    const clear = db.prepare(`INSERT INTO temp.${scratch}(${scratch}) VALUES ('delete-all')`);
+    const insert = db.prepare(`INSERT INTO temp.${scratch}(rowid, t) VALUES (?, ?)`);
     this.statements = {
-      read: db.prepare(`SELECT doc, term FROM temp.${SCRATCH}_v ORDER BY doc, offset`).raw(),
+      read: db.prepare(`SELECT doc, term FROM temp.${scratch}_v ORDER BY doc, offset`).raw(),
       // Cleared first, so texts left by a call that failed half-way never mix into the next one.
       write: db.transaction((texts: readonly string[]) => {
         clear.run();

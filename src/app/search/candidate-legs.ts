@@ -11,7 +11,7 @@ import {
 } from '../../core/fts-query.js';
 import { answeredLeg, disabledLeg, failedLeg } from '../../core/leg-health.js';
 import type { LexicalQueryOptions, SearchReader } from '../../store/chunk-search.js';
-import type { VectorIndex } from '../../store/vector-index.js';
+import type { VectorHit, VectorSearchOptions } from '../../store/vector-index.js';
 import type { Bm25Weights, Embedder, LegHealth } from '../../types.js';
 
 /** Rows the short-term substring fallback may examine: bounds its cost on large KBs. */
@@ -98,7 +98,10 @@ export function runLexicalLeg(
   if (words.expression) stage(() => rankWordLeg(reader, query, common), 'words');
   if (trigram.expression && ids.length < pool) {
     const expression = trigram.expression;
-    stage(() => reader.searchFts('fts_chunks', { ...common, expression }), 'trigram');
+    stage(
+      () => reader.searchFts('fts_chunks', { ...common, expression, phrases: trigram.phrases }),
+      'trigram',
+    );
   }
   if (trigram.shortTerms.length > 0 && ids.length < pool) {
     stage(
@@ -134,13 +137,21 @@ function rankWordLeg(
   if (inMemory && inMemory.length > 0 && reader.confirmMatch('fts_words', expression, inMemory[0]!)) {
     return inMemory;
   }
-  return reader.searchFts('fts_words', { ...common, expression });
+  return reader.searchFts('fts_words', { ...common, expression, phrases: query.words.terms });
+}
+
+/** What the search reads of a vector snapshot: one index's (VectorIndex), or several indexes' as one. */
+export interface VectorSnapshot {
+  /** Vectors held. */
+  readonly size: number;
+  search(query: Float32Array, options: VectorSearchOptions): VectorHit[];
+  vectorOf(chunkId: number): Float32Array | null;
 }
 
 /** What the vector leg searches: the model, the current vector snapshot and the chunks still waiting for one. */
 export interface VectorLegSource {
   embedder: Embedder | null;
-  vectors: () => VectorIndex | null;
+  vectors: () => VectorSnapshot | null;
   /** Chunks written but not embedded yet (a first index filling in); absent means none. */
   pendingEmbeddings?: () => number;
 }

@@ -1,6 +1,7 @@
 // The search feature's public surface: other features and the facade import only this file.
 export { buildDocumentFilter } from '../../core/document-filter.js';
 export { type CompiledLegQuery, compileLegQuery, runLexicalLeg, runVectorLeg } from './candidate-legs.js';
+export { type CombinedHit, type CombinedResponse, type SearchPart, searchParts } from './combined-search.js';
 export { createPostingsCache, type PostingsCache, sweepLexicalLeg } from './lexical-sweep.js';
 export {
   type BoostParams,

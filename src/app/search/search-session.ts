@@ -5,6 +5,11 @@ import type { LearnedSignals } from '../../core/learned-signals.js';
 import { type BrowseReader, createBrowseReader } from '../../store/browse-queries.js';
 import { createSearchReader, type SearchReader } from '../../store/chunk-search.js';
 import { type CorpusChunkRow, type CorpusDigest, readCorpusDigest } from '../../store/corpus-digest.js';
+import {
+  type CorpusQuery,
+  type PreparedCorpusRanking,
+  prepareSnapshotRanking,
+} from '../../store/corpus-ranking.js';
 import { readFeedbackServes } from '../../store/feedback-store.js';
 import { readMaxChunkId, readVectorChanges, type VectorMark } from '../../store/vector-changes.js';
 import { VectorIndex } from '../../store/vector-index.js';
@@ -182,6 +187,7 @@ export class SearchSession {
       ...reader,
       readDocumentFacts: () => this.currentDocumentFacts(reader),
       rankWords: (terms, options) => this.rankWords(terms, options),
+      prepareSnapshotRanking: (query, weights) => this.snapshotRanking(query, weights),
     };
   }
 
@@ -295,19 +301,29 @@ export class SearchSession {
     terms: readonly string[],
     options: WordRankOptions & { weights: Bm25Weights },
   ): number[] | null {
+    const index = this.wordIndexFor(options.weights);
+    return index?.rankTerms(this.wordTokenizer!, terms, options) ?? null;
+  }
+
+  /** The word snapshot's share and ranking for a search over several indexes (corpus-ranking.ts), if it can. */
+  private snapshotRanking(query: CorpusQuery, weights: Bm25Weights): PreparedCorpusRanking | null {
+    const index = this.wordIndexFor(weights);
+    return index && prepareSnapshotRanking(index, this.wordTokenizer!, query);
+  }
+
+  /** The word snapshot (and its tokenizer) when it ranks with `weights`; see currentWordIndex. */
+  private wordIndexFor(weights: Bm25Weights): WordIndex | null {
     // Other weights (tune's sweep) rank through FTS5; they must not build a snapshot they cannot use.
     const f = this.config.search.fusion;
-    const w = options.weights;
     if (
-      w.heading !== f.bm25HeadingWeight ||
-      w.context !== f.bm25ContextWeight ||
-      w.content !== f.bm25ContentWeight
+      weights.heading !== f.bm25HeadingWeight ||
+      weights.context !== f.bm25ContextWeight ||
+      weights.content !== f.bm25ContentWeight
     )
       return null;
     const index = this.currentWordIndex(false);
-    if (!index) return null;
-    this.wordTokenizer ??= WordTokenizer.forWordTable(this.database.db);
-    return index.rankTerms(this.wordTokenizer, terms, options);
+    if (index) this.wordTokenizer ??= WordTokenizer.forWordTable(this.database.db);
+    return index;
   }
 
   /**

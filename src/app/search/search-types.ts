@@ -81,10 +81,14 @@ export interface SearchResponse {
 export const SHOW_HIDDEN_HINT =
   'search again with include_low_quality: true (CLI --include-low-quality), or a lower min_quality';
 
-/** The wire form shared by `groove search --format json` and the MCP `search` tool. */
+/**
+ * The wire form shared by `groove search --format json` and the MCP `search` tool; a hit of a search across
+ * knowledge bases also names its `kb`.
+ */
 export function searchResponseToJson(response: SearchResponse): Record<string, unknown> {
   return {
-    results: response.results.map((hit) => ({
+    results: response.results.map((hit: SearchHit & { kb?: string }) => ({
+      ...(hit.kb === undefined ? {} : { kb: hit.kb }),
       score: hit.score,
       path: hit.path,
       title: hit.title,

@@ -9,7 +9,6 @@ import { computeMatchSpans } from '../../core/match-spans.js';
 import { selectMmr } from '../../core/mmr.js';
 import { GrooveError } from '../../errors.js';
 import type { SearchReader } from '../../store/chunk-search.js';
-import type { VectorIndex } from '../../store/vector-index.js';
 import type { ChunkRecord, Embedder, LegHealth, Reranker } from '../../types.js';
 import {
   type CompiledLegQuery,
@@ -17,6 +16,8 @@ import {
   type LexicalLegResult,
   runLexicalLeg,
   runVectorLeg,
+  type VectorLegSource,
+  type VectorSnapshot,
 } from './candidate-legs.js';
 import { applyLearnedStages, type RankedEntry } from './learned-stages.js';
 import { expandHit } from './parent-retriever.js';
@@ -31,11 +32,16 @@ export interface SearchContext {
   embedder: Embedder | null;
   reranker: Reranker | null;
   /** The current vector snapshot (loaded lazily by the caller), or null for a lexical-only index. */
-  vectors: () => VectorIndex | null;
+  vectors: () => VectorSnapshot | null;
   /** Chunks still waiting for their vector (a first index filling in behind its lexical rows). */
   pendingEmbeddings?: () => number;
   /** What the recorded judgments teach the boost and the graph hop (built lazily, cached by the caller). */
   learned: () => LearnedSignals;
+  /**
+   * Vector legs of other embedding models (knowledge bases searched together whose models differ): each is run
+   * and fused by rank as a leg of its own, named `vector:<model>`.
+   */
+  otherModels?: readonly { model: string; legs: VectorLegSource }[];
 }
 
 export interface SearchOptions {
@@ -96,10 +102,13 @@ export async function runSearch(
 
   const f = params.fusion;
   // Start the query embedding first: it runs on the inference thread while the lexical leg runs here.
-  const pendingVector =
+  const vectorLeg = (legs: VectorLegSource) =>
     options.skipLeg === 'vector'
       ? Promise.resolve({ ids: [], health: disabledLeg() })
-      : runVectorLeg(context, trigram.positiveText, { pool, minQuality, documentIds, excluded });
+      : runVectorLeg(legs, trigram.positiveText, { pool, minQuality, documentIds, excluded });
+  const pendingVector = vectorLeg(context);
+  const otherModels = context.otherModels ?? [];
+  const pendingOthers = Promise.all(otherModels.map((other) => vectorLeg(other.legs)));
   const lexical: LexicalLegResult =
     options.skipLeg === 'lexical'
       ? { ids: [], source: new Map(), health: disabledLeg() }
@@ -114,10 +123,12 @@ export async function runSearch(
           documentIds,
         });
   const vector = await pendingVector;
+  const others = await pendingOthers;
   const fused = fuseRrf(
     [
       { name: 'lexical', ids: lexical.ids },
       { name: 'vector', ids: vector.ids },
+      ...others.map((other, i) => ({ name: `vector:${otherModels[i]!.model}`, ids: other.ids })),
     ],
     { k: f.rrfK },
   );
@@ -166,7 +177,12 @@ export async function runSearch(
     results,
     lowConfidence,
     filterApplied: presentFilters(request),
-    legs: { lexical: lexical.health, vector: vector.health, reranker: rerankHealth },
+    legs: {
+      lexical: lexical.health,
+      vector: vector.health,
+      reranker: rerankHealth,
+      ...(others.length > 0 ? { vectorByModel: vectorByModel(context, vector.health, others) } : {}),
+    },
     lexicalOnly: context.embedder === null,
     ...(hidden > 0 ? { hiddenByQuality: { count: hidden, minQuality } } : {}),
   };
@@ -185,6 +201,19 @@ function countHiddenByQuality(
   let count = 0;
   for (const id of reader.findExcludedChunkIds(expression)) if (!options.excluded.has(id)) count++;
   return count;
+}
+
+/** Each model's vector leg health, by model id (the first knowledge base's model first). */
+function vectorByModel(
+  context: SearchContext,
+  first: LegHealth,
+  others: readonly { health: LegHealth }[],
+): Record<string, LegHealth> {
+  const byModel: Record<string, LegHealth> = { [context.embedder?.id ?? 'none']: first };
+  (context.otherModels ?? []).forEach((other, i) => {
+    byModel[other.model] = others[i]!.health;
+  });
+  return byModel;
 }
 
 function explainOf(
