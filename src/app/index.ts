@@ -80,6 +80,10 @@ export {
 export {
   IndexRunner,
   type LiveSyncHandle,
+  MODEL_RETRY_FIRST_MS,
+  MODEL_RETRY_MAX_MS,
+  type ModelRetryHandle,
+  retryModelInBackground,
   type ServeStatus,
   StatusBoard,
   serveStatusToJson,

@@ -21,6 +21,8 @@ export interface IndexRunInput {
   shouldPauseEmbedding?: () => boolean;
   /** Look at these KB-relative paths only (live sync's changed files); every file when absent. */
   onlyPaths?: readonly string[];
+  /** A model that cannot load leaves the text indexed and the chunks waiting, instead of failing the run. */
+  keepTextWithoutModel?: boolean;
 }
 
 /**
@@ -33,11 +35,13 @@ export async function runIndexOn(database: IndexDatabase, input: IndexRunInput):
   const policy = database.chunkPolicyFor(config);
   const storedPolicy = database.storedChunkPolicy();
   const fresh = database.documentCount() === 0;
+  // No model recorded yet: no vector of this index can have been cut off by an older groove.
+  const noVectorsYet = fresh || database.identity() === null;
   // Record the policy up front on a fresh index, so a first run killed midway is not re-parsed next time.
   if (storedPolicy === undefined) database.recordChunkPolicy(policy);
   const ready = (embedder: Embedder | null) => {
     database.writeIdentity(input.identity ?? identityOf(embedder, config));
-    if (fresh && embedder?.passagesOverLimit !== undefined) database.recordLongInputsInWindows();
+    if (noVectorsYet && embedder?.passagesOverLimit !== undefined) database.recordLongInputsInWindows();
   };
   const loaded = input.embedder instanceof Promise ? undefined : input.embedder;
   // A model still loading means a fresh index, whose vectors cannot have been cut off by an older groove.
@@ -49,6 +53,11 @@ export async function runIndexOn(database: IndexDatabase, input: IndexRunInput):
   const onlyPaths = reparseAll || fresh ? undefined : input.onlyPaths;
   const skipped: { path: string; reason: string }[] = [];
   const forward = input.onEvent ?? (() => {});
+  const finish = () => {
+    database.recordSkippedFiles(skipped, onlyPaths);
+    if (windows) database.recordLongInputsInWindows();
+    database.finishRun(policy);
+  };
   const summary = await runIndex({
     store: database.documents,
     ports: buildIndexerPorts(input.kbPath, config),
@@ -68,9 +77,11 @@ export async function runIndexOn(database: IndexDatabase, input: IndexRunInput):
       forward(event);
     },
     countRows: () => database.counts(),
+    // While the model loads, the text is complete before it is awaited: a model that cannot load still leaves a
+    // finished text index (its time is "last indexed"), with its chunks waiting for the model.
+    onTextWritten: loaded === undefined ? finish : undefined,
+    keepTextWithoutModel: input.keepTextWithoutModel,
   });
-  database.recordSkippedFiles(skipped, onlyPaths);
-  if (windows) database.recordLongInputsInWindows();
-  database.finishRun(policy);
+  finish();
   return summary;
 }

@@ -18,6 +18,7 @@ import {
   assertSameIdentity,
   embedderInsteadOf,
   identityOf,
+  loadFailureOf,
   rerankerInsteadOf,
 } from '../models/index.js';
 import { judgmentWindowOf } from './resolve-search-params.js';
@@ -232,6 +233,7 @@ export class SearchSession {
         reranker: this.reranker,
         vectors: () => this.currentVectors(),
         pendingEmbeddings: () => this.pendingEmbeddings(),
+        embedderLoadError: loadFailureOf(this.embedder)?.message ?? null,
         learned: () => this.currentLearned(),
       },
       request,
@@ -391,7 +393,8 @@ export class SearchSession {
 
   /** Refresh the vector snapshot only when another connection committed since it was taken. */
   private currentVectors(): VectorIndex | null {
-    if (!this.embedder) return null;
+    // No dimension: a model that never loaded for this index, which then holds no vectors.
+    if (!this.embedder || this.embedder.dimension === 0) return null;
     const cached = this.vectorCache;
     if (cached?.version === this.dataVersion()) return cached.index;
     this.vectorCache = readVectorSnapshot(

@@ -34,6 +34,8 @@ export interface SearchContext {
   vectors: () => VectorIndex | null;
   /** Chunks still waiting for their vector (a first index filling in behind its lexical rows). */
   pendingEmbeddings?: () => number;
+  /** Why the embedding model could not load; the vector leg then fails with it. */
+  embedderLoadError?: string | null;
   /** What the recorded judgments teach the boost and the graph hop (built lazily, cached by the caller). */
   learned: () => LearnedSignals;
 }

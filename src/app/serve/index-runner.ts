@@ -138,6 +138,8 @@ export class IndexRunner {
           onEvent: track,
           shouldPauseEmbedding: () => this.waiting > 0 || (hasNewChanges?.() ?? false),
           paths,
+          // A file change is indexed while the model is unavailable; the server's model retry embeds later.
+          keepTextWithoutModel: kind === 'sync',
         });
         return summary;
       } catch (thrown) {
