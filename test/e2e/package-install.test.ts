@@ -1,6 +1,7 @@
 // The package as users get it: `npm pack` of this checkout, installed into an empty project, then `npx groove-kb`
-// runs --help and a lexical index + search. npm fetches the dependencies from its cache (filled by `npm ci`);
-// install scripts are skipped and better-sqlite3's native addon is copied from this checkout's build, because
+// runs --help and a lexical index + search, and without the optional model runtime the default model is refused
+// with the package to install while search answers by keyword. npm fetches the dependencies from its cache
+// (filled by `npm ci`); install scripts are skipped and better-sqlite3's native addon is copied from this checkout's build, because
 // compiling it again (about a minute) tests better-sqlite3, not this package.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -91,5 +92,22 @@ describe('the packed package', () => {
     );
     expect(search.code, search.stderr).toBe(0);
     expect(JSON.parse(search.stdout).results[0].path).toBe('guides/password-reset.md');
+  });
+
+  it('installs no model runtime; the default model then names the package to add and search answers by keyword', () => {
+    for (const heavy of ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web']) {
+      expect(fs.existsSync(path.join(project, 'node_modules', heavy)), heavy).toBe(false);
+    }
+    const where = ['--kb-path', 'notes', '--db-path', 'default-model.groove.db'];
+    const index = run(NPX, ['--no-install', 'groove-kb', 'index', ...where, '--quiet'], project);
+    expect(index.code).toBe(1);
+    expect(index.stderr).toContain('The model runtime is not installed');
+    expect(index.stderr).toContain('npm install @huggingface/transformers@4.3.1');
+    const search = run(NPX, ['--no-install', 'groove-kb', 'search', 'reset password', ...where], project);
+    expect(search.code, search.stderr).toBe(0);
+    const response = JSON.parse(search.stdout);
+    expect(response.results[0].path).toBe('guides/password-reset.md');
+    expect(response.legs.vector.status).toBe('failed');
+    expect(response.legs.vector.error).toMatch(/^The model runtime is not installed/);
   });
 });
