@@ -50,11 +50,16 @@ function parseArgs(argv: string[]) {
   return { ...options, json };
 }
 
+/** This process's environment without what `npm run` adds (npm_*): each install sees only its own flags. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+}
+
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
   const result = spawnSync(command, args, {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, npm_config_update_notifier: 'false', ONNXRUNTIME_NODE_INSTALL: 'skip', ...env },
+    env: { ...cleanEnv(), npm_config_update_notifier: 'false', ONNXRUNTIME_NODE_INSTALL: 'skip', ...env },
     maxBuffer: 64 * MIB,
     timeout: 900_000,
   });
