@@ -55,6 +55,8 @@ export interface SearchHit {
   path: string;
   title: string;
   heading: string | null;
+  /** The headings above the chunk, outermost first (what the chunker records as its context); '' for none. */
+  breadcrumb: string;
   level: number | null;
   topic: string | null;
   date: string | null;

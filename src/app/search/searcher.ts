@@ -242,6 +242,7 @@ function toHit(
     path: record.path,
     title: record.title,
     heading: record.heading,
+    breadcrumb: record.context,
     level: record.level,
     topic: record.topic,
     date: record.date,
