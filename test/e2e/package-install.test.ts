@@ -9,9 +9,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/mcp-fixture.js';
+import { ensureTinyModel } from '../support/test-models.js';
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+/** The optional model runtime, at the version package.json names as the peer. */
+const RUNTIME = `@huggingface/transformers@${
+  (
+    JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+      peerDependencies: Record<string, string>;
+    }
+  ).peerDependencies['@huggingface/transformers']
+}`;
 let workDir: string;
 let project: string;
 
@@ -109,5 +118,25 @@ describe('the packed package', () => {
     expect(response.results[0].path).toBe('guides/password-reset.md');
     expect(response.legs.vector.status).toBe('failed');
     expect(response.legs.vector.error).toMatch(/^The model runtime is not installed/);
+  });
+
+  it('with the runtime installed beside it, a local model embeds and the vector leg answers', () => {
+    const added = run(
+      NPM,
+      ['install', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', RUNTIME],
+      project,
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const where = ['--kb-path', 'notes', '--db-path', 'local-model.groove.db'];
+    const modelDir = ensureTinyModel('embed');
+    const index = run(
+      NPX,
+      ['--no-install', 'groove-kb', 'index', ...where, '--model-dir', modelDir, '--quiet'],
+      project,
+    );
+    expect(index.code, index.stderr).toBe(0);
+    const search = run(NPX, ['--no-install', 'groove-kb', 'search', 'reset password', ...where], project);
+    expect(search.code, search.stderr).toBe(0);
+    expect(JSON.parse(search.stdout).legs.vector.status).toBe('ok');
   });
 });
