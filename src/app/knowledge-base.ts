@@ -157,6 +157,7 @@ export class KnowledgeBase {
         reranker: (followed) => this.createReranker(followed),
         now: this.now,
         onNotice: deps.onNotice,
+        lineRange: filePorts.lineRange,
       });
     });
   }

@@ -37,7 +37,8 @@ export function renderSearchText(response: SearchResponse, options: SearchTextOp
 function renderHit(hit: Hit, rank: number, topScore: number, options: SearchTextOptions): string {
   const paint = pc.createColors(options.color === true);
   // Every line is escaped whole: neither a file name nor a heading nor the text can forge a line.
-  const block = [`${paint.bold(`${rank}. ${displayLine(hit.title)}`)}  ${paint.cyan(displayPath(hit.path))}`];
+  const where = hit.lineStart === null ? hit.path : `${hit.path}:${hit.lineStart}`;
+  const block = [`${paint.bold(`${rank}. ${displayLine(hit.title)}`)}  ${paint.cyan(displayPath(where))}`];
   const crumbs = hit.breadcrumb || hit.heading;
   if (crumbs) block.push(`   § ${displayLine(crumbs)}`);
   block.push(`   ${relevanceLine(hit.score, topScore)}`);

@@ -28,6 +28,8 @@ function hit(overrides: Partial<Hit>): Hit {
     title: 'Nightly backup',
     heading: 'Restoring',
     breadcrumb: 'Nightly backup > Restoring',
+    lineStart: 12,
+    lineEnd: 21,
     level: 2,
     topic: null,
     date: null,
@@ -58,12 +60,15 @@ const spans = [{ start, end: start + 'pg_restore'.length }];
 describe('search text for people', () => {
   it('shows rank, title, path, breadcrumb, a readable relevance and the lines around the first match', () => {
     const text = renderSearchText(
-      response([hit({ matchSpans: spans }), hit({ score: 0.0082, path: 'ops/other.md', matchSpans: [] })]),
+      response([
+        hit({ matchSpans: spans }),
+        hit({ score: 0.0082, path: 'ops/other.md', lineStart: null, lineEnd: null, matchSpans: [] }),
+      ]),
       { minConfidenceRatio: 1.5 },
     );
     const [first, second] = text.trimEnd().split('\n\n');
     expect(first!.split('\n')).toEqual([
-      '1. Nightly backup  ops/backup.md',
+      '1. Nightly backup  ops/backup.md:12',
       '   § Nightly backup > Restoring',
       '   relevance 100% of the top hit (score 0.0164: fused rank score, higher is better)',
       '   │ Filler four.',
