@@ -155,9 +155,15 @@ export interface ChunkRecord {
   level: number | null;
   context: string;
   content: string;
+  /** The chunk's UTF-8 byte range in its source text (the file itself for Markdown and plain text). */
+  byteStart: number;
+  byteEnd: number;
   tokenCount: number;
   qualityScore: number;
   path: string;
+  /** The file's size and modification time when it was indexed. */
+  sizeBytes: number;
+  mtimeMs: number;
   title: string;
   topic: string | null;
   category: string | null;

@@ -84,6 +84,10 @@ export { type SearchTarget, searchKnowledgeBases } from './search-knowledge-base
 export {
   IndexRunner,
   type LiveSyncHandle,
+  MODEL_RETRY_FIRST_MS,
+  MODEL_RETRY_MAX_MS,
+  type ModelRetryHandle,
+  retryModelInBackground,
   type ServeStatus,
   StatusBoard,
   serveStatusToJson,

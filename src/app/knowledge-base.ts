@@ -79,6 +79,7 @@ import {
   type IndexIdentity,
   identityOf,
   loadFailureOf,
+  mayLoadLater,
 } from './models/index.js';
 import {
   checkSearchRequest,
@@ -131,6 +132,11 @@ export interface IndexOptions {
    * them and say so (live sync, which must go on serving).
    */
   settingsDrops?: 'refuse' | 'keep';
+  /**
+   * On an index whose model never loaded, a model that still cannot load does not fail the run: the text is
+   * indexed and the chunks keep waiting (the server's live sync, while it tries the model again).
+   */
+  keepTextWithoutModel?: boolean;
 }
 
 export class KnowledgeBase {
@@ -169,6 +175,7 @@ export class KnowledgeBase {
         reranker: (followed) => this.createReranker(followed),
         now: this.now,
         onNotice: deps.onNotice,
+        lineRange: filePorts.lineRange,
       });
     });
   }
@@ -197,7 +204,8 @@ export class KnowledgeBase {
       const stored = fresh ? null : database.identity();
       if (stored) this.settings = adoptIndexModel(this.settings, stored);
       // A first index writes every file's text while the model loads (or downloads): nothing to check it against.
-      if (fresh && embedderIdOf(this.settings) !== 'none') {
+      // So does a run on an index whose model never loaded yet (it records no model): its text stays current.
+      if ((fresh || stored === null) && embedderIdOf(this.settings) !== 'none') {
         const loading = this.embedder();
         loading.catch(() => undefined); // awaited by the run once the text is written
         return await this.runOn(database, loading, null, options);
@@ -248,6 +256,7 @@ export class KnowledgeBase {
       onlyPaths: options.force ? undefined : options.paths,
       owner: this.owner,
       settingsDrops: options.settingsDrops,
+      keepTextWithoutModel: options.keepTextWithoutModel,
     };
     return runIndexOn(database, input);
   }
@@ -260,7 +269,11 @@ export class KnowledgeBase {
     const storage = this.shared
       ? { backend: 'postgres' as const, location: this.shared.location }
       : { backend: 'sqlite' as const, location: this.dbPath };
-    return readIndexStatus(this.kbPath, this.dbPath, this.settings.parsers.extensions, storage);
+    return readIndexStatus(this.kbPath, this.dbPath, this.statusSettings(), storage);
+  }
+
+  private statusSettings() {
+    return { noteExtensions: this.settings.parsers.extensions, configuredModel: embedderIdOf(this.settings) };
   }
 
   /** Whether the index lives in a shared store ([storage] backend = "postgres"). */
@@ -288,7 +301,7 @@ export class KnowledgeBase {
     const shared = this.shared;
     return this.file.outsideSwap(async () => {
       await shared.ensureRead();
-      return readIndexStatus(this.kbPath, this.dbPath, this.settings.parsers.extensions, {
+      return readIndexStatus(this.kbPath, this.dbPath, this.statusSettings(), {
         backend: 'postgres',
         location: shared.location,
       });
@@ -499,20 +512,48 @@ export class KnowledgeBase {
     });
   }
 
-  /** Load the model once, following the model an existing index records, so the first call does not pay for it. */
-  async warmUp(): Promise<void> {
+  /**
+   * Load the model once, following the model an existing index records, so the first call does not pay for it.
+   * A model that may load later (not downloaded yet, hub or endpoint unreachable) is returned as its load error:
+   * the server answers by keyword meanwhile and tries again (retryModel). Any other load failure is thrown.
+   */
+  async warmUp(): Promise<GrooveError | null> {
     await this.shared?.readOnce();
     if (!IndexDatabase.exists(this.dbPath) || this.shared?.hasWorkingCopy() === false) {
-      await this.embedder();
-      return;
+      return this.embedder().then(
+        () => null,
+        (error: unknown) => {
+          if (mayLoadLater(error)) return error;
+          throw error;
+        },
+      );
     }
-    await this.file.withSession(async (session) => {
+    return this.file.withSession(async (session) => {
       // A server starts only with its models: a search session would answer without them (failed legs).
       const { embedder, reranker } = session.view();
-      const failure = loadFailureOf(embedder) ?? loadFailureOf(reranker);
-      if (failure) throw failure.cause ?? failure;
+      const rerankerFailure = loadFailureOf(reranker);
+      if (rerankerFailure) throw rerankerFailure.cause ?? rerankerFailure;
+      const embedderFailure = loadFailureOf(embedder);
+      const cause = embedderFailure ? (embedderFailure.cause ?? embedderFailure) : null;
+      if (cause !== null && !mayLoadLater(cause)) throw cause;
       session.preload();
+      return cause;
     });
+  }
+
+  /**
+   * Try the embedding model again after it could not load: resolves once it loads (the next read opens a session
+   * with it), rejects with the load error. Searches keep their keyword-only session while the model loads.
+   */
+  async retryModel(): Promise<void> {
+    const loaded = await this.embedderPromise?.then(
+      () => true,
+      () => false,
+    );
+    if (loaded) return;
+    const embedder = await this.createEmbedder(this.settings);
+    this.embedderPromise = Promise.resolve(embedder);
+    await this.file.reopen();
   }
 
   /** `groove tune`: sweep the fusion grid inside one read snapshot; applies nothing. */

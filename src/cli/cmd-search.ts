@@ -1,24 +1,25 @@
 // `groove search`: one-shot hybrid search from the command line. It asks a running `groove serve` for the same
 // index first (local-server.ts); only when none answers does it load the index and search in-process, so the
 // search modules are imported only then.
-import { EXIT } from './cli-io.js';
+import { EXIT, wantsColor } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
 import { answerThroughServer } from './local-server.js';
 import { searchRequestFromFlags } from './search-options.js';
 
-type SearchFlags = CommonFlags & { server?: boolean } & Record<string, unknown>;
+type SearchFlags = CommonFlags & { server?: boolean; full?: boolean } & Record<string, unknown>;
 
 export async function run({ flags, args, io }: RunContext<SearchFlags>): Promise<number> {
   const config = loadConfig(flags, io);
   const request = searchRequestFromFlags(args[0]!, flags);
-  const body = { request, format: flags.format };
+  const text = { full: flags.full === true, color: wantsColor(io, undefined) };
+  const body = { request, format: flags.format, text };
   if (await answerThroughServer('search', body, config, flags, io)) return EXIT.ok;
   const { openKnowledgeBase } = await import('../app/index.js');
   const { searchOutput } = await import('./command-output.js');
   const kb = openKnowledgeBase(config, { readOnly: true });
   try {
-    const output = await searchOutput(kb, request, flags.format);
+    const output = await searchOutput(kb, request, flags.format, text);
     io.stdout.write(output.stdout);
     if (output.stderr !== '') io.stderr.write(output.stderr);
     return EXIT.ok;

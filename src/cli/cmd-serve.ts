@@ -6,7 +6,11 @@ import {
   IndexRunner,
   type KnowledgeBase,
   type LiveSyncHandle,
+  MODEL_RETRY_FIRST_MS,
+  MODEL_RETRY_MAX_MS,
+  type ModelRetryHandle,
   openKnowledgeBase,
+  retryModelInBackground,
   StatusBoard,
   startLiveSync,
 } from '../app/index.js';
@@ -45,8 +49,24 @@ export async function run({ flags, io, version }: RunContext<ServeFlags>): Promi
   const restoreConsole = transport === 'stdio' ? routeConsoleToStderr(io) : () => {};
   let sync: LiveSyncHandle | null = null;
   let localSocket: Awaited<ReturnType<typeof startLocalSocket>> = null;
+  let modelRetry: ModelRetryHandle | null = null;
   try {
-    await kb.warmUp(); // load the model once, now: a broken model fails at start, not on the first search
+    // Load the model once, now: a broken model fails at start, not on the first search. One that may load later
+    // (not downloaded yet, offline) leaves the server answering by keyword while it is tried again.
+    const unavailable = await kb.warmUp();
+    if (unavailable) {
+      const firstDelayMs = retryDelayFrom(io.env.GROOVE_MODEL_RETRY_MS);
+      log(
+        `the embedding model is not available (${unavailable.message}); answering by keyword, trying it again in ${Math.round(firstDelayMs / 1000)} s`,
+      );
+      modelRetry = retryModelInBackground({
+        target: kb,
+        embedWaiting: () => runner.sync(),
+        log,
+        firstDelayMs,
+        maxDelayMs: MODEL_RETRY_MAX_MS,
+      });
+    }
     const watching = flags.watch !== false && config.watch.enabled;
     const startSync = () =>
       startLiveSync({ kb, runner, debounceMs: flags.debounceMs ?? config.watch.debounceMs, log });
@@ -73,6 +93,7 @@ export async function run({ flags, io, version }: RunContext<ServeFlags>): Promi
     else await runHttp({ ...context, bind, port: flags.port ?? config.transport.http.port });
     return EXIT.ok;
   } finally {
+    await modelRetry?.close();
     await localSocket?.close();
     await sync?.close();
     await runner.drain();
@@ -80,6 +101,12 @@ export async function run({ flags, io, version }: RunContext<ServeFlags>): Promi
     restoreConsole();
     log('stopped');
   }
+}
+
+/** GROOVE_MODEL_RETRY_MS: the first wait before the model is tried again (a positive whole number of ms). */
+function retryDelayFrom(value: string | undefined): number {
+  const ms = Number(value);
+  return value !== undefined && Number.isInteger(ms) && ms > 0 ? ms : MODEL_RETRY_FIRST_MS;
 }
 
 interface ServeContext {

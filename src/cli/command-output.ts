@@ -8,23 +8,24 @@ import {
 } from '../app/index.js';
 import type { SearchRequest } from '../config/search-params.js';
 import { renderStatus } from './render-index.js';
-import { renderSearchText } from './render-search.js';
+import { renderSearchText, type SearchTextOptions } from './render-search.js';
 
 export interface CommandOutput {
   stdout: string;
   stderr: string;
 }
 
-/** `groove search`'s output for a request and --format. */
+/** `groove search`'s output for a request and --format (`text`: --full, and colour on a terminal). */
 export async function searchOutput(
   kb: KnowledgeBase,
   request: SearchRequest,
   format: string | undefined,
+  text: Omit<SearchTextOptions, 'minConfidenceRatio'> = {},
 ): Promise<CommandOutput> {
   const response = await kb.search(request);
   if (format === 'text') {
     const { minConfidenceRatio } = resolveSearchParams(request, kb.config);
-    return { stdout: renderSearchText(response, { minConfidenceRatio }), stderr: '' };
+    return { stdout: renderSearchText(response, { ...text, minConfidenceRatio }), stderr: '' };
   }
   const stderr =
     response.lexicalOnly && format === 'json'

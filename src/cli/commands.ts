@@ -41,6 +41,10 @@ const SEARCH_COMMAND: CommandSpec = {
       description: 'cross-encoder to rerank with (bge-reranker-base, bge-reranker-v2-m3) or none',
     },
     formatOption('json'),
+    {
+      flags: '--full',
+      description: "with --format text, print each hit's whole text instead of a few lines around the match",
+    },
     ...KB_OPTIONS,
     ...MODEL_OPTIONS,
     SERVER_OPTION,

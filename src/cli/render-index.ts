@@ -74,18 +74,25 @@ export function renderStatus(report: StatusReport): string {
     `Chunks:        ${report.chunks}`,
     ...(report.pendingEmbeddings > 0
       ? [
-          `Embeddings:    ${report.vectors} of ${report.chunks} chunks (${report.pendingEmbeddings} waiting; \`groove index\` finishes them)`,
+          `Embeddings:    ${report.vectors} of ${report.chunks} chunks (${report.pendingEmbeddings} waiting; ${report.modelPending ? '`groove index` or `groove serve` embeds them once the model is available' : '`groove index` finishes them'})`,
         ]
       : []),
     `Links:         ${report.links}${report.danglingLinks > 0 ? ` (${report.danglingLinks} to notes not indexed)` : ''}`,
-    `Model:         ${report.model === 'none' ? 'none (lexical-only)' : report.model}`,
+    `Model:         ${modelLine(report)}`,
     ...setupLines(report),
-    `Dimension:     ${report.dimension}`,
+    ...(report.modelPending ? [] : [`Dimension:     ${report.dimension}`]),
     `Context mode:  ${report.contextMode}`,
     `Last indexed:  ${report.lastIndexedAt ?? 'never'}`,
   ];
   if (report.frontmatterErrors > 0) lines.push(`Frontmatter errors: ${report.frontmatterErrors}`);
   return `${lines.join('\n')}\n`;
+}
+
+function modelLine(report: StatusReport): string {
+  if (report.modelPending) {
+    return `${report.model} (configured, not available yet: searches answer by keyword until it loads)`;
+  }
+  return report.model === 'none' ? 'none (lexical-only)' : report.model;
 }
 
 function quotedPrefix(prefix: string): string {
@@ -94,7 +101,7 @@ function quotedPrefix(prefix: string): string {
 
 /** Pooling, prefixes and where they came from; nothing for a lexical-only index. */
 function setupLines(report: StatusReport): string[] {
-  if (report.model === 'none') return [];
+  if (report.model === 'none' || report.modelPending) return [];
   const { setup } = report;
   if (!setup) return ['Pooling:       not recorded (the next groove index records it)'];
   const lines = [

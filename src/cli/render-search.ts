@@ -1,7 +1,25 @@
-// Pure text renderer for search results (the JSON form is searchResponseToJson, shared with MCP).
-import { describeLeg, displayPath, legBroke, type SearchResponse } from '../app/index.js';
+// Pure text renderer for search results, for a person at a terminal (the JSON form is searchResponseToJson,
+// shared with MCP): per hit its rank, title and path, the heading breadcrumb, a relevance a person can read, and
+// a few lines around the best match (the whole chunk with --full).
+import pc from 'picocolors';
+import { describeLeg, displayLine, displayPath, legBroke, type SearchResponse } from '../app/index.js';
 
-export function renderSearchText(response: SearchResponse, options: { minConfidenceRatio: number }): string {
+export interface SearchTextOptions {
+  minConfidenceRatio: number;
+  /** Print each hit's whole text instead of a snippet. */
+  full?: boolean;
+  /** Mark the matched words (a terminal). */
+  color?: boolean;
+}
+
+type Hit = SearchResponse['results'][number];
+
+/** Lines of a snippet: the line with the first match, one before and the rest after. */
+const SNIPPET_LINES = 4;
+/** A snippet line longer than this is cut around the match. */
+const SNIPPET_LINE_CHARS = 160;
+
+export function renderSearchText(response: SearchResponse, options: SearchTextOptions): string {
   const lines: string[] = [];
   if (response.lexicalOnly)
     lines.push('[lexical-only: no embedding model in this index; keyword matches only]');
@@ -11,21 +29,113 @@ export function renderSearchText(response: SearchResponse, options: { minConfide
   if (response.lowConfidence)
     lines.push(`[low_confidence: top1 / mean ratio < ${options.minConfidenceRatio}]`);
   if (response.results.length === 0) lines.push(noResultsLine(response));
-  const blocks = response.results.map((hit) => {
-    // The path line is escaped whole: neither the file name nor the heading can forge a line.
-    const where = displayPath(hit.heading ? `${hit.path}#${hit.heading}` : hit.path);
-    const block = [`# ${hit.title}`, where, `score: ${hit.score.toFixed(4)}`];
-    if (hit.tags.length > 0) block.push(`tags: ${hit.tags.join(', ')}`);
-    const from = hit.expandedFrom;
-    if (from && (from.kind === 'link' || from.kind === 'co_helpful')) {
-      const parent = displayPath(from.heading ? `${from.path}#${from.heading}` : from.path);
-      block.push(`pulled in by the graph hop (${from.kind}) from ${parent}`);
-    }
-    if (hit.explain) block.push(`explain: ${JSON.stringify(hit.explain)}`);
-    block.push('', hit.content.trim());
-    return block.join('\n');
-  });
-  return `${[...lines, blocks.join('\n---\n')].filter((s) => s !== '').join('\n')}\n`;
+  const top = response.results[0]?.score ?? 0;
+  const blocks = response.results.map((hit, i) => renderHit(hit, i + 1, top, options));
+  return `${[...lines, blocks.join('\n\n')].filter((s) => s !== '').join('\n')}\n`;
+}
+
+function renderHit(hit: Hit, rank: number, topScore: number, options: SearchTextOptions): string {
+  const paint = pc.createColors(options.color === true);
+  // Every line is escaped whole: neither a file name nor a heading nor the text can forge a line.
+  const where = hit.lineStart === null ? hit.path : `${hit.path}:${hit.lineStart}`;
+  const block = [`${paint.bold(`${rank}. ${displayLine(hit.title)}`)}  ${paint.cyan(displayPath(where))}`];
+  const crumbs = hit.breadcrumb || hit.heading;
+  if (crumbs) block.push(`   § ${displayLine(crumbs)}`);
+  block.push(`   ${relevanceLine(hit.score, topScore)}`);
+  if (hit.tags.length > 0) block.push(`   tags: ${displayLine(hit.tags.join(', '))}`);
+  const from = hit.expandedFrom;
+  if (from && (from.kind === 'link' || from.kind === 'co_helpful')) {
+    const parent = displayPath(from.heading ? `${from.path}#${from.heading}` : from.path);
+    block.push(`   pulled in by the graph hop (${from.kind}) from ${parent}`);
+  }
+  if (hit.explain) block.push(`   explain: ${JSON.stringify(hit.explain)}`);
+  const text = options.full ? fullText(hit) : snippetOf(hit);
+  for (const line of text) block.push(`   │ ${mark(line, paint)}`);
+  return block.join('\n');
+}
+
+/**
+ * The score as a person reads it: the hit's share of the first hit's score (the scores of one search compare
+ * only with each other), then the score itself and what it is.
+ */
+function relevanceLine(score: number, topScore: number): string {
+  const share = topScore > 0 ? Math.round((score / topScore) * 100) : 0;
+  return `relevance ${share}% of the top hit (score ${score.toFixed(4)}: fused rank score, higher is better)`;
+}
+
+interface TextLine {
+  text: string;
+  /** Matched ranges within `text`. */
+  spans: { start: number; end: number }[];
+}
+
+/** Every line of the hit's text with the match spans that fall in it. */
+function linesOf(hit: Hit): TextLine[] {
+  const lines: TextLine[] = [];
+  let offset = 0;
+  for (const text of hit.content.split('\n')) {
+    const end = offset + text.length;
+    const spans = hit.matchSpans
+      .filter((s) => s.start < end && s.end > offset)
+      .map((s) => ({ start: Math.max(0, s.start - offset), end: Math.min(text.length, s.end - offset) }));
+    lines.push({ text, spans });
+    offset = end + 1;
+  }
+  return lines;
+}
+
+function fullText(hit: Hit): TextLine[] {
+  const lines = linesOf(hit);
+  while (lines.length > 0 && lines[lines.length - 1]!.text.trim() === '') lines.pop();
+  return lines.map((line) => escapeLine(line));
+}
+
+/**
+ * A few non-blank lines around the first line with a match (the first lines when nothing matched, as for a hit
+ * the vector leg found), each cut to a readable width around its match.
+ */
+function snippetOf(hit: Hit): TextLine[] {
+  const lines = linesOf(hit).filter((line) => line.text.trim() !== '');
+  const first = Math.max(
+    0,
+    lines.findIndex((line) => line.spans.length > 0),
+  );
+  const start = Math.max(0, first - 1);
+  const picked = lines.slice(start, start + SNIPPET_LINES).map((line) => escapeLine(cutLine(line)));
+  if (start + SNIPPET_LINES < lines.length) picked.push({ text: '…', spans: [] });
+  return picked;
+}
+
+/** A line longer than SNIPPET_LINE_CHARS, cut to a window that starts a little before its first match. */
+function cutLine(line: TextLine): TextLine {
+  if (line.text.length <= SNIPPET_LINE_CHARS) return line;
+  const from = Math.max(0, (line.spans[0]?.start ?? 0) - 40);
+  const to = from + SNIPPET_LINE_CHARS;
+  const prefix = from > 0 ? '…' : '';
+  const shift = prefix.length - from;
+  const spans = line.spans
+    .filter((s) => s.start >= from && s.end <= to)
+    .map((s) => ({ start: s.start + shift, end: s.end + shift }));
+  return { text: `${prefix}${line.text.slice(from, to)}…`, spans };
+}
+
+/** The line with control characters shown as escapes; spans are kept only where nothing was escaped. */
+function escapeLine(line: TextLine): TextLine {
+  // A tab prints as one space and a CRLF file's \r is dropped, so the match spans keep their places.
+  const text = displayLine(line.text.replace(/\r$/, '').replace(/\t/g, ' '));
+  return text.length === line.text.replace(/\r$/, '').length ? { ...line, text } : { text, spans: [] };
+}
+
+function mark(line: TextLine, paint: ReturnType<typeof pc.createColors>): string {
+  if (line.spans.length === 0) return line.text;
+  let out = '';
+  let at = 0;
+  for (const span of [...line.spans].sort((a, b) => a.start - b.start)) {
+    if (span.start < at) continue;
+    out += line.text.slice(at, span.start) + paint.bold(paint.yellow(line.text.slice(span.start, span.end)));
+    at = span.end;
+  }
+  return out + line.text.slice(at);
 }
 
 function noResultsLine(response: SearchResponse): string {

@@ -39,5 +39,9 @@ async function answer(kb: KnowledgeBase, request: LocalRequest): Promise<Command
   if (request.op === 'status') return statusOutput(kb, format);
   const search = request.body.request;
   if (search === null || typeof search !== 'object') throw new Error('no search request');
-  return searchOutput(kb, search as SearchRequest, format);
+  const text = request.body.text as { full?: unknown; color?: unknown } | undefined;
+  return searchOutput(kb, search as SearchRequest, format, {
+    full: text?.full === true,
+    color: text?.color === true,
+  });
 }

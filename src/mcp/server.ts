@@ -67,8 +67,9 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
       title: 'Search the knowledge base',
       description:
         'Hybrid search (word-level BM25 + vector similarity, fused by RRF) over the indexed notes. Returns ' +
-        '{results:[{score,path,title,heading,topic,date,tags,content,match_spans}], low_confidence, ' +
-        'filter_applied, legs}. `content` is the matching chunk; `match_spans` are UTF-8 byte offsets of the ' +
+        '{results:[{score,path,title,heading,line_start,line_end,topic,date,tags,content,match_spans}], ' +
+        'low_confidence, filter_applied, legs}. `content` is the matching chunk, at lines line_start–line_end ' +
+        'of its file (null when unknown); `match_spans` are UTF-8 byte offsets of the ' +
         'words in it that match the query terms. `legs` gives each leg {status: ok|empty|partial|failed|disabled, candidates, error?} ' +
         '("disabled" vector = no embedding model; "partial"/"failed" = that leg broke, results are incomplete; ' +
         'a vector leg "partial" with coverage {embedded, chunks} = the index is still embedding, keyword results are complete). ' +

@@ -161,6 +161,9 @@ export async function createEmbedder(options: CreateEmbedderOptions): Promise<Em
         },
       );
     }
+    // Before any download: a model without its runtime is of no use.
+    const { assertModelRuntime } = await import('./model-runtime.js');
+    assertModelRuntime();
     // A registry model is fetched here, on the main thread, where Ctrl-C can remove an unfinished download;
     // the inference thread then finds it in place.
     if (!options.modelDir) await ensureRegistryEmbedder(options);
@@ -233,6 +236,8 @@ export interface CreateRerankerOptions {
 /** Build the cross-encoder reranker, or null for `none`. Errors as for createEmbedder. */
 export async function createReranker(options: CreateRerankerOptions): Promise<Reranker | null> {
   if ((options.model === 'none' || options.model === '') && !options.modelDir) return null;
+  const { assertModelRuntime } = await import('./model-runtime.js');
+  assertModelRuntime();
   const { openTransformersReranker } = await import('./transformers-reranker.js');
   return openTransformersReranker({
     model: options.model,

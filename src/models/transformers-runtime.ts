@@ -5,6 +5,7 @@ import { createRequire, Module } from 'node:module';
 import { GrooveError } from '../errors.js';
 import { modelCorruptError } from './model-folder.js';
 import { type ModelDtype, onnxFileFor } from './model-registry.js';
+import { modelRuntimeEntry, modelRuntimeMissing } from './model-runtime.js';
 import type { PaddedBatch, TokenizedText } from './token-batches.js';
 
 /** The slice of a transformers.js tensor groove reads. */
@@ -49,7 +50,8 @@ const requireHere = createRequire(import.meta.url);
  * input, which groove never passes).
  */
 function loadTransformersWithoutImages(): TransformersModule {
-  const entry = requireHere.resolve('@huggingface/transformers');
+  const entry = modelRuntimeEntry();
+  if (entry === null) throw modelRuntimeMissing();
   const sharpPath = resolveFrom(entry, 'sharp');
   if (sharpPath !== null && !requireHere.cache[sharpPath]) {
     const placeholder = new Module(sharpPath);

@@ -29,8 +29,9 @@ export interface LexicalQueryOptions {
 export type FtsTable = 'fts_words' | 'fts_chunks';
 
 const CHUNK_COLUMNS = `c.id, c.document_id AS documentId, c.chunk_index AS chunkIndex, c.heading, c.level, c.context,
-  c.content, c.token_count AS tokenCount, c.quality_score AS qualityScore, d.path, d.title, d.topic, d.category,
-  d.date, d.tags`;
+  c.content, c.byte_start AS byteStart, c.byte_end AS byteEnd, c.token_count AS tokenCount,
+  c.quality_score AS qualityScore, d.path, d.title, d.topic, d.category, d.date, d.tags,
+  d.size_bytes AS sizeBytes, d.mtime_ms AS mtimeMs`;
 
 function documentClause(documentIds: readonly number[] | null): string {
   return documentIds === null ? '' : 'AND c.document_id IN (SELECT value FROM json_each(@documentIds))';

@@ -1,6 +1,7 @@
 // The package as users get it: `npm pack` of this checkout, installed into an empty project, then `npx groove-kb`
-// runs --help and a lexical index + search. npm fetches the dependencies from its cache (filled by `npm ci`);
-// install scripts are skipped and better-sqlite3's native addon is copied from this checkout's build, because
+// runs --help and a lexical index + search, and without the optional model runtime the default model is refused
+// with the package to install while search answers by keyword. npm fetches the dependencies from its cache
+// (filled by `npm ci`); install scripts are skipped and better-sqlite3's native addon is copied from this checkout's build, because
 // compiling it again (about a minute) tests better-sqlite3, not this package.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -8,9 +9,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/mcp-fixture.js';
+import { ensureTinyModel } from '../support/test-models.js';
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+/** The optional model runtime, at the version package.json names as the peer. */
+const RUNTIME = `@huggingface/transformers@${
+  (
+    JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+      peerDependencies: Record<string, string>;
+    }
+  ).peerDependencies['@huggingface/transformers']
+}`;
 let workDir: string;
 let project: string;
 
@@ -91,5 +101,42 @@ describe('the packed package', () => {
     );
     expect(search.code, search.stderr).toBe(0);
     expect(JSON.parse(search.stdout).results[0].path).toBe('guides/password-reset.md');
+  });
+
+  it('installs no model runtime; the default model then names the package to add and search answers by keyword', () => {
+    for (const heavy of ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web']) {
+      expect(fs.existsSync(path.join(project, 'node_modules', heavy)), heavy).toBe(false);
+    }
+    const where = ['--kb-path', 'notes', '--db-path', 'default-model.groove.db'];
+    const index = run(NPX, ['--no-install', 'groove-kb', 'index', ...where, '--quiet'], project);
+    expect(index.code).toBe(1);
+    expect(index.stderr).toContain('The model runtime is not installed');
+    expect(index.stderr).toContain('npm install @huggingface/transformers@4.3.1');
+    const search = run(NPX, ['--no-install', 'groove-kb', 'search', 'reset password', ...where], project);
+    expect(search.code, search.stderr).toBe(0);
+    const response = JSON.parse(search.stdout);
+    expect(response.results[0].path).toBe('guides/password-reset.md');
+    expect(response.legs.vector.status).toBe('failed');
+    expect(response.legs.vector.error).toMatch(/^The model runtime is not installed/);
+  });
+
+  it('with the runtime installed beside it, a local model embeds and the vector leg answers', () => {
+    const added = run(
+      NPM,
+      ['install', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', RUNTIME],
+      project,
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const where = ['--kb-path', 'notes', '--db-path', 'local-model.groove.db'];
+    const modelDir = ensureTinyModel('embed');
+    const index = run(
+      NPX,
+      ['--no-install', 'groove-kb', 'index', ...where, '--model-dir', modelDir, '--quiet'],
+      project,
+    );
+    expect(index.code, index.stderr).toBe(0);
+    const search = run(NPX, ['--no-install', 'groove-kb', 'search', 'reset password', ...where], project);
+    expect(search.code, search.stderr).toBe(0);
+    expect(JSON.parse(search.stdout).legs.vector.status).toBe('ok');
   });
 });

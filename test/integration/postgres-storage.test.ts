@@ -265,7 +265,7 @@ describe('postgres backend: index, status, search', () => {
       });
       expect(() => kb.doctor()).toThrow(expect.objectContaining({ code: 'STORAGE_UNSUPPORTED' }));
       // A server may start before the first index: the replica holding the writer role makes it.
-      await expect(kb.warmUp()).resolves.toBeUndefined();
+      await expect(kb.warmUp()).resolves.toBeNull();
     } finally {
       await kb.close();
       temp.cleanup();

@@ -125,11 +125,15 @@ async function serve(
   await sendBody(res, part, b);
 }
 
-/** Start the hub; with `tls` (a key and certificate in PEM) it speaks HTTPS. */
+/**
+ * Start the hub; with `tls` (a key and certificate in PEM) it speaks HTTPS. `port` 0 takes a free port; another
+ * number is a hub that appears where a client already expected one.
+ */
 export async function startFakeHub(
   repos: FakeRepos,
   behaviour: FakeHubBehaviour = {},
   tls?: { key: string; cert: string },
+  port = 0,
 ): Promise<FakeHub> {
   const requests: LoggedRequest[] = [];
   const hub = { behaviour } as FakeHub;
@@ -143,9 +147,9 @@ export async function startFakeHub(
     serve(repos, hub.behaviour, req, res).catch(() => res.destroy());
   };
   const server = tls ? https.createServer(tls, handler) : http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  hub.url = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
+  hub.url = `${tls ? 'https' : 'http'}://127.0.0.1:${bound}`;
   hub.requests = requests;
   hub.close = () =>
     new Promise<void>((resolve) => {
@@ -153,4 +157,13 @@ export async function startFakeHub(
       server.close(() => resolve());
     });
   return hub;
+}
+
+/** A loopback port nothing listens on (taken, then released): connecting to it is refused. */
+export async function refusingPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }

@@ -77,6 +77,19 @@ export class IndexFile<S extends FileSession> {
     }
   }
 
+  /**
+   * Open a new session for the next read (the models changed: one that could not load has loaded). The current
+   * session is retired like one on a replaced file, so reads running on it finish undisturbed.
+   */
+  async reopen(): Promise<void> {
+    const current = this.sessionPromise;
+    this.sessionPromise = null;
+    const session = await current?.catch(() => null);
+    if (!session) return;
+    session.retire();
+    this.retiredSessions.push(session);
+  }
+
   /** Close the open session (retired ones stay open until process exit). */
   async close(): Promise<void> {
     const session = await this.sessionPromise?.catch(() => null);

@@ -27,6 +27,8 @@ export interface IndexRunInput {
   owner?: KbIdentity | null;
   /** Documents that settings not chosen for this KB would drop: refuse the run (default) or keep them. */
   settingsDrops?: 'refuse' | 'keep';
+  /** A model that cannot load leaves the text indexed and the chunks waiting, instead of failing the run. */
+  keepTextWithoutModel?: boolean;
 }
 
 /**
@@ -39,9 +41,11 @@ export async function runIndexOn(database: IndexDatabase, input: IndexRunInput):
   const policy = database.chunkPolicyFor(config);
   const storedPolicy = database.storedChunkPolicy();
   const fresh = database.documentCount() === 0;
+  // No model recorded yet: no vector of this index can have been cut off by an older groove.
+  const noVectorsYet = fresh || database.identity() === null;
   const ready = (embedder: Embedder | null) => {
     database.writeIdentity(input.identity ?? identityOf(embedder, config));
-    if (fresh && embedder?.passagesOverLimit !== undefined) database.recordLongInputsInWindows();
+    if (noVectorsYet && embedder?.passagesOverLimit !== undefined) database.recordLongInputsInWindows();
   };
   const loaded = input.embedder instanceof Promise ? undefined : input.embedder;
   // A model still loading means a fresh index, whose vectors cannot have been cut off by an older groove.
@@ -67,6 +71,11 @@ export async function runIndexOn(database: IndexDatabase, input: IndexRunInput):
   if (loaded !== undefined) ready(loaded);
   const skipped: { path: string; reason: string }[] = [];
   const forward = input.onEvent ?? (() => {});
+  const finish = () => {
+    database.recordSkippedFiles(skipped, onlyPaths);
+    if (windows) database.recordLongInputsInWindows();
+    database.finishRun(policy);
+  };
   const summary = await runIndex({
     store: database.documents,
     ports: buildIndexerPorts(input.kbPath, config),
@@ -87,9 +96,11 @@ export async function runIndexOn(database: IndexDatabase, input: IndexRunInput):
       forward(event);
     },
     countRows: () => database.counts(),
+    // While the model loads, the text is complete before it is awaited: a model that cannot load still leaves a
+    // finished text index (its time is "last indexed"), with its chunks waiting for the model.
+    onTextWritten: loaded === undefined ? finish : undefined,
+    keepTextWithoutModel: input.keepTextWithoutModel,
   });
-  database.recordSkippedFiles(skipped, onlyPaths);
-  if (windows) database.recordLongInputsInWindows();
-  database.finishRun(policy);
+  finish();
   return summary;
 }

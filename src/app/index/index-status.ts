@@ -29,8 +29,14 @@ export interface StatusReport {
    * without a local model (lexical-only, or an endpoint, whose server decides).
    */
   longInputs: 'windows' | 'cut' | null;
+  /** The index's model; while `modelPending`, the configured model its chunks wait for. */
   model: string;
   provider: string;
+  /**
+   * The configured model has never loaded for this index (not downloaded yet, offline): the index holds the text,
+   * searchable by keyword, and its chunks wait for the model.
+   */
+  modelPending: boolean;
   dimension: number;
   contextMode: string;
   /** The pooling and prefixes the vectors were made with; null when the index does not record them. */
@@ -68,14 +74,19 @@ export function requireKbPaths(config: ResolvedConfig): { kbPath: string; dbPath
   return { kbPath: config.kbPath, dbPath };
 }
 
-/**
- * Counts and identity of the index at dbPath; never creates one. `noteExtensions` (the extensions of `[parsers] enabled`) tells a
- * dangling link to a note from a link to an attachment.
- */
+/** What a status read needs of the configuration besides the paths. */
+export interface StatusSettings {
+  /** The extensions of `[parsers] enabled`: they tell a dangling link to a note from a link to an attachment. */
+  noteExtensions: readonly string[];
+  /** The embedder id the configuration asks for (`none` for lexical-only, null for an unknown model id). */
+  configuredModel: string | null;
+}
+
+/** Counts and identity of the index at dbPath; never creates one. */
 export function readIndexStatus(
   kbPath: string,
   dbPath: string,
-  noteExtensions: readonly string[],
+  settings: StatusSettings,
   storage: StorageDescription,
 ): StatusReport {
   const database = IndexDatabase.open(dbPath, { create: false, kbPath });
@@ -83,7 +94,11 @@ export function readIndexStatus(
     const meta = database.meta();
     const identity = identityFromMeta(meta);
     const counts = database.counts();
-    const links = database.linkTally(noteExtensions);
+    const links = database.linkTally(settings.noteExtensions);
+    const configured = settings.configuredModel;
+    // Text written, no model recorded, chunks queued: a first run whose model could not load (yet).
+    const pending =
+      identity === null && counts.pendingEmbeddings > 0 && configured !== null && configured !== 'none';
     return {
       kbPath,
       dbPath,
@@ -94,8 +109,9 @@ export function readIndexStatus(
       pendingEmbeddings: counts.pendingEmbeddings,
       longInputs:
         identity?.provider === 'transformers' ? (meta.long_inputs === 'windows' ? 'windows' : 'cut') : null,
-      model: identity?.model ?? 'none',
-      provider: identity?.provider ?? 'none',
+      model: identity?.model ?? (pending ? configured : 'none'),
+      provider: identity?.provider ?? (pending ? (configured.split(':')[0] ?? 'none') : 'none'),
+      modelPending: pending,
       dimension: identity?.dimension ?? 0,
       contextMode: identity?.contextMode ?? 'off',
       setup: identity?.setup ?? null,
@@ -124,6 +140,7 @@ export function statusReportToJson(report: StatusReport): Record<string, unknown
     long_inputs: report.longInputs,
     model: report.model,
     provider: report.provider,
+    model_pending: report.modelPending,
     dimension: report.dimension,
     context_mode: report.contextMode,
     pooling: report.setup?.pooling ?? null,

@@ -58,6 +58,13 @@ export interface RunIndexOptions {
   modelLabel?: string;
   /** Called once a model that was loading is loaded (or turned out to be none), before any vector is stored. */
   onEmbedderReady?: (embedder: Embedder | null) => void;
+  /** Called once every file's text is written and before the model is awaited (or used). */
+  onTextWritten?: () => void;
+  /**
+   * A model that cannot load does not fail the run: the text is indexed and its chunks keep waiting for the model
+   * (a server's live sync while the server tries the model again).
+   */
+  keepTextWithoutModel?: boolean;
   /** Re-read and re-parse every file (chunking policy changed); vectors are still reused where text matches. */
   reparseAll: boolean;
   /**

@@ -129,6 +129,7 @@ export async function runIndex(options: RunIndexOptions): Promise<IndexSummary> 
   store.backfillWordCounts(ports.segment);
   // An index written before schema 5 has documents without names, which links to them are looked up by.
   store.backfillDocumentNames();
+  options.onTextWritten?.();
   const embedder = await modelForTheQueue(options, summary);
   if (embedder) {
     await fillEmbeddingQueue(
@@ -193,6 +194,14 @@ async function modelForTheQueue(options: RunIndexOptions, summary: IndexSummary)
   try {
     embedder = await options.embedder;
   } catch (error) {
+    if (options.keepTextWithoutModel) {
+      const why = error instanceof Error ? error.message : String(error);
+      options.onEvent({
+        kind: 'warning',
+        message: `the model is not available (${why}); the text is indexed and searchable by keyword, and its chunks wait for the model`,
+      });
+      return null;
+    }
     options.onEvent({
       kind: 'warning',
       message:

@@ -17,4 +17,4 @@ export {
   identityOf,
   identityToMeta,
 } from './model-identity.js';
-export { embedderInsteadOf, loadFailureOf, rerankerInsteadOf } from './unloaded-models.js';
+export { embedderInsteadOf, loadFailureOf, mayLoadLater, rerankerInsteadOf } from './unloaded-models.js';

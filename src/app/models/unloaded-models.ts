@@ -16,6 +16,9 @@ const LOAD_FAILURES: ReadonlySet<ErrorCode> = new Set([
   'EMBEDDING_FAILED',
 ]);
 
+/** Load failures that time or the network can cure (see mayLoadLater). */
+const NOT_YET_LOADABLE: ReadonlySet<ErrorCode> = new Set(['MODEL_UNAVAILABLE', 'ENDPOINT_FAILED']);
+
 function isLoadFailure(error: unknown): error is GrooveError {
   return error instanceof GrooveError && LOAD_FAILURES.has(error.code);
 }
@@ -71,16 +74,39 @@ class UnloadedReranker implements Reranker {
 /**
  * The embedder a read session uses when loading it failed with `error`: a stand-in with the index's identity,
  * but only when the config asks for the very model the index records — a different model that fails to load
- * (or any other error) is rethrown as it is.
+ * (or any other error) is rethrown as it is. An index that records no model yet (its first run wrote the text
+ * while the model could not load) gets a stand-in for the configured model, with no dimension: it has no vectors.
  */
 export function embedderInsteadOf(
   error: unknown,
   config: ResolvedConfig,
   stored: IndexIdentity | null,
 ): Embedder {
-  if (!isLoadFailure(error) || !stored || stored.dimension === 0) throw error;
-  if (embedderIdOf(config) !== stored.model) throw error;
+  if (!isLoadFailure(error)) throw error;
+  if (!stored) return new UnloadedEmbedder(withFix(error), notLoadedYet(config));
+  if (stored.dimension === 0 || embedderIdOf(config) !== stored.model) throw error;
   return new UnloadedEmbedder(withFix(error), stored);
+}
+
+/** The identity of a configured model that never loaded for this index: its id, no dimension, no setup. */
+function notLoadedYet(config: ResolvedConfig): IndexIdentity {
+  return {
+    model: embedderIdOf(config) ?? config.model,
+    provider: config.embedding.provider,
+    dimension: 0,
+    contextMode: config.contextual.enabled ? 'static' : 'off',
+    modelDir: config.localModelDir,
+    setup: null,
+  };
+}
+
+/**
+ * Whether a model that failed to load with `error` may load later by itself (not downloaded yet, the hub or the
+ * endpoint unreachable, the runtime not installed): a server then answers by keyword and tries again, where a
+ * damaged or mismatching model stops it at start.
+ */
+export function mayLoadLater(error: unknown): error is GrooveError {
+  return error instanceof GrooveError && NOT_YET_LOADABLE.has(error.code);
 }
 
 /** The reranker a read session uses when loading the configured one failed with `error` (else rethrown). */

@@ -154,6 +154,8 @@ export interface VectorLegSource {
   vectors: () => VectorSnapshot | null;
   /** Chunks written but not embedded yet (a first index filling in); absent means none. */
   pendingEmbeddings?: () => number;
+  /** Why the model could not load (the leg then fails with it, whatever the index holds); absent or null: it loaded. */
+  embedderLoadError?: string | null;
 }
 
 /**
@@ -167,6 +169,7 @@ export async function runVectorLeg(
   options: VectorLegOptions,
 ): Promise<{ ids: number[]; health: LegHealth }> {
   if (!legs.embedder) return { ids: [], health: disabledLeg() };
+  if (legs.embedderLoadError) return { ids: [], health: failedLeg(legs.embedderLoadError) };
   try {
     const index = legs.vectors();
     const pending = legs.pendingEmbeddings?.() ?? 0;

@@ -1,6 +1,8 @@
 // A long-lived read side of one index: the connection, the model check, and the vector snapshot cache.
+import path from 'node:path';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import type { JudgedServe } from '../../core/counted-judgments.js';
+import { formatOfPath } from '../../core/document-formats.js';
 import type { LearnedSignals } from '../../core/learned-signals.js';
 import { type BrowseReader, createBrowseReader } from '../../store/browse-queries.js';
 import { createSearchReader, type SearchReader } from '../../store/chunk-search.js';
@@ -16,13 +18,14 @@ import { VectorIndex } from '../../store/vector-index.js';
 import { readWordChanges } from '../../store/word-changes.js';
 import { WordIndex, type WordLoad, type WordRankOptions } from '../../store/word-index.js';
 import { WordTokenizer } from '../../store/word-tokenizer.js';
-import type { Bm25Weights, DocumentFacts, Embedder, Reranker } from '../../types.js';
+import type { Bm25Weights, ChunkRecord, DocumentFacts, Embedder, Reranker } from '../../types.js';
 import { IndexDatabase } from '../index/index.js';
 import {
   adoptIndexModel,
   assertSameIdentity,
   embedderInsteadOf,
   identityOf,
+  loadFailureOf,
   rerankerInsteadOf,
 } from '../models/index.js';
 import { learnedSignalsOf } from './index-learned-signals.js';
@@ -39,6 +42,18 @@ export interface SearchSessionDeps {
   now?: () => Date;
   /** Where a change of what the snapshots hold under `[search] memory_budget_mb` is reported (serve: stderr). */
   onNotice?: (line: string) => void;
+  /** The lines a byte range of a KB file spans (hits' line_start/line_end); without it hits carry none. */
+  lineRange?: (file: string, byteStart: number, byteEnd: number, indexed: IndexedFile) => LineSpan | null;
+}
+
+/** A KB file as it was indexed, and the lines a chunk of it spans. */
+export interface IndexedFile {
+  sizeBytes: number;
+  mtimeMs: number;
+}
+export interface LineSpan {
+  start: number;
+  end: number;
 }
 
 /**
@@ -167,14 +182,21 @@ export class SearchSession {
   /** Open withReadSnapshot calls sharing the read transaction. */
   private snapshotUsers = 0;
   private readonly budget: SnapshotBudget;
+  private readonly lineRange: SearchSessionDeps['lineRange'] | null;
 
   private constructor(
     database: IndexDatabase,
     config: ResolvedConfig,
-    models: { embedder: Embedder | null; reranker: Reranker | null; now: () => Date },
+    models: {
+      embedder: Embedder | null;
+      reranker: Reranker | null;
+      now: () => Date;
+      lineRange?: SearchSessionDeps['lineRange'];
+    },
     budget: SnapshotBudget,
   ) {
     const { embedder, reranker } = models;
+    this.lineRange = models.lineRange ?? null;
     this.budget = budget;
     this.now = models.now;
     this.database = database;
@@ -220,7 +242,8 @@ export class SearchSession {
         .reranker(config)
         .catch((error: unknown) => rerankerInsteadOf(error, config));
       const now = deps.now ?? (() => new Date());
-      const session = new SearchSession(database, config, { embedder, reranker, now }, budget);
+      const models = { embedder, reranker, now, lineRange: deps.lineRange };
+      const session = new SearchSession(database, config, models, budget);
       if (embedder && preloaded && embedder.dimension === stored?.dimension) session.vectorCache = preloaded;
       else budget.noteVectors(null); // the preloaded snapshot is dropped: it holds none of the budget
       return session;
@@ -239,11 +262,24 @@ export class SearchSession {
         reranker: this.reranker,
         vectors: () => this.currentVectors(),
         pendingEmbeddings: () => this.pendingEmbeddings(),
+        embedderLoadError: loadFailureOf(this.embedder)?.message ?? null,
+        linesOf: (record) => this.linesOf(record),
         learned: () => this.currentLearned(),
       },
       request,
       options,
     );
+  }
+
+  /**
+   * The lines of its file a chunk spans: Markdown and plain text only, whose byte ranges are the file's own (an
+   * extracted format's are offsets in its extracted text), and only while the file is as it was indexed.
+   */
+  private linesOf(record: ChunkRecord): LineSpan | null {
+    const format = formatOfPath(record.path);
+    if (!this.lineRange || !this.config.kbPath || (format !== 'md' && format !== 'txt')) return null;
+    const file = path.join(this.config.kbPath, ...record.path.split('/'));
+    return this.lineRange(file, record.byteStart, record.byteEnd, record);
   }
 
   /** The feedback tables as of the current data_version: read again only after another connection committed. */
@@ -411,7 +447,8 @@ export class SearchSession {
 
   /** Refresh the vector snapshot only when another connection committed since it was taken. */
   private currentVectors(): VectorIndex | null {
-    if (!this.embedder) return null;
+    // No dimension: a model that never loaded for this index, which then holds no vectors.
+    if (!this.embedder || this.embedder.dimension === 0) return null;
     const cached = this.vectorCache;
     if (cached?.version === this.dataVersion()) return cached.index;
     this.vectorCache = readVectorSnapshot(

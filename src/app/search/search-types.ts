@@ -55,6 +55,14 @@ export interface SearchHit {
   path: string;
   title: string;
   heading: string | null;
+  /** The headings above the chunk, outermost first (what the chunker records as its context); '' for none. */
+  breadcrumb: string;
+  /**
+   * The first and last line (1-based) of the chunk in its source file; null for extracted formats (PDF, Office,
+   * code) and for a file changed since it was indexed.
+   */
+  lineStart: number | null;
+  lineEnd: number | null;
   level: number | null;
   topic: string | null;
   date: string | null;
@@ -93,6 +101,8 @@ export function searchResponseToJson(response: SearchResponse): Record<string, u
       path: hit.path,
       title: hit.title,
       heading: hit.heading,
+      line_start: hit.lineStart,
+      line_end: hit.lineEnd,
       topic: hit.topic,
       date: hit.date,
       tags: hit.tags,

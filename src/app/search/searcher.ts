@@ -35,6 +35,10 @@ export interface SearchContext {
   vectors: () => VectorSnapshot | null;
   /** Chunks still waiting for their vector (a first index filling in behind its lexical rows). */
   pendingEmbeddings?: () => number;
+  /** Why the embedding model could not load; the vector leg then fails with it. */
+  embedderLoadError?: string | null;
+  /** The lines of its source file a chunk spans, or null when they cannot be told. */
+  linesOf?: (record: ChunkRecord) => { start: number; end: number } | null;
   /** What the recorded judgments teach the boost and the graph hop (built lazily, cached by the caller). */
   learned: () => LearnedSignals;
   /**
@@ -270,6 +274,11 @@ function applyMmr(
   return picked.map((id) => byId.get(id)!);
 }
 
+function linesField(context: SearchContext, record: ChunkRecord) {
+  const lines = context.linesOf?.(record) ?? null;
+  return { lineStart: lines?.start ?? null, lineEnd: lines?.end ?? null };
+}
+
 function toHit(
   context: SearchContext,
   record: ChunkRecord,
@@ -291,6 +300,8 @@ function toHit(
     path: record.path,
     title: record.title,
     heading: record.heading,
+    breadcrumb: record.context,
+    ...linesField(context, record),
     level: record.level,
     topic: record.topic,
     date: record.date,

@@ -141,6 +141,8 @@ export class IndexRunner {
           // The watcher keeps serving: documents that settings not chosen for this KB would drop are kept (and
           // logged); the rebuild_index tool refuses them like `groove index`.
           settingsDrops: kind === 'sync' ? 'keep' : 'refuse',
+          // A file change is indexed while the model is unavailable; the server's model retry embeds later.
+          keepTextWithoutModel: kind === 'sync',
         });
         return summary;
       } catch (thrown) {

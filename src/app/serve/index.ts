@@ -1,4 +1,10 @@
 // The serve feature's public surface: other features and the facade import only this file.
 export { IndexRunner, type IndexRunnerStatus, type IndexRunRecord } from './index-runner.js';
 export { type LiveSyncHandle, type LiveSyncStats, startLiveSync } from './live-sync.js';
+export {
+  MODEL_RETRY_FIRST_MS,
+  MODEL_RETRY_MAX_MS,
+  type ModelRetryHandle,
+  retryModelInBackground,
+} from './model-retry.js';
 export { type ServeStatus, StatusBoard, serveStatusToJson } from './serve-status.js';

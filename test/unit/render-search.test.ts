@@ -1,0 +1,123 @@
+// `groove search --format text` for a person: rank, title and path, the heading breadcrumb, a relevance that
+// says what it is, a few lines around the first match (the whole text with --full), matches marked only on a
+// terminal, and no line a file's text could forge.
+import { describe, expect, it } from 'vitest';
+import type { SearchResponse } from '../../src/app/index.js';
+import { renderSearchText } from '../../src/cli/render-search.js';
+
+type Hit = SearchResponse['results'][number];
+
+const LONG = [
+  'Intro line one.',
+  '',
+  'Intro line two.',
+  'Filler three.',
+  'Filler four.',
+  'The restore command is pg_restore --jobs 4.',
+  'After five.',
+  'After six.',
+  'After seven.',
+  'After eight.',
+].join('\n');
+
+function hit(overrides: Partial<Hit>): Hit {
+  return {
+    chunkId: 1,
+    score: 0.0164,
+    path: 'ops/backup.md',
+    title: 'Nightly backup',
+    heading: 'Restoring',
+    breadcrumb: 'Nightly backup > Restoring',
+    lineStart: 12,
+    lineEnd: 21,
+    level: 2,
+    topic: null,
+    date: null,
+    tags: [],
+    content: LONG,
+    matchSpans: [],
+    ...overrides,
+  };
+}
+
+function response(results: Hit[]): SearchResponse {
+  return {
+    results,
+    lowConfidence: false,
+    filterApplied: null,
+    legs: {
+      lexical: { status: 'ok', candidates: results.length },
+      vector: { status: 'disabled', candidates: 0 },
+      reranker: { status: 'disabled', candidates: 0 },
+    },
+    lexicalOnly: false,
+  };
+}
+
+const start = LONG.indexOf('pg_restore');
+const spans = [{ start, end: start + 'pg_restore'.length }];
+
+describe('search text for people', () => {
+  it('shows rank, title, path, breadcrumb, a readable relevance and the lines around the first match', () => {
+    const text = renderSearchText(
+      response([
+        hit({ matchSpans: spans }),
+        hit({ score: 0.0082, path: 'ops/other.md', lineStart: null, lineEnd: null, matchSpans: [] }),
+      ]),
+      { minConfidenceRatio: 1.5 },
+    );
+    const [first, second] = text.trimEnd().split('\n\n');
+    expect(first!.split('\n')).toEqual([
+      '1. Nightly backup  ops/backup.md:12',
+      '   § Nightly backup > Restoring',
+      '   relevance 100% of the top hit (score 0.0164: fused rank score, higher is better)',
+      '   │ Filler four.',
+      '   │ The restore command is pg_restore --jobs 4.',
+      '   │ After five.',
+      '   │ After six.',
+      '   │ …',
+    ]);
+    // No match in the text (a hit of the vector leg): its first lines.
+    expect(second).toContain('2. Nightly backup  ops/other.md');
+    expect(second).toContain('relevance 50% of the top hit');
+    expect(second).toContain('   │ Intro line one.\n   │ Intro line two.');
+  });
+
+  it('--full prints the whole text', () => {
+    const text = renderSearchText(response([hit({ matchSpans: spans })]), {
+      minConfidenceRatio: 1.5,
+      full: true,
+    });
+    for (const line of LONG.split('\n')) expect(text).toContain(`   │ ${line}\n`);
+    expect(text).not.toContain('…');
+  });
+
+  it('marks the matched words only on a terminal', () => {
+    const plain = renderSearchText(response([hit({ matchSpans: spans })]), { minConfidenceRatio: 1.5 });
+    expect(plain).not.toContain('\u001b[');
+    const coloured = renderSearchText(response([hit({ matchSpans: spans })]), {
+      minConfidenceRatio: 1.5,
+      color: true,
+    });
+    expect(coloured).toMatch(
+      /The restore command is \u001b\[1m\u001b\[33mpg_restore\u001b\[39m\u001b\[22m --jobs 4\./,
+    );
+  });
+
+  it('cuts a long line around its match and escapes what could forge a line', () => {
+    const long = `${'x'.repeat(300)} needle ${'y'.repeat(300)}`;
+    const at = long.indexOf('needle');
+    const text = renderSearchText(
+      response([
+        hit({ content: long, matchSpans: [{ start: at, end: at + 6 }] }),
+        hit({ title: 'evil\u001b[2J', content: 'fake\u001b]0;title\u0007 line', matchSpans: [] }),
+      ]),
+      { minConfidenceRatio: 1.5 },
+    );
+    const cut = text.split('\n').find((line) => line.includes('needle'))!;
+    expect(cut.length).toBeLessThan(180);
+    expect(cut).toMatch(/^ {3}│ …x+ needle y+…$/);
+    expect(text).not.toContain('\u001b');
+    expect(text).toContain('evil\\x1b[2J');
+  });
+});
