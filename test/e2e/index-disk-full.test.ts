@@ -73,7 +73,9 @@ function expectFullDiskError(run: { code: number | null; stdout: string; stderr:
   expect(run.code).toBe(1);
   const lines = run.stderr.split('\n').filter((line) => line !== '');
   expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatch(/^groove: error: no room to write the index "[^"]+": the disk (is full|has no room left) /);
+  expect(lines[0]).toMatch(
+    /^groove: error: no room to write the index "[^"]+": the disk (is full|has no room left) /,
+  );
   // The raw code is for GROOVE_DEBUG; the sentence is groove's own.
   expect(lines[0]).not.toMatch(/SQLITE|ENOSPC|EDQUOT|EFBIG/);
   expect(lines[0]).toContain(`free space on the disk holding "${disk!.dir}"`);
