@@ -126,7 +126,7 @@ describe('groove serve over Streamable HTTP', () => {
     const { port, url } = await start();
     const client = await connect(url);
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(7);
+    expect(tools).toHaveLength(6);
     const result = await client.callTool({ name: 'search', arguments: { query: 'restorealpha', limit: 5 } });
     const paths = (result.structuredContent as { results: { path: string }[] }).results.map((r) => r.path);
     expect(paths).toContain('ops/restore.md');
@@ -172,7 +172,7 @@ describe('groove serve over Streamable HTTP', () => {
     expect(wrong.status).toBe(401);
     await expect(connect(url)).rejects.toThrow();
     const client = await connect(url, 's3cret');
-    expect((await client.listTools()).tools).toHaveLength(7);
+    expect((await client.listTools()).tools).toHaveLength(6);
     await expectHealthy(port); // /healthz stays public
   });
 
@@ -208,7 +208,7 @@ describe('groove serve over Streamable HTTP', () => {
     expect(wrongRoute.status).toBe(404);
     await expectHealthy(port);
     const client = await connect(url);
-    expect((await client.listTools()).tools).toHaveLength(7);
+    expect((await client.listTools()).tools).toHaveLength(6);
   });
 
   it('caps sessions: 429 with Retry-After once max_sessions are open', async () => {

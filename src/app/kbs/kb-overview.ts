@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { checkKbName, findKbEntry, type KbEntry, readKbRegistry } from '../../config/kb-registry.js';
 import { type ResolvedConfig, resolveConfig } from '../../config/resolve-config.js';
 import { describeError, isGrooveError } from '../../errors.js';
+import { withDefaultIndexPath } from '../index/index.js';
 import { openKnowledgeBase } from '../knowledge-base.js';
 import { type KbCommandContext, registryPath } from './registry-edits.js';
 
@@ -49,7 +50,7 @@ export async function showKb(name: string, context: KbCommandContext): Promise<K
 
 /** The settings `--kb NAME` resolves to from any folder (the registry's own rules; see docs/kbs.md). */
 export function kbSettings(name: string, context: KbCommandContext): ResolvedConfig {
-  return resolveConfig({ kb: name, cwd: context.cwd, env: context.env });
+  return withDefaultIndexPath(resolveConfig({ kb: name, cwd: context.cwd, env: context.env }));
 }
 
 async function overviewOf(entry: KbEntry, context: KbCommandContext): Promise<KbOverview> {
