@@ -37,6 +37,7 @@ function contextOf(view: SessionView): SearchContext {
     vectors: () => view.vectors(),
     pendingEmbeddings: () => view.pendingEmbeddings(),
     learned: () => view.learned(),
+    linesOf: (record) => view.linesOf(record),
   };
 }
 
@@ -147,6 +148,13 @@ function combinedContext(ids: PartIds, views: readonly SessionView[]): SearchCon
     vectors: first?.legs.vectors ?? (() => null),
     pendingEmbeddings: first?.legs.pendingEmbeddings,
     learned: combineLearned(ids, views),
+    // A record in global terms is read back in its own KB's: its local id and its own path.
+    linesOf: (record) =>
+      views[ids.partOf(record.id)]!.linesOf({
+        ...record,
+        id: ids.localOf(record.id),
+        path: ids.unqualify(record.path).path,
+      }),
     ...(otherModels.length > 0 ? { otherModels } : {}),
   };
 }

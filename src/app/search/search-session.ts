@@ -92,6 +92,8 @@ export interface SessionView {
   /** The models this session searches with (a stand-in failing every call when one could not load). */
   embedder: Embedder | null;
   reranker: Reranker | null;
+  /** The lines of its file a chunk of this index spans, where they can be known. */
+  linesOf(record: ChunkRecord): LineSpan | null;
 }
 
 /**
@@ -320,6 +322,7 @@ export class SearchSession {
       lexicalOnly: this.embedder === null,
       embedder: this.embedder,
       reranker: this.reranker,
+      linesOf: (record) => this.linesOf(record),
     };
   }
 
