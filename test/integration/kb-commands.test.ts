@@ -142,9 +142,10 @@ describe('groove kb', () => {
     expect(fs.existsSync(dbPath)).toBe(true);
     expect(fs.existsSync(path.join(dir, 'a.md'))).toBe(true);
 
-    // Two siblings share the default index of their parent folder: --delete-index is refused.
+    // A second KB registered with the same index file: --delete-index is refused.
     await groove('kb', 'add', 'notes', dir, '--model', 'none');
     await groove('kb', 'add', 'sibling', notes('a', 'sibling'), '--model', 'none');
+    fs.appendFileSync(registry, `db_path = ${JSON.stringify(dbPath)}\n`);
     const before = fs.readFileSync(registry, 'utf8');
     const shared = await groove('kb', 'remove', 'notes', '--delete-index');
     expect(shared.code).toBe(2);

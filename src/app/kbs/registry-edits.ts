@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { grooveConfigDir } from '../../config/config-folder.js';
 import { expandPath } from '../../config/expand-path.js';
+import { grooveFolders, kbDataDir } from '../../config/groove-folders.js';
 import {
   checkKbName,
   findKbEntry,
@@ -74,7 +75,7 @@ export async function addKb(request: AddKbRequest, context: KbCommandContext): P
   });
 }
 
-/** Rename a KB; its folder, settings and index stay as they are. */
+/** Rename a KB: its folder and settings stay as they are; groove's own folder of the KB follows the new name. */
 export async function renameKb(
   oldName: string,
   newName: string,
@@ -91,8 +92,27 @@ export async function renameKb(
     }
     const text = renameKbTable(registry.text ?? '', oldName, newName);
     if (text === null) throw notATable(file, oldName);
-    return save(file, text).find((entry) => entry.name === newName)!;
+    const moved = moveOwnFolder(oldName, newName, context);
+    try {
+      return save(file, text).find((entry) => entry.name === newName)!;
+    } catch (error) {
+      moved?.undo();
+      throw error;
+    }
   });
+}
+
+/**
+ * A named KB's own folder (its default index, eval history, gate and lock files) is named after the KB: move it to
+ * the new name, unless the new name's folder already exists (then both stay, and nothing is lost).
+ */
+function moveOwnFolder(oldName: string, newName: string, context: KbCommandContext): { undo(): void } | null {
+  const folders = grooveFolders(context.env, os.homedir(), context.cwd);
+  const from = kbDataDir(folders, { realPath: '', name: oldName });
+  const to = kbDataDir(folders, { realPath: '', name: newName });
+  if (!fs.existsSync(from) || fs.existsSync(to)) return null;
+  fs.renameSync(from, to);
+  return { undo: () => fs.renameSync(to, from) };
 }
 
 /**
