@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/index.js';
 import { resolveConfig } from '../../src/config/resolve-config.js';
 import { connectInMemory, textOf } from '../support/mcp-fixture.js';
-import { type CliRun, runGroove } from '../support/run-cli.js';
+import { type CliRun, offlineEnv, runGroove } from '../support/run-cli.js';
 import { ensureTinyModel } from '../support/test-models.js';
 
 const sampleKb = path.resolve(import.meta.dirname, '../../examples/sample-kb');
@@ -57,7 +57,9 @@ describe('groove graph', () => {
     expect(fromCli.start_path).toBe(START);
     expect(fromCli.nodes.length).toBeGreaterThan(1);
 
-    const kb = openKnowledgeBase(resolveConfig({ cwd: workDir, env: {}, overrides: { kbPath } }));
+    const kb = openKnowledgeBase(
+      resolveConfig({ cwd: workDir, env: offlineEnv(workDir), overrides: { kbPath } }),
+    );
     const connected = await connectInMemory(kb);
     try {
       const result = await connected.client.callTool({
