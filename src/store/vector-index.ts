@@ -208,7 +208,7 @@ export class VectorIndex {
    * deleted or the room runs out, the live rows are copied into a new store in chunk-id order.
    */
   withChanges(changes: VectorChanges): VectorIndex {
-    const incoming = [...changes.added].sort((a, b) => a.id - b.id);
+    const incoming = lastOfEachId(changes.added);
     const dead = this.dead ? this.dead.slice() : new Uint8Array(this.store.capacity);
     let deadCount = this.deadCount;
     const kill = (row: number) => {
@@ -493,4 +493,11 @@ function maskOf(rows: readonly number[], size: number): Uint8Array {
   const mask = new Uint8Array(size);
   for (const row of rows) mask[row] = 1;
   return mask;
+}
+
+/** `added` in chunk-id order, one entry per id: a chunk listed twice keeps its later vector. */
+function lastOfEachId(added: readonly VectorEntry[]): VectorEntry[] {
+  const byId = new Map<number, VectorEntry>();
+  for (const entry of added) byId.set(entry.id, entry);
+  return [...byId.values()].sort((a, b) => a.id - b.id);
 }

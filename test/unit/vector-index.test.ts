@@ -244,7 +244,7 @@ describe('VectorIndex.withChanges', () => {
           index = index.withChanges({ removedDocuments: removed, added });
           live = [
             ...live.filter((e) => !removed.includes(e.documentId) && !addedIds.has(e.id)),
-            ...added.filter((e, i) => added.findIndex((o) => o.id === e.id) === i),
+            ...added.filter((e, i) => added.findLastIndex((o) => o.id === e.id) === i),
           ];
         }
         const fresh = VectorIndex.fromEntries(live, dim);
@@ -266,6 +266,18 @@ describe('VectorIndex.withChanges', () => {
       }),
       { numRuns: 15 },
     );
+  });
+
+  it('keeps the later vector of a chunk listed twice among the additions, counted once', () => {
+    const entries = makeEntries(3000, dim, 5);
+    const base = VectorIndex.fromEntries(entries, dim);
+    const first = { id: entries[20]!.id, documentId: 9, quality: 1, vector: entries[30]!.vector };
+    const later = { ...first, vector: entries[40]!.vector };
+    const changed = base.withChanges({ removedDocuments: [], added: [first, later] });
+    expect(changed.size).toBe(3000);
+    expect(Array.from(changed.vectorOf(first.id)!)).toEqual(Array.from(entries[40]!.vector));
+    const options = { k: 1, minQuality: 0, documentIds: null, excluded: new Set([entries[40]!.id]) };
+    expect(changed.search(entries[40]!.vector, options)[0]!.id).toBe(first.id);
   });
 
   it('appends in place without changing what an older snapshot sees', () => {
