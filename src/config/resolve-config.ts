@@ -8,7 +8,6 @@ import { databaseUrlProblem, maskDatabaseUrl } from '../core/database-url.js';
 import { extensionsOfParsers } from '../core/document-formats.js';
 import { GrooveError } from '../errors.js';
 import type { EmbeddingSetup, HubEnvironment } from '../types.js';
-import { grooveConfigDir } from './config-folder.js';
 import { DEFAULTS, type Defaults, MIB } from './defaults.js';
 import { expandPath } from './expand-path.js';
 import { type GrooveFolders, grooveFolders } from './groove-folders.js';
@@ -380,7 +379,7 @@ function applyConfigFile(config: ResolvedConfig, file: string | null): void {
  * Returns the last config file applied, for messages that name where a setting came from.
  */
 function applyNamedKb(config: ResolvedConfig, name: string, options: ResolveConfigOptions): string | null {
-  const entry = registeredKb(name, grooveConfigDir(options.env, os.homedir()));
+  const entry = registeredKb(name, grooveFolders(options.env, os.homedir(), options.cwd).configDir);
   applyConfigFile(config, entry.configFile);
   applyKbEntry(config, entry);
   config.settingsSource = 'kb-entry';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { grooveConfigDir } from '../../src/config/config-folder.js';
+import { grooveFolders } from '../../src/config/groove-folders.js';
 import { parseKbRegistry, readKbRegistry, rootsOverlap } from '../../src/config/kb-registry.js';
 import { resolveConfig } from '../../src/config/resolve-config.js';
 import { appendKbTable, removeKbTable, renameKbTable } from '../../src/core/kb-registry-text.js';
@@ -194,12 +194,14 @@ describe('registry text edits', () => {
   });
 });
 
-describe('grooveConfigDir', () => {
-  it('GROOVE_HOME wins, then an absolute XDG_CONFIG_HOME, then ~/.config; relative values are ignored', () => {
-    expect(grooveConfigDir({ GROOVE_HOME: '/g', XDG_CONFIG_HOME: '/x' }, '/h')).toBe('/g/config');
-    expect(grooveConfigDir({ XDG_CONFIG_HOME: '/x' }, '/h')).toBe('/x/groove');
-    expect(grooveConfigDir({ GROOVE_HOME: 'rel', XDG_CONFIG_HOME: 'rel' }, '/h')).toBe('/h/.config/groove');
-    expect(grooveConfigDir({}, '/h')).toBe('/h/.config/groove');
+describe('the registry folder', () => {
+  const configDir = (env: Record<string, string>) => grooveFolders(env, '/h', '/cwd').configDir;
+  it('GROOVE_HOME wins (a relative one taken against the current folder), then an absolute XDG_CONFIG_HOME', () => {
+    expect(configDir({ GROOVE_HOME: '/g', XDG_CONFIG_HOME: '/x' })).toBe('/g/config');
+    expect(configDir({ GROOVE_HOME: 'rel' })).toBe('/cwd/rel/config');
+    expect(configDir({ XDG_CONFIG_HOME: '/x' })).toBe('/x/groove');
+    expect(configDir({ XDG_CONFIG_HOME: 'rel' })).toBe('/h/.config/groove');
+    expect(configDir({})).toBe('/h/.config/groove');
   });
 });
 

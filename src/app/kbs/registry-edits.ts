@@ -4,7 +4,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { grooveConfigDir } from '../../config/config-folder.js';
 import { expandPath } from '../../config/expand-path.js';
 import { grooveFolders, kbDataDir } from '../../config/groove-folders.js';
 import {
@@ -47,7 +46,7 @@ const NEW_FILE_HEADER =
 
 /** The registry file of this environment: `<config folder>/kbs.toml`. */
 export function registryPath(context: KbCommandContext): string {
-  return registryFileIn(grooveConfigDir(context.env, os.homedir()));
+  return registryFileIn(grooveFolders(context.env, os.homedir(), context.cwd).configDir);
 }
 
 /** Register a KB; returns its entry as the file now holds it. */
