@@ -1,20 +1,18 @@
 // Finds groove.toml, validates it, and merges CLI > file > DEFAULTS into one ResolvedConfig.
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parse as parseToml } from 'smol-toml';
-import type * as z from 'zod';
 import { databaseUrlProblem, maskDatabaseUrl } from '../core/database-url.js';
 import { extensionsOfParsers } from '../core/document-formats.js';
 import { GrooveError } from '../errors.js';
 import type { EmbeddingSetup, HubEnvironment } from '../types.js';
+import { findConfigFile, parseByteSize, readConfigFile } from './config-file.js';
 import { DEFAULTS, type Defaults, MIB } from './defaults.js';
 import { expandPath } from './expand-path.js';
 import { type GrooveFolders, grooveFolders } from './groove-folders.js';
 import { hubEnvironmentFrom, hubOfflineFrom } from './hub-environment.js';
 import { applyKbEntry } from './kb-entry-settings.js';
 import { registeredKb } from './kb-registry.js';
-import { type ConfigFile, configFileSchema } from './schema.js';
+import type { ConfigFile } from './schema.js';
 
 export interface ResolvedConfig extends Defaults {
   /** Absolute KB folder, or null when neither the CLI nor the file names one. */
@@ -79,95 +77,7 @@ export interface ResolveConfigOptions {
   kb?: string;
 }
 
-const MAX_CONFIG_BYTES = 1 * MIB;
-const GIT_WALK_DIRS = 20;
-
-export { expandPath };
-
-/** Discovery order: --config, ./groove.toml, the .git-ancestor walk (20 dirs), none. */
-export function findConfigFile(options: { configPath?: string; cwd: string }): string | null {
-  if (options.configPath !== undefined) {
-    const explicit = expandPath(options.configPath, options.cwd);
-    if (!fs.existsSync(explicit)) {
-      throw new GrooveError('CONFIG_NOT_FOUND', `config file "${explicit}" does not exist`, {
-        hint: 'check the --config path',
-      });
-    }
-    return explicit;
-  }
-  const local = path.join(options.cwd, 'groove.toml');
-  if (fs.existsSync(local)) return local;
-  let dir = path.resolve(options.cwd);
-  for (let step = 0; step < GIT_WALK_DIRS; step++) {
-    if (fs.existsSync(path.join(dir, '.git'))) {
-      const candidate = path.join(dir, 'groove.toml');
-      return fs.existsSync(candidate) ? candidate : null;
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return null;
-}
-
-function readConfigFile(file: string): ConfigFile {
-  let text: string;
-  try {
-    const stat = fs.statSync(file);
-    if (!stat.isFile()) throw new Error('not a regular file');
-    if (stat.size > MAX_CONFIG_BYTES) throw new Error(`${stat.size} bytes, over the 1 MiB cap`);
-    text = fs.readFileSync(file, 'utf8');
-  } catch (cause) {
-    throw new GrooveError('CONFIG_INVALID', `cannot read config "${file}": ${(cause as Error).message}`, {
-      cause,
-      hint: 'fix the file or pass another with --config',
-    });
-  }
-  let raw: unknown;
-  try {
-    raw = { ...(parseToml(text) as object) };
-  } catch (cause) {
-    const reason = (cause as Error).message.split('\n')[0];
-    throw new GrooveError('CONFIG_INVALID', `config "${file}" is not valid TOML: ${reason}`, { cause });
-  }
-  const parsed = configFileSchema().safeParse(raw);
-  if (!parsed.success) throw new GrooveError('CONFIG_INVALID', describeSchemaError(file, parsed.error));
-  return parsed.data;
-}
-
-function describeSchemaError(file: string, error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return `config "${file}" is invalid`;
-  const where = issue.path.join('.');
-  if (issue.code === 'unrecognized_keys') {
-    const key = [...issue.path, issue.keys[0]].join('.');
-    return `config "${file}": unknown key "${key}" (remove it or check its spelling; see docs/configuration.md)`;
-  }
-  return `config "${file}": key "${where}" ${issue.message}`;
-}
-
-/** Parse `52428800`, `"50MiB"`, `"20MB"` into bytes. */
-export function parseByteSize(value: number | string): number {
-  if (typeof value === 'number') return value;
-  const match = /^\s*(\d+)\s*([a-z]*)\s*$/i.exec(value);
-  const units: Record<string, number> = {
-    '': 1,
-    b: 1,
-    kb: 1e3,
-    mb: 1e6,
-    gb: 1e9,
-    kib: 1024,
-    mib: MIB,
-    gib: 1024 * MIB,
-  };
-  const factor = match ? units[match[2]!.toLowerCase()] : undefined;
-  if (!match || factor === undefined) {
-    throw new GrooveError('CONFIG_INVALID', `size "${value}" is not understood`, {
-      hint: 'write e.g. "50MiB"',
-    });
-  }
-  return Number(match[1]) * factor;
-}
+export { expandPath, findConfigFile, parseByteSize, readConfigFile };
 
 function cloneDefaults(): ResolvedConfig {
   const copy = structuredClone(DEFAULTS);
