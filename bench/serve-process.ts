@@ -33,7 +33,11 @@ export interface SearchJson {
 }
 
 export interface ServeOptions {
-  kbPath: string;
+  /** The KB folder (`--kb-path`); or `kbNames` for registered KBs (`--kb NAME` each). */
+  kbPath?: string;
+  kbNames?: readonly string[];
+  /** Variables added to the process's environment (GROOVE_HOME for a registry of its own). */
+  env?: Record<string, string>;
   /** The index file; left out when the config names a shared store instead. */
   dbPath?: string;
   /** A groove.toml to pass with --config (how the postgres benchmark names its store). */
@@ -54,8 +58,8 @@ export async function startServe(options: ServeOptions): Promise<ServeProcess> {
     'http',
     '--port',
     '0',
-    '--kb-path',
-    options.kbPath,
+    ...(options.kbPath ? ['--kb-path', options.kbPath] : []),
+    ...(options.kbNames ?? []).flatMap((name) => ['--kb', name]),
     ...(options.dbPath ? ['--db-path', options.dbPath] : []),
     ...(options.configPath ? ['--config', options.configPath] : []),
     ...(options.modelDir ? ['--model-dir', options.modelDir] : ['--model', 'none']),
@@ -63,7 +67,7 @@ export async function startServe(options: ServeOptions): Promise<ServeProcess> {
   ];
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
-    env: { ...process.env, GROOVE_OFFLINE: '1', NO_COLOR: '1', GROOVE_HTTP_TOKEN: '' },
+    env: { ...process.env, GROOVE_OFFLINE: '1', NO_COLOR: '1', GROOVE_HTTP_TOKEN: '', ...options.env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
