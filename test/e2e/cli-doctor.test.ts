@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spliceDoctorTable } from '../../scripts/doctor-doc.js';
 import { DOCTOR_CHECKS } from '../../src/app/doctor/index.js';
 import { damageIndex, writeForeignDatabase } from '../support/damage-index.js';
 import { createDoctorFixture, type DoctorFixture, hashFile } from '../support/doctor-fixture.js';
@@ -206,14 +207,17 @@ describe('when doctor cannot run it exits 2 with one line on stderr', () => {
   });
 });
 
-describe('README', () => {
+describe('docs/doctor.md', () => {
+  const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../../docs/doctor.md'), 'utf8');
+
+  it('holds the check table rendered from the check declarations', () => {
+    expect(doc === spliceDoctorTable(doc), 'docs/doctor.md is out of date: run `npm run docs:doctor`').toBe(
+      true,
+    );
+  });
+
   it("lists every check with its severity in groove doctor's table", () => {
-    const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### `groove doctor`'), readme.indexOf('### `groove graph`'));
-    const rows = [...section.matchAll(/^\| `([a-z-]+)` \| (error|warning|info) \|/gm)].map((m) => [
-      m[1],
-      m[2],
-    ]);
+    const rows = [...doc.matchAll(/^\| `([a-z-]+)` \| (error|warning|info) \|/gm)].map((m) => [m[1], m[2]]);
     const expected = [
       ...DOCTOR_CHECKS.map((c) => [c.check, c.severity]),
       ['check-failed', 'error'],

@@ -1,5 +1,6 @@
-// groove as a library: the README's example, run against the package entry (`main` in package.json, built by
+// groove as a library: the facade, and the README's example as written, run against the package entry (`main` in package.json, built by
 // `npm run build`), indexes a KB and answers a search through the same facade as the CLI.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,5 +32,45 @@ describe('library API', () => {
     expect(legs.lexical.status).toBe('ok');
     expect(legs.vector.status).toBe('disabled');
     expect(groove.ERROR_CODES).toContain('INDEX_BUSY');
+  });
+});
+
+/** The README's library example: the one ```ts block under "## As a library". */
+function readmeLibraryExample(): string {
+  const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## As a library'));
+  const block = /```ts\n([\s\S]*?)```/.exec(section);
+  if (!block) throw new Error('README.md has no ```ts block under "## As a library"');
+  return block[1]!;
+}
+
+const built = fs.existsSync(path.join(repoRoot, 'dist/src/index.js'));
+
+describe.skipIf(!built)("the README's library example", () => {
+  it("runs as written, importing 'groove-kb' as an installed package resolves it", () => {
+    const example = readmeLibraryExample();
+    expect(example).toContain("from 'groove-kb'");
+    const project = path.join(root, 'project');
+    fs.mkdirSync(path.join(project, 'node_modules'), { recursive: true });
+    fs.symlinkSync(repoRoot, path.join(project, 'node_modules', 'groove-kb'), 'dir');
+    fs.cpSync(path.join(repoRoot, 'examples/sample-kb'), path.join(project, 'notes'), { recursive: true });
+    const report =
+      'console.log(JSON.stringify({ paths: results.map((r) => r.path), lexical: legs.lexical.status }));\n';
+    fs.writeFileSync(path.join(project, 'example.mjs'), example + report);
+
+    const home = path.join(root, 'home');
+    const run = spawnSync(process.execPath, ['example.mjs'], {
+      cwd: project,
+      env: { PATH: process.env.PATH ?? '', HOME: home, GROOVE_HOME: path.join(root, 'groove-home') },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const answer = JSON.parse(run.stdout.trim().split('\n').at(-1)!);
+    expect(answer.paths[0]).toBe('guides/password-reset.md');
+    expect(answer.lexical).toBe('ok');
+    expect(fs.readdirSync(path.join(project, 'notes')).sort()).toEqual(
+      fs.readdirSync(path.join(repoRoot, 'examples/sample-kb')).sort(),
+    );
   });
 });

@@ -1,4 +1,4 @@
-// Checks the layering table and the feature rules of docs/DESIGN.md by scanning every import in src/ and bench/.
+// Checks the layering table and the feature rules of docs/ARCHITECTURE.md by scanning every import in src/ and bench/.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

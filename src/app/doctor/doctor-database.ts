@@ -25,7 +25,7 @@ export type OpenedForDoctor =
   | { readable: true; database: DoctorDatabase }
   | { readable: false; finding: DoctorFinding };
 
-const NOT_AN_INDEX_REMEDY =
+export const NOT_AN_INDEX_REMEDY =
   'check --db-path (or db_path in groove.toml); groove never writes or replaces this file, so move or remove it yourself before `groove index` builds an index there';
 const REBUILD = 'groove index --force (rebuilds the index from the files and swaps it in when complete)';
 

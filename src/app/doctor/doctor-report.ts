@@ -81,10 +81,16 @@ export interface Detection {
 /** The check does not apply to this index (a table it reads is absent, the index has no model…). */
 export const NOT_APPLICABLE = Symbol('not applicable');
 
-export interface DoctorCheck {
+/** A check as the docs list it: its name, severity, what a finding means and the usual fix. */
+export interface DoctorCheckFacts {
   check: string;
   severity: Severity;
+  /** What a finding of this check means, for the table in docs/doctor.md. */
+  meaning: string;
   remedy: string;
+}
+
+export interface DoctorCheck extends DoctorCheckFacts {
   inspect(context: DoctorContext): Detection | null | typeof NOT_APPLICABLE;
 }
 

@@ -9,9 +9,10 @@ import type { IntegrityReader } from '../../store/index-integrity.js';
 import { loadGoldenMeta, type ReadCheckedFile, resolveGoldenPath } from '../golden/index.js';
 import { inspectIndexLock } from '../index/index.js';
 import { findModelFilesProblem, identityFromMeta } from '../models/index.js';
-import { CURRENT_SCHEMA_VERSION, openDoctorDatabase } from './doctor-database.js';
+import { CURRENT_SCHEMA_VERSION, NOT_AN_INDEX_REMEDY, openDoctorDatabase } from './doctor-database.js';
 import {
   type DoctorCheck,
+  type DoctorCheckFacts,
   type DoctorContext,
   type DoctorFinding,
   type DoctorReport,
@@ -36,6 +37,25 @@ export interface DoctorPorts {
 
 /** Every check, in the order they run and are listed. */
 export const DOCTOR_CHECKS: readonly DoctorCheck[] = [...INTEGRITY_CHECKS, ...SERVABILITY_CHECKS];
+
+const CHECK_FAILED_REMEDY = 'groove index --force (rebuilds the index from the files)';
+
+/** Findings no check declares: a check that could not run, and a file at the index path that is not groove's. */
+export const OTHER_FINDINGS: readonly DoctorCheckFacts[] = [
+  {
+    check: 'check-failed',
+    severity: 'error',
+    meaning: 'a check could not read the index (damage SQLite reports while reading)',
+    remedy: CHECK_FAILED_REMEDY,
+  },
+  {
+    check: 'not-a-groove-index',
+    severity: 'error',
+    meaning:
+      "the file at the index path is not SQLite, or SQLite without groove's stamp or `index_meta` (its first tables are listed)",
+    remedy: NOT_AN_INDEX_REMEDY,
+  },
+];
 
 export function runDoctor(input: DoctorInput, ports: DoctorPorts): DoctorReport {
   const opened = openDoctorDatabase(input.dbPath, input.kbPath);
@@ -173,7 +193,7 @@ function runChecks(
       summary: `${failed.length === 1 ? 'a check' : `${failed.length} checks`} could not read the index`,
       count: failed.length,
       samples: failed.slice(0, SAMPLE_LIMIT),
-      remedy: 'groove index --force (rebuilds the index from the files)',
+      remedy: CHECK_FAILED_REMEDY,
     });
   }
   findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);

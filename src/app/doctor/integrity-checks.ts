@@ -37,6 +37,7 @@ export const INTEGRITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'database-damaged',
     severity: 'error',
+    meaning: "SQLite's `quick_check` reports damaged pages",
     remedy: REBUILD,
     inspect({ reader }) {
       const problems = reader.quickCheck();
@@ -51,6 +52,7 @@ export const INTEGRITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'schema-newer',
     severity: 'error',
+    meaning: 'built by a newer groove (a later `schema_version`)',
     remedy: 'use the groove version that built this index, or rebuild it with groove index --force',
     inspect({ schema }) {
       if (schema.recorded <= schema.current) return null;
@@ -63,6 +65,7 @@ export const INTEGRITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'schema-outdated',
     severity: 'warning',
+    meaning: 'built with an older schema',
     remedy: 'groove index (migrates the file in place and fills in what the new schema adds)',
     inspect({ schema }) {
       if (schema.recorded >= schema.current) return null;
@@ -75,6 +78,7 @@ export const INTEGRITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'table-missing',
     severity: 'error',
+    meaning: '`index_meta`, `documents` or `chunks` is gone',
     remedy: REBUILD,
     inspect(context) {
       const missing = ['index_meta', 'documents', 'chunks'].filter((table) => !context.tables.has(table));
@@ -85,6 +89,7 @@ export const INTEGRITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'vector-table-missing',
     severity: 'error',
+    meaning: '`chunk_vectors` is gone',
     remedy: REBUILD,
     inspect(context) {
       if (context.tables.has('chunk_vectors')) return null;
@@ -94,6 +99,7 @@ export const INTEGRITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'fts-table-missing',
     severity: 'error',
+    meaning: '`fts_words` or `fts_chunks` (or its `_docsize` table) is gone',
     remedy: REBUILD,
     inspect(context) {
       const missing = FTS_TABLES.flatMap((table) =>
@@ -110,6 +116,7 @@ export const INTEGRITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'chunk-without-document',
     severity: 'error',
+    meaning: 'chunks whose document row is gone',
     remedy: REBUILD,
     inspect(context) {
       if (!hasTables(context, 'chunks', 'documents')) return NOT_APPLICABLE;
@@ -122,6 +129,7 @@ export const INTEGRITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'document-without-chunks',
     severity: 'error',
+    meaning: 'documents no search can find',
     remedy: REBUILD,
     inspect(context) {
       if (!hasTables(context, 'chunks', 'documents')) return NOT_APPLICABLE;
@@ -134,6 +142,7 @@ export const INTEGRITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'missing-embedding',
     severity: 'error',
+    meaning: 'chunks without a vector, and not queued for one, in an index with a model',
     remedy: REBUILD,
     inspect(context) {
       if (!hasModel(context) || !hasTables(context, 'chunk_vectors', 'chunks', 'documents'))
@@ -148,6 +157,8 @@ export const INTEGRITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'embedding-pending',
     severity: 'warning',
+    meaning:
+      'chunks still queued for their vector (an index run stopped before it finished embedding; searches find them by keyword only)',
     remedy: 'groove index (it embeds the queued chunks first; `groove serve` does it in the background)',
     inspect(context) {
       if (!hasModel(context) || !hasTables(context, 'embedding_queue', 'chunks')) return NOT_APPLICABLE;
@@ -161,6 +172,7 @@ export const INTEGRITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'orphan-embedding',
     severity: 'error',
+    meaning: 'vectors whose chunk is gone',
     remedy: REBUILD,
     inspect(context) {
       if (!hasTables(context, 'chunk_vectors', 'chunks')) return NOT_APPLICABLE;
@@ -173,6 +185,7 @@ export const INTEGRITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'embedding-wrong-size',
     severity: 'error',
+    meaning: "vectors not of the index's dimension",
     remedy: REBUILD,
     inspect(context) {
       if (!hasModel(context) || !hasTables(context, 'chunk_vectors', 'chunks', 'documents'))
@@ -188,6 +201,7 @@ export const INTEGRITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'missing-fts-row',
     severity: 'error',
+    meaning: 'chunks missing from `fts_words` or `fts_chunks`',
     remedy: REBUILD,
     inspect(context) {
       if (listableFtsTables(context).length === 0) return NOT_APPLICABLE;
@@ -200,6 +214,7 @@ export const INTEGRITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'orphan-fts-row',
     severity: 'error',
+    meaning: 'FTS rows whose chunk is gone',
     remedy: REBUILD,
     inspect(context) {
       if (listableFtsTables(context).length === 0) return NOT_APPLICABLE;
@@ -213,6 +228,7 @@ export const INTEGRITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'word-counts-missing',
     severity: 'warning',
+    meaning: 'chunks without `chunk_word_counts` (long-lived sessions rank through FTS5: slower, same order)',
     remedy: 'groove index (fills in the missing counts)',
     inspect(context) {
       if (!hasTables(context, 'chunks', 'documents')) return NOT_APPLICABLE;
@@ -234,6 +250,7 @@ export const INTEGRITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'word-counts-stale',
     severity: 'error',
+    meaning: 'word counts of no chunk, of unknown terms, or whose per-column totals differ from `fts_words`',
     remedy: REBUILD,
     inspect(context) {
       const needed = ['chunk_word_counts', 'word_terms', 'fts_words_docsize', 'chunks', 'documents'];
@@ -250,6 +267,8 @@ export const INTEGRITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'links-not-read',
     severity: 'warning',
+    meaning:
+      "the notes' links were read by older link rules, or never (an index migrated to schema 4 by a search, before its next run): the graph misses links",
     remedy: 'groove index (reads every note once; no vector is embedded again)',
     inspect(context) {
       // An index from before links is reported by schema-outdated; its next run reads them.

@@ -12,6 +12,8 @@ export const SERVABILITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'model-files-missing',
     severity: 'error',
+    meaning:
+      "the index's model is not in the model cache, or its `--model-dir` folder is gone or damaged (serve refuses to start, searches lose the vector leg)",
     remedy: 'groove models pull <id>',
     inspect({ identity, model }) {
       if (identity === null || identity.provider !== 'transformers') return NOT_APPLICABLE;
@@ -27,6 +29,7 @@ export const SERVABILITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'stale-writer-lock',
     severity: 'warning',
+    meaning: '`<db>.lock` names a dead or reused pid, predates a reboot, or names no process',
     remedy: 'nothing is needed: the next groove index takes it over (or delete the lock file)',
     inspect({ lock, dbPath }) {
       if (lock.kind !== 'stale') return null;
@@ -37,6 +40,7 @@ export const SERVABILITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'writer-lock-other-host',
     severity: 'warning',
+    meaning: '`<db>.lock` was written on another host; writes are refused while it stays',
     remedy: 'if no groove runs on that host, delete the lock file',
     inspect({ lock, dbPath }) {
       if (lock.kind !== 'other-host') return null;
@@ -50,6 +54,7 @@ export const SERVABILITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'golden-sidecar-invalid',
     severity: 'warning',
+    meaning: 'eval cannot read the golden sidecar',
     remedy: 'rewrite it with groove eval golden stamp, or delete it',
     inspect({ golden }) {
       if (golden.kind === 'none') return NOT_APPLICABLE;
@@ -64,6 +69,7 @@ export const SERVABILITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'golden-stale',
     severity: 'warning',
+    meaning: 'the golden set is older than `[eval] max_golden_age_days` (eval refuses it)',
     remedy: GOLDEN_REMEDY,
     inspect({ golden }) {
       if (golden.kind !== 'sidecar') return NOT_APPLICABLE;
@@ -79,6 +85,7 @@ export const SERVABILITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'golden-drifted',
     severity: 'warning',
+    meaning: 'the corpus moved more than `[eval] golden_drift_warn` since the set was judged',
     remedy: GOLDEN_REMEDY,
     inspect({ golden }) {
       if (golden.kind !== 'sidecar') return NOT_APPLICABLE;
@@ -96,6 +103,8 @@ export const SERVABILITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'parser-not-enabled',
     severity: 'warning',
+    meaning:
+      'indexed documents whose extension no enabled parser claims (`[parsers] enabled` or `[parsers.code] languages` was narrowed): get_document refuses them and the next `groove index` deletes them',
     remedy:
       'add the parser back to [parsers] enabled (or the language to [parsers.code] languages), or run groove index to drop these documents',
     inspect({ reader, tables, servedExtensions }) {
@@ -113,6 +122,8 @@ export const SERVABILITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'skipped-files',
     severity: 'warning',
+    meaning:
+      'files the last `groove index` refused (binary, too large, unreadable, no text layer, password-protected, zip bomb, extraction deadline…), each with its reason and whether an earlier version is still indexed',
     remedy:
       'each reason says why; fix or remove the file and run groove index again (groove index prints every refusal)',
     inspect({ reader }) {
@@ -137,6 +148,8 @@ export const SERVABILITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'empty-files',
     severity: 'info',
+    meaning:
+      'files the last `groove index` skipped because they hold no text (empty, blank, frontmatter only, an empty `.docx`); does not fail doctor',
     remedy:
       'nothing is needed; write text into the file, or ignore it in .grooveignore to keep it out of the walk',
     inspect({ reader }) {
@@ -154,6 +167,8 @@ export const SERVABILITY_CHECKS: readonly DoctorCheck[] = [
   {
     check: 'links-dangling',
     severity: 'info',
+    meaning:
+      'links in the notes to a note that is not indexed (`source → target as written`); attachments are not counted; does not fail doctor',
     remedy:
       'write the missing note, fix the link, or leave it (a link to a note not yet written is common); a link to an attachment (an image, a PDF) is not counted',
     inspect(context) {
