@@ -63,7 +63,8 @@ export const NO_COLOR_OPTION: OptionSpec = {
 };
 export const GOLDEN_OPTION: OptionSpec = {
   flags: '--golden <path>',
-  description: 'golden YAML (default: [eval] golden, then <kb>/.groove-eval.yml)',
+  description:
+    "golden YAML (default: [eval] golden, then <kb>/.groove-eval.yml, then the set golden build/import wrote in groove's data folder)",
 };
 
 /** `--no-server`: answer in-process even when a `groove serve` for the index is running (see local-server.ts). */
