@@ -1,6 +1,7 @@
 // The built CLI on three registered KBs at once, from an unrelated folder with GROOVE_HOME in a temp folder:
 // `groove search --kb a --kb b --kb c` ranks as one KB holding every file (lexical-only, `--model none`), each hit
-// names its KB, a filter matching one KB's files only finds them, an unknown name is a usage error naming the
+// names its KB, and the same holds for a hybrid search with a generated test model; a filter matching one KB's
+// files only finds them, an unknown name is a usage error naming the
 // known ones, and `groove status` shows each KB.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -8,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binPath } from '../support/run-bin.js';
+import { ensureTinyModel } from '../support/test-models.js';
 
 const PARTS = ['alpha', 'beta', 'gamma'] as const;
 const FILES = 36;
@@ -86,6 +88,31 @@ function search(query: string, kbs: readonly string[], extra: string[] = []): Hi
   return (JSON.parse(run.stdout) as { results: Hit[] }).results;
 }
 
+/**
+ * The same ranking up to ties: equal scores (symmetric fused ranks) are ordered by chunk id, which differs between
+ * one KB and several. Hits are grouped by score; every group is the same set of paths, but the last, cut at the
+ * limit, which only has the same score and size.
+ */
+function expectSameRanking(across: Hit[], whole: Hit[], query: string): void {
+  const groups = (hits: Hit[]) => {
+    const out: { score: string; paths: string[] }[] = [];
+    for (const hit of hits) {
+      const score = hit.score.toFixed(12);
+      if (out.at(-1)?.score !== score) out.push({ score, paths: [] });
+      out.at(-1)!.paths.push(hit.path);
+    }
+    return out.map((group) => ({ ...group, paths: group.paths.sort() }));
+  };
+  const [mine, theirs] = [groups(across), groups(whole)];
+  expect(mine.length, query).toBe(theirs.length);
+  for (const [i, group] of mine.entries()) {
+    const cut = i === mine.length - 1;
+    expect(group.score, query).toBe(theirs[i]!.score);
+    if (cut) expect(group.paths.length, query).toBe(theirs[i]!.paths.length);
+    else expect(group.paths, query).toEqual(theirs[i]!.paths);
+  }
+}
+
 beforeAll(() => {
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'groove-multikb-')));
   cwd = path.join(root, 'elsewhere');
@@ -127,10 +154,7 @@ describe('groove search with several --kb', () => {
       const whole = search(query, ['everything']);
       const across = search(query, PARTS);
       expect(whole.length, query).toBeGreaterThan(0);
-      expect(
-        across.map((hit) => hit.path),
-        query,
-      ).toEqual(whole.map((hit) => hit.path));
+      expectSameRanking(across, whole, query);
       for (const hit of across) expect(hit.kb, `${query}: ${hit.path}`).toBe(partOf.get(hit.path));
     }
     // The hits do come from every KB, so the comparison covers the combined statistics.
@@ -138,12 +162,32 @@ describe('groove search with several --kb', () => {
     expect([...kbs].sort()).toEqual([...PARTS]);
   });
 
+  it('hybrid, with a generated test model: the same ranking as one KB holding every file', () => {
+    const model = ['--model-dir', ensureTinyModel('embed'), '--pooling', 'mean', '--query-prefix', ''];
+    const names = ['h-alpha', 'h-beta', 'h-gamma', 'h-everything'];
+    for (const [i, name] of names.entries()) {
+      const source = path.join(root, 'kbs', [...PARTS, 'everything'][i]!);
+      const folder = path.join(root, 'hybrid', name);
+      fs.cpSync(source, folder, { recursive: true });
+      expect(groove(['kb', 'add', name, folder]).code).toBe(0);
+      const indexed = groove(['index', '--kb', name, ...model]);
+      expect(indexed.code, indexed.stderr).toBe(0);
+    }
+    for (const query of QUERIES.slice(0, 5)) {
+      const whole = search(query, ['h-everything'], model);
+      const across = search(query, names.slice(0, 3), model);
+      expect(whole.length, query).toBeGreaterThan(0);
+      expectSameRanking(across, whole, query);
+      for (const hit of across) expect(hit.kb, query).toBe(`h-${partOf.get(hit.path)}`);
+    }
+  }, 120_000);
+
   it('a path filter that matches one KB only returns its hits, as the whole KB does', () => {
     for (const query of ['restic backup', 'garden compost']) {
       const whole = search(query, ['everything'], ['--path-glob', 'special/**']);
       const across = search(query, PARTS, ['--path-glob', 'special/**']);
       expect(whole.length, query).toBeGreaterThan(0);
-      expect(across.map((hit) => hit.path)).toEqual(whole.map((hit) => hit.path));
+      expectSameRanking(across, whole, query);
       expect(new Set(across.map((hit) => hit.kb))).toEqual(new Set(['gamma']));
     }
   });
