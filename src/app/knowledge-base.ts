@@ -1,5 +1,6 @@
 // The application facade: CLI, MCP and eval call this object and nothing below it. Each method delegates to one
 // use case; the index file (session, swap gate, rebuild) is an IndexFile, the file ports come from adapters.ts.
+import fs from 'node:fs';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { ReplicaState } from '../core/index-storage.js';
 import { createJudgmentBudget, type JudgmentBudget } from '../core/judgment-budget.js';
@@ -50,6 +51,7 @@ import {
   importGolden,
   recordFeedback,
   stampGolden,
+  withGoldenDefault,
 } from './golden/index.js';
 import {
   assertIndexOwner,
@@ -60,6 +62,7 @@ import {
   IndexFile,
   type IndexSummary,
   type KbIdentity,
+  kbGoldenPathOf,
   kbIdentityOf,
   type ReplicaEvents,
   readIndexStatus,
@@ -316,7 +319,7 @@ export class KnowledgeBase {
   /** `groove doctor`: integrity and servability checks on a read-only connection; changes nothing. */
   doctor(): DoctorReport {
     if (this.shared) throw unsupportedOnSharedStore('`groove doctor`');
-    const input = { kbPath: this.kbPath, dbPath: this.dbPath, config: this.settings };
+    const input = { kbPath: this.kbPath, dbPath: this.dbPath, config: this.goldenSettings('read') };
     return runDoctor(input, { read: filePorts.readFile, now: this.now });
   }
 
@@ -382,7 +385,7 @@ export class KnowledgeBase {
   /** `groove eval`: score the golden set inside one read snapshot and compare with the previous run. */
   evaluate(options: EvaluateOptions = {}): Promise<EvalReport> {
     return runEvaluation(options, {
-      config: this.settings,
+      config: this.goldenSettings('read'),
       kbPath: this.kbPath,
       historyPath: () => evalHistoryPathOf(this.settings, this.kbPath),
       ports: {
@@ -440,7 +443,7 @@ export class KnowledgeBase {
     return this.file.outsideSwap(() =>
       withFeedbackDatabase(this.dbPath, (database) =>
         buildGoldenFromFeedback(options, {
-          config: this.settings,
+          config: this.goldenSettings('write'),
           kbPath: this.kbPath,
           ports: {
             ...this.goldenPorts(database.counts),
@@ -458,7 +461,7 @@ export class KnowledgeBase {
     return this.file.outsideSwap(() =>
       withFeedbackDatabase(this.dbPath, (database) =>
         stampGolden(options, {
-          config: this.settings,
+          config: this.goldenSettings('read'),
           kbPath: this.kbPath,
           ports: this.goldenPorts(database.counts),
         }),
@@ -469,7 +472,7 @@ export class KnowledgeBase {
   /** `groove eval golden import`: a golden YAML from TREC/BEIR query and qrels files (no index needed). */
   importGolden(options: GoldenImportOptions): GoldenImportResult {
     return importGolden(options, {
-      config: this.settings,
+      config: this.goldenSettings('write'),
       kbPath: this.kbPath,
       ports: { readFile: filePorts.readFile, write: filePorts.write },
     });
@@ -495,6 +498,16 @@ export class KnowledgeBase {
   /** Write an HTML report atomically: a reader sees the old file or the whole new one. */
   writeReport(filePath: string, html: string): void {
     filePorts.write(filePath, html);
+  }
+
+  /**
+   * The settings with the default golden file filled in: read from the KB's `.groove-eval.yml`, else from its own
+   * folder in groove's data folder; written only there (withGoldenDefault).
+   */
+  private goldenSettings(use: 'read' | 'write'): ResolvedConfig {
+    if (this.settings.eval.golden !== null) return this.settings;
+    const own = kbGoldenPathOf(this.settings, this.kbPath, use === 'write');
+    return withGoldenDefault(this.settings, this.kbPath, own, use, fs.existsSync);
   }
 
   private goldenPorts(counts: GoldenPorts['counts']): GoldenPorts {
@@ -566,7 +579,7 @@ export class KnowledgeBase {
         );
       });
     const ports = { readFile: filePorts.readFile, withSnapshot, onEvent, nowMs: () => performance.now() };
-    return runTune(options, { config: this.settings, kbPath: this.kbPath, ports });
+    return runTune(options, { config: this.goldenSettings('read'), kbPath: this.kbPath, ports });
   }
 
   /** The embedder for this configuration, loaded once per facade. */

@@ -5,7 +5,8 @@ import { GrooveError } from '../errors.js';
 import { EXIT } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
-import { goldenBuildToJson, renderGoldenBuildText } from './render-golden.js';
+import { shadowingGolden } from './golden-shadow.js';
+import { goldenBuildToJson, renderGoldenBuildText, shadowedGoldenNote } from './render-golden.js';
 
 interface BuildFlags extends CommonFlags {
   fromFeedback?: boolean;
@@ -18,7 +19,8 @@ export async function run({ flags, io }: RunContext<BuildFlags>): Promise<number
       hint: 'pass --from-feedback (judgments recorded through the MCP tool record_feedback)',
     });
   }
-  const kb = openKnowledgeBase(loadConfig(flags, io));
+  const config = loadConfig(flags, io);
+  const kb = openKnowledgeBase(config);
   try {
     const result = await kb.buildGolden({
       out: flags.out === undefined ? undefined : expandPath(flags.out, io.cwd),
@@ -33,6 +35,9 @@ export async function run({ flags, io }: RunContext<BuildFlags>): Promise<number
         'groove eval golden build: no query survived the filters, nothing written (record more feedback with at least one `helped` item per task)\n',
       );
     }
+    const shadow = result.written ? shadowingGolden(config.kbPath, result.outPath, flags.out) : null;
+    if (shadow !== null)
+      io.stderr.write(shadowedGoldenNote('groove eval golden build', result.outPath, shadow));
     return result.written ? EXIT.ok : EXIT.failure;
   } finally {
     await kb.close();

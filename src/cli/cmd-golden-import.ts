@@ -5,6 +5,8 @@ import { GrooveError } from '../errors.js';
 import { EXIT } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
+import { shadowingGolden } from './golden-shadow.js';
+import { shadowedGoldenNote } from './render-golden.js';
 
 interface ImportFlags extends CommonFlags {
   qrels?: string;
@@ -18,7 +20,8 @@ export async function run({ flags, io }: RunContext<ImportFlags>): Promise<numbe
       hint: 'e.g. groove eval golden import --qrels qrels/test.tsv --queries queries.jsonl --out golden.yml',
     });
   }
-  const kb = openKnowledgeBase(loadConfig(flags, io));
+  const config = loadConfig(flags, io);
+  const kb = openKnowledgeBase(config);
   try {
     const result = kb.importGolden({
       qrels: expandPath(flags.qrels, io.cwd),
@@ -44,6 +47,9 @@ export async function run({ flags, io }: RunContext<ImportFlags>): Promise<numbe
         `wrote ${result.outPath}: ${result.queries} of ${result.queriesRead} queries (those with a relevant judgment), ${result.entries} expected entries from ${result.qrelsLines} qrels lines\n`,
       );
     }
+    const shadow = shadowingGolden(config.kbPath, result.outPath, flags.out);
+    if (shadow !== null)
+      io.stderr.write(shadowedGoldenNote('groove eval golden import', result.outPath, shadow));
     return EXIT.ok;
   } finally {
     await kb.close();

@@ -1,11 +1,21 @@
 // `groove status`: what the index holds and how it was built — through a running `groove serve` for the same
-// index when one answers (local-server.ts), else in-process.
+// index when one answers (local-server.ts), else in-process. Several `--kb` are read in-process, one block (text)
+// or one array element (json) per KB.
 import { EXIT } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
+import { loadSearchTargets } from './kb-configs.js';
 import { answerThroughServer } from './local-server.js';
+import { withOpenTargets } from './open-targets.js';
 
 export async function run({ flags, io }: RunContext<CommonFlags & { server?: boolean }>): Promise<number> {
+  const targets = loadSearchTargets(flags, io);
+  if (targets !== null) {
+    const { statusAcrossOutput } = await import('./command-output.js');
+    const output = await withOpenTargets(targets, (opened) => statusAcrossOutput(opened, flags.format));
+    io.stdout.write(output.stdout);
+    return EXIT.ok;
+  }
   const config = loadConfig(flags, io);
   if (await answerThroughServer('status', { format: flags.format }, config, flags, io)) return EXIT.ok;
   const { openKnowledgeBase } = await import('../app/index.js');

@@ -3,6 +3,8 @@
 import {
   type KnowledgeBase,
   resolveSearchParams,
+  type SearchResponse,
+  searchKnowledgeBases,
   searchResponseToJson,
   statusReportToJson,
 } from '../app/index.js';
@@ -22,7 +24,30 @@ export async function searchOutput(
   format: string | undefined,
   text: Omit<SearchTextOptions, 'minConfidenceRatio'> = {},
 ): Promise<CommandOutput> {
-  const response = await kb.search(request);
+  return responseOutput(await kb.search(request), kb, request, format, text);
+}
+
+/**
+ * `groove search --kb a --kb b`'s output: the KBs searched as one corpus (searchKnowledgeBases), each hit naming
+ * its KB; the first KB's settings apply, as they do to the ranking.
+ */
+export async function searchAcrossOutput(
+  targets: readonly { kb: KnowledgeBase; name: string }[],
+  request: SearchRequest,
+  format: string | undefined,
+  text: Omit<SearchTextOptions, 'minConfidenceRatio'> = {},
+): Promise<CommandOutput> {
+  const response = await searchKnowledgeBases(targets, request);
+  return responseOutput(response, targets[0]!.kb, request, format, text);
+}
+
+function responseOutput(
+  response: SearchResponse,
+  kb: KnowledgeBase,
+  request: SearchRequest,
+  format: string | undefined,
+  text: Omit<SearchTextOptions, 'minConfidenceRatio'>,
+): CommandOutput {
   if (format === 'text') {
     const { minConfidenceRatio } = resolveSearchParams(request, kb.config);
     return { stdout: renderSearchText(response, { ...text, minConfidenceRatio }), stderr: '' };
@@ -38,5 +63,22 @@ export async function searchOutput(
 export async function statusOutput(kb: KnowledgeBase, format: string | undefined): Promise<CommandOutput> {
   const report = await kb.describe();
   const stdout = format === 'json' ? `${JSON.stringify(statusReportToJson(report))}\n` : renderStatus(report);
+  return { stdout, stderr: '' };
+}
+
+/**
+ * `groove status --kb a --kb b`: text, one block per KB headed by its name; json, an array of each KB's status
+ * object with its `kb` name first, in the order the KBs were named.
+ */
+export async function statusAcrossOutput(
+  targets: readonly { kb: KnowledgeBase; name: string }[],
+  format: string | undefined,
+): Promise<CommandOutput> {
+  const reports = [];
+  for (const { kb, name } of targets) reports.push({ name, report: await kb.describe() });
+  const stdout =
+    format === 'json'
+      ? `${JSON.stringify(reports.map(({ name, report }) => ({ kb: name, ...statusReportToJson(report) })))}\n`
+      : reports.map(({ name, report }) => `[${name}]\n${renderStatus(report)}`).join('\n');
   return { stdout, stderr: '' };
 }

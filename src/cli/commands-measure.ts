@@ -28,7 +28,8 @@ const GOLDEN_COMMAND: CommandSpec = {
         },
         {
           flags: '--out <path>',
-          description: 'where to write the golden YAML (default: the golden file eval reads)',
+          description:
+            "where to write the golden YAML (default: [eval] golden, else golden.yml in the KB's folder in groove's data folder)",
         },
         formatOption(),
         ...KB_OPTIONS,
@@ -49,7 +50,8 @@ const GOLDEN_COMMAND: CommandSpec = {
         },
         {
           flags: '--out <path>',
-          description: 'where to write the golden YAML (default: the golden file eval reads, if none exists)',
+          description:
+            "where to write the golden YAML (default: [eval] golden, else golden.yml in the KB's folder in groove's data folder; never over an existing file)",
         },
         formatOption(),
         ...KB_OPTIONS,

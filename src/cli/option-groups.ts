@@ -2,10 +2,14 @@
 import type { OptionSpec } from './command-spec.js';
 import { collect } from './flag-parsers.js';
 
-/** `--kb NAME`: a KB of the registry (`groove kb list`); repeatable so that a second one gets a clear error. */
+/**
+ * `--kb NAME`: a KB of the registry (`groove kb list`); repeatable: search and status take several, the other
+ * commands refuse a second one with a clear error.
+ */
 export const KB_NAME_OPTION: OptionSpec = {
   flags: '--kb <name>',
-  description: 'registered knowledge base (`groove kb list`): its folder and settings, from any folder',
+  description:
+    'registered knowledge base (`groove kb list`): its folder and settings, from any folder (search, status: repeat to name several)',
   parse: collect as OptionSpec['parse'],
 };
 
@@ -59,7 +63,8 @@ export const NO_COLOR_OPTION: OptionSpec = {
 };
 export const GOLDEN_OPTION: OptionSpec = {
   flags: '--golden <path>',
-  description: 'golden YAML (default: [eval] golden, then <kb>/.groove-eval.yml)',
+  description:
+    "golden YAML (default: [eval] golden, then <kb>/.groove-eval.yml, then the set golden build/import wrote in groove's data folder)",
 };
 
 /** `--no-server`: answer in-process even when a `groove serve` for the index is running (see local-server.ts). */

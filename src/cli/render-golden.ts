@@ -74,3 +74,11 @@ function metaToJson(meta: GoldenBuildResult['meta']): Record<string, unknown> {
     source: meta.source,
   };
 }
+
+/**
+ * The note after a golden set written to groove's data folder by default while the KB holds its own
+ * `.groove-eval.yml`: eval keeps reading that one, so say how to measure the set just written.
+ */
+export function shadowedGoldenNote(command: string, written: string, kbGolden: string): string {
+  return `${command}: note: groove eval reads ${displayPath(kbGolden)} first; measure the set just written with --golden ${displayPath(written)}\n`;
+}

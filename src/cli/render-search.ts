@@ -38,7 +38,11 @@ function renderHit(hit: Hit, rank: number, topScore: number, options: SearchText
   const paint = pc.createColors(options.color === true);
   // Every line is escaped whole: neither a file name nor a heading nor the text can forge a line.
   const where = hit.lineStart === null ? hit.path : `${hit.path}:${hit.lineStart}`;
-  const block = [`${paint.bold(`${rank}. ${displayLine(hit.title)}`)}  ${paint.cyan(displayPath(where))}`];
+  // A hit of a search across KBs names its KB before its path.
+  const kb = 'kb' in hit && typeof hit.kb === 'string' ? `${paint.magenta(`[${displayLine(hit.kb)}]`)} ` : '';
+  const block = [
+    `${paint.bold(`${rank}. ${displayLine(hit.title)}`)}  ${kb}${paint.cyan(displayPath(where))}`,
+  ];
   const crumbs = hit.breadcrumb || hit.heading;
   if (crumbs) block.push(`   § ${displayLine(crumbs)}`);
   block.push(`   ${relevanceLine(hit.score, topScore)}`);

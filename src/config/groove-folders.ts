@@ -97,3 +97,5 @@ export function kbDataDir(folders: GrooveFolders, kb: KbFolderKey): string {
 export const KB_INDEX_FILE_NAME = 'index.groove.db';
 /** The eval history in a KB's own folder. */
 export const KB_EVAL_HISTORY_FILE_NAME = 'eval-history.json';
+/** The golden set `groove eval golden build` and `import` write by default, in a KB's own folder. */
+export const KB_GOLDEN_FILE_NAME = 'golden.yml';

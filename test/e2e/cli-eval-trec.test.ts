@@ -225,9 +225,17 @@ describe('groove eval TREC interop', () => {
     fs.writeFileSync(path.join(root, 'r.tsv'), 'reset\tguides/password-reset.md\t1\n');
     const ok = await importGolden('--qrels', 'r.tsv', '--queries', 'q.jsonl');
     expect(ok.code, ok.stderr).toBe(0);
-    expect(fs.readFileSync(path.join(kb, '.groove-eval.yml'), 'utf8')).toContain(
-      '- path: guides/password-reset.md',
-    );
+    // Without --out the set goes to the KB's own folder in groove's data folder, never into the KB.
+    const written = /^wrote (.+): /.exec(ok.stdout)![1]!;
+    expect(path.basename(written)).toBe('golden.yml');
+    expect(path.relative(kb, written).startsWith('..')).toBe(true);
+    expect(fs.existsSync(path.join(kb, '.groove-eval.yml'))).toBe(false);
+    expect(fs.readFileSync(written, 'utf8')).toContain('- path: guides/password-reset.md');
+    // groove eval finds it there by default.
+    const measured = await groove('eval', '--kb-path', kb, '--no-history', '--format', 'json');
+    expect(measured.code, measured.stderr).toBe(0);
+    const perQuery = (JSON.parse(measured.stdout) as { per_query: { id: string }[] }).per_query;
+    expect(perQuery.map((q) => q.id)).toEqual(['reset']);
     // The default output is never overwritten.
     const twice = await importGolden('--qrels', 'r.tsv', '--queries', 'q.jsonl');
     expect(twice.code).toBe(1);

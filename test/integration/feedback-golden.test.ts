@@ -193,7 +193,11 @@ describe('golden build --from-feedback', () => {
 
       const result = await facade.buildGolden();
       expect(result.written).toBe(true);
-      expect(result.outPath).toBe(path.join(temp.kbPath, '.groove-eval.yml'));
+      // By default the set goes to the KB's own folder in groove's data folder; nothing is written in the KB.
+      expect(path.basename(result.outPath)).toBe('golden.yml');
+      expect(path.relative(temp.kbPath, result.outPath).startsWith('..')).toBe(true);
+      expect(fs.existsSync(path.join(temp.kbPath, '.groove-eval.yml'))).toBe(false);
+      expect(fs.existsSync(path.join(temp.kbPath, '.groove-eval.meta.yml'))).toBe(false);
       expect(result.draft.input).toEqual({ queries: 5, items: 7, tasks: 4 });
       expect(result.draft.steps.map((s) => [s.filter, s.queriesRemoved, s.itemsRemoved])).toEqual([
         ['always-served', 0, 1],
@@ -248,10 +252,8 @@ describe('golden build --from-feedback', () => {
 
   it('never overwrites a hand-written golden file unless --out says so, and writes nothing when no query survives', async () => {
     const temp = makeKb();
-    temp.write(
-      '.groove-eval.yml',
-      'queries:\n  - query: "hand written"\n    expected:\n      - path: notes/alpha.md\n',
-    );
+    const handWritten = 'queries:\n  - query: "hand written"\n    expected:\n      - path: notes/alpha.md\n';
+    temp.write('.groove-eval.yml', handWritten);
     const facade = open(temp);
     try {
       await facade.index();
@@ -260,6 +262,10 @@ describe('golden build --from-feedback', () => {
         query: 'talks about alphaalpha',
         items: [{ path: 'notes/alpha.md', verdict: 'noise' }],
       });
+      // The default output, in groove's data folder, holds a hand-written set: refused.
+      const own = (await facade.buildGolden()).outPath;
+      expect(path.relative(temp.kbPath, own).startsWith('..')).toBe(true);
+      fs.writeFileSync(own, handWritten);
       await expect(facade.buildGolden()).rejects.toMatchObject({
         code: 'FILE_REFUSED',
         message: expect.stringContaining('it was not built from feedback'),
@@ -268,7 +274,8 @@ describe('golden build --from-feedback', () => {
       const empty = await facade.buildGolden({ out });
       expect(empty.written).toBe(false);
       expect(fs.existsSync(out)).toBe(false);
-      expect(fs.readFileSync(temp.abs('.groove-eval.yml'), 'utf8')).toContain('hand written');
+      expect(fs.readFileSync(own, 'utf8')).toBe(handWritten);
+      expect(fs.readFileSync(temp.abs('.groove-eval.yml'), 'utf8')).toBe(handWritten);
     } finally {
       await facade.close();
     }

@@ -213,8 +213,21 @@ describe('--kb on the commands', () => {
       expect(both.code, command[0]).toBe(2);
       expect(both.stderr).toContain('--kb notes and --kb-path');
       const several = await groove(...command, '--kb', 'notes', '--kb', 'work');
-      expect(several.code, command[0]).toBe(2);
-      expect(several.stderr).toContain('--kb was given 2 times');
+      const takesSeveral = command[0] === 'status' || command[0] === 'search';
+      if (!takesSeveral) {
+        expect(several.code, command[0]).toBe(2);
+        expect(several.stderr).toContain('--kb was given 2 times');
+        continue;
+      }
+      const unknownAmong = await groove(...command, '--kb', 'notes', '--kb', 'nope');
+      expect(unknownAmong.code, command[0]).toBe(2);
+      expect(unknownAmong.stderr).toContain('registered: notes, work');
+      const withPath = await groove(...command, '--kb', 'notes', '--kb', 'work', '--kb-path', root);
+      expect(withPath.code, command[0]).toBe(2);
+      expect(withPath.stderr).toContain('cannot be used with several --kb');
+      const twice = await groove(...command, '--kb', 'notes', '--kb', 'notes');
+      expect(twice.code, command[0]).toBe(2);
+      expect(twice.stderr).toContain('--kb notes was given twice');
     }
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseGoldenYaml, resolveGoldenPath } from '../../src/app/golden/golden-file.js';
+import { parseGoldenYaml, resolveGoldenPath, withGoldenDefault } from '../../src/app/golden/golden-file.js';
+import { resolveConfig } from '../../src/config/resolve-config.js';
 import { GrooveError } from '../../src/errors.js';
 
 const parse = (text: string) => parseGoldenYaml(text, 'golden.yaml');
@@ -128,5 +129,20 @@ describe('golden path', () => {
     expect(resolveGoldenPath({ flag: '/x/g.yml', configured: '/c/g.yml', kbPath: '/kb' })).toBe('/x/g.yml');
     expect(resolveGoldenPath({ configured: '/c/g.yml', kbPath: '/kb' })).toBe('/c/g.yml');
     expect(resolveGoldenPath({ configured: null, kbPath: '/kb' })).toBe('/kb/.groove-eval.yml');
+  });
+
+  it("reads the KB's .groove-eval.yml first, then groove's own set; writes only groove's own set", () => {
+    const config = resolveConfig({ cwd: '/nowhere', env: {}, overrides: { kbPath: '/kb' } });
+    const own = '/data/kbs/kb-1/golden.yml';
+    const golden = (use: 'read' | 'write', present: string[]) =>
+      withGoldenDefault(config, '/kb', own, use, (file) => present.includes(file)).eval.golden;
+    expect(golden('read', ['/kb/.groove-eval.yml', own])).toBeNull();
+    expect(golden('read', [own])).toBe(own);
+    expect(golden('read', [])).toBeNull();
+    expect(golden('write', ['/kb/.groove-eval.yml'])).toBe(own);
+    expect(golden('write', [])).toBe(own);
+    const configured = { ...config, eval: { ...config.eval, golden: '/c/g.yml' } };
+    expect(withGoldenDefault(configured, '/kb', own, 'write', () => false).eval.golden).toBe('/c/g.yml');
+    expect(withGoldenDefault(config, '/kb', null, 'write', () => false).eval.golden).toBeNull();
   });
 });

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import type { ResolvedConfig } from '../../config/resolve-config.js';
 import type { ExpectedEntry } from '../../core/eval-metrics.js';
 import { compileFtsQuery } from '../../core/fts-query.js';
 import { nestsDeeperThan, YAML_TOO_DEEP, yamlFailureReason } from '../../core/yaml-depth.js';
@@ -31,6 +32,26 @@ export interface GoldenSet {
   queries: GoldenQuery[];
   /** SHA-256 (hex) of the raw bytes: part of the run fingerprint. */
   hash: string;
+}
+
+/**
+ * The config whose `[eval] golden` says where the golden set is when neither `--golden`/`--out` nor `[eval]
+ * golden` does. `read` (eval, tune, stamp, doctor): `<kb>/.groove-eval.yml` when the KB holds one, else the set in
+ * the KB's own folder in groove's data folder (`own`) when there is one, else `<kb>/.groove-eval.yml` (the missing
+ * file the error names). `write` (golden build, import): always `own`, so groove never writes into the KB unasked.
+ * `own` is null when the KB folder is missing: the config is left as it is.
+ */
+export function withGoldenDefault(
+  config: ResolvedConfig,
+  kbPath: string,
+  own: string | null,
+  use: 'read' | 'write',
+  exists: (filePath: string) => boolean,
+): ResolvedConfig {
+  if (config.eval.golden !== null || own === null) return config;
+  const inKb = path.join(kbPath, DEFAULT_GOLDEN_NAME);
+  if (use === 'read' && (exists(inKb) || !exists(own))) return config;
+  return { ...config, eval: { ...config.eval, golden: own } };
 }
 
 /** `--golden` (absolute), else `[eval] golden`, else `<kb>/.groove-eval.yml`. */

@@ -20,6 +20,7 @@ export {
   loadGoldenFile,
   type ReadCheckedFile,
   resolveGoldenPath,
+  withGoldenDefault,
 } from './golden-file.js';
 export { type GoldenImportOptions, type GoldenImportResult, importGolden } from './golden-import.js';
 export { loadGoldenMeta } from './golden-meta.js';

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   KB_EVAL_HISTORY_FILE_NAME,
+  KB_GOLDEN_FILE_NAME,
   KB_INDEX_FILE_NAME,
   type KbFolderKey,
   kbDataDir,
@@ -106,6 +107,16 @@ export function kbOwnFolder(config: ResolvedConfig, kbPath: string): string {
 /** Where the eval history of the KB lives: in the KB's own folder, never inside the KB. */
 export function evalHistoryPathOf(config: ResolvedConfig, kbPath: string): string {
   return path.join(kbOwnFolder(config, kbPath), KB_EVAL_HISTORY_FILE_NAME);
+}
+
+/**
+ * The golden set in the KB's own folder (the folder created when `create`), never inside the KB; null when the KB
+ * folder does not exist (the command reports that).
+ */
+export function kbGoldenPathOf(config: ResolvedConfig, kbPath: string, create: boolean): string | null {
+  if (!fs.existsSync(kbPath)) return null;
+  const folder = kbDataDir(config.folders, kbIdentityOf(kbPath, config.kbName));
+  return path.join(create ? ensureOwnFolder(folder) : folder, KB_GOLDEN_FILE_NAME);
 }
 
 /**

@@ -15,6 +15,7 @@ export {
   evalHistoryPathOf,
   judgeIndexOwner,
   type KbIdentity,
+  kbGoldenPathOf,
   kbIdentityOf,
   type OwnerVerdict,
   withDefaultIndexPath,
