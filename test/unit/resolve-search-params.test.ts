@@ -33,6 +33,7 @@ describe('resolveSearchParams', () => {
       parentRetriever: null,
       boost: null,
       graph: null,
+      fold: DEFAULTS.search.fold,
       minConfidenceRatio: DEFAULTS.search.minConfidenceRatio,
       fusion: DEFAULTS.search.fusion,
       explain: false,
