@@ -1,11 +1,13 @@
 // The measuring commands as data (see command-spec.ts): `groove eval` with `eval golden build|stamp`, and
 // `groove tune`.
+import { FOLD_MODES } from '../core/fold-hits.js';
 import type { CommandSpec } from './command-spec.js';
 import {
   MAX_CUTOFF,
   MAX_TUNE_LIMIT,
   parseBool,
   parseBoundedInt,
+  parseChoice,
   parseKList,
   parseNameList,
   parseUnit,
@@ -153,6 +155,11 @@ export const EVAL_COMMAND: CommandSpec = {
       parse: parseBool('eval', '--parent-retriever'),
     },
     { flags: '--no-parent-retriever', description: 'turn the parent retriever off' },
+    {
+      flags: '--fold <mode>',
+      description: 'fold hits of one section or document into the first (same as on `groove search`)',
+      parse: parseChoice('eval', '--fold', FOLD_MODES),
+    },
     ...KB_OPTIONS,
     ...MODEL_OPTIONS,
   ],
