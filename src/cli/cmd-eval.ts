@@ -1,7 +1,7 @@
 // `groove eval`: measure retrieval against a golden file, diff with the previous run, optionally gate CI.
 import { evalReportToJson, openKnowledgeBase } from '../app/index.js';
 import { expandPath } from '../config/resolve-config.js';
-import type { FoldMode } from '../core/fold-hits.js';
+import type { SearchRequest } from '../config/search-params.js';
 import { EXIT, wantsColor } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
@@ -29,7 +29,7 @@ interface EvalFlags extends CommonFlags {
   mmrLambda?: number;
   mmrSameDocPenalty?: number;
   parentRetriever?: boolean;
-  fold?: FoldMode;
+  fold?: SearchRequest['fold'];
   trecRun?: string;
   trecQrels?: string;
   report?: string;

@@ -1,6 +1,6 @@
 // The measuring commands as data (see command-spec.ts): `groove eval` with `eval golden build|stamp`, and
 // `groove tune`.
-import { FOLD_MODES } from '../core/fold-hits.js';
+import { choicesOf, type SearchRequest } from '../config/search-params.js';
 import type { CommandSpec } from './command-spec.js';
 import {
   MAX_CUTOFF,
@@ -13,6 +13,8 @@ import {
   parseUnit,
 } from './flag-parsers.js';
 import { formatOption, GOLDEN_OPTION, KB_OPTIONS, MODEL_OPTIONS, NO_COLOR_OPTION } from './option-groups.js';
+
+type FoldMode = NonNullable<SearchRequest['fold']>;
 
 const GOLDEN_COMMAND: CommandSpec = {
   name: 'golden',
@@ -158,7 +160,7 @@ export const EVAL_COMMAND: CommandSpec = {
     {
       flags: '--fold <mode>',
       description: 'fold hits of one section or document into the first (same as on `groove search`)',
-      parse: parseChoice('eval', '--fold', FOLD_MODES),
+      parse: parseChoice('eval', '--fold', choicesOf('fold') as readonly FoldMode[]),
     },
     ...KB_OPTIONS,
     ...MODEL_OPTIONS,

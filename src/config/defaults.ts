@@ -109,7 +109,7 @@ export const DEFAULTS = {
      */
     memoryBudgetMb: null as number | null,
     /** Fold lower hits of a section or document already shown into its first hit: none, section, document. */
-    fold: 'none' as FoldMode,
+    fold: 'section' as FoldMode,
     mmr: { enabled: false, lambda: 0.7, sameDocPenalty: 0.0 },
     parentRetriever: { enabled: false, wholeDocThresholdTokens: 100, maxExpandedTokens: 2000 },
     /**

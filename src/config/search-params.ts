@@ -305,6 +305,11 @@ export function wireName(name: string): string {
   return BY_NAME.get(name)?.wire ?? name;
 }
 
+/** The values a choice parameter takes, in the table's order; none for another parameter. */
+export function choicesOf(name: string): readonly string[] {
+  return BY_NAME.get(name)?.values ?? [];
+}
+
 /** The same object with snake_case keys, in its own key order; keys that are not parameters are kept. */
 export function toWireKeys(values: object): Record<string, unknown> {
   return Object.fromEntries(Object.entries(values).map(([key, value]) => [wireName(key), value]));

@@ -32,8 +32,8 @@ export function foldKey(mode: FoldMode, place: FoldPlace | null): string | null 
 /**
  * Walk `ranked` best first and keep the first candidate of each key, until `limit` are kept; a later candidate
  * whose key was already kept is folded into that hit (counted in its `folded`). Order is kept; a candidate with
- * a null key is always kept. Candidates past the last kept hit are not looked at, so `folded` counts only the
- * hits that would otherwise have taken a place in the list.
+ * a null key is always kept. Candidates are looked at only until `limit` are kept, so `folded` counts the hits
+ * that would otherwise have taken a place in the list (all of them when the candidates run out first).
  */
 export function foldRanked<T>(
   ranked: readonly T[],
