@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { searchResponseToJson } from '../../src/app/index.js';
 import type { KnowledgeBase } from '../../src/app/knowledge-base.js';
+import { searchKnowledgeBases } from '../../src/app/search-knowledge-bases.js';
 import {
   type ConnectedClient,
   connectInMemory,
@@ -81,6 +82,39 @@ describe('fold', () => {
     // The built-in value ([search] fold) is section.
     const plain = await kb.search({ query: 'widgetfold', limit: 3 });
     expect(searchResponseToJson(plain).results).toEqual(bySection.results);
+  });
+
+  it('folds a search across knowledge bases the same way', async () => {
+    serveKb = createServeKb({ model: 'none', files: { 'guide.md': GUIDE } });
+    kb = openTestKb(serveKb, null);
+    await kb.index();
+    const other = createServeKb({ model: 'none', files: { 'faq.md': FILES['faq.md'] } });
+    const otherKb = openTestKb(other, null);
+    try {
+      await otherKb.index();
+      const targets = [
+        { kb, name: 'guides' },
+        { kb: otherKb, name: 'faq' },
+      ];
+      const response = await searchKnowledgeBases(targets, { query: 'widgetfold', limit: 3 });
+      expect(response.results.map((h) => [h.kb, h.path, h.heading, h.folded ?? 0])).toEqual([
+        ['guides', 'guide.md', 'Setup', 5],
+        ['faq', 'faq.md', 'Widget FAQ', 0],
+        ['guides', 'guide.md', 'Usage', 0],
+      ]);
+      const byDocument = await searchKnowledgeBases(targets, {
+        query: 'widgetfold',
+        limit: 3,
+        fold: 'document',
+      });
+      expect(byDocument.results.map((h) => [h.kb, h.path, h.folded ?? 0])).toEqual([
+        ['guides', 'guide.md', 6],
+        ['faq', 'faq.md', 0],
+      ]);
+    } finally {
+      await otherKb.close();
+      other.cleanup();
+    }
   });
 
   it('reaches the CLI JSON and the MCP search tool, whose schema lists the modes', async () => {
