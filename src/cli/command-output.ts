@@ -20,12 +20,12 @@ export async function searchOutput(
   kb: KnowledgeBase,
   request: SearchRequest,
   format: string | undefined,
-  text: Omit<SearchTextOptions, 'minConfidenceRatio'> = {},
+  text: Omit<SearchTextOptions, 'minConfidenceRatio' | 'fold'> = {},
 ): Promise<CommandOutput> {
   const response = await kb.search(request);
   if (format === 'text') {
-    const { minConfidenceRatio } = resolveSearchParams(request, kb.config);
-    return { stdout: renderSearchText(response, { ...text, minConfidenceRatio }), stderr: '' };
+    const { minConfidenceRatio, fold } = resolveSearchParams(request, kb.config);
+    return { stdout: renderSearchText(response, { ...text, minConfidenceRatio, fold }), stderr: '' };
   }
   const stderr =
     response.lexicalOnly && format === 'json'
