@@ -14,6 +14,7 @@ const TYPE_NAMES: Record<SearchParam['type'], string> = {
   boolean: 'boolean',
   stringList: 'list of strings',
   date: 'date',
+  choice: 'choice',
 };
 
 const code = (text: string) => `\`${text}\``;

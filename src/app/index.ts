@@ -73,6 +73,8 @@ export {
   type CombinedHit,
   type CombinedResponse,
   type EffectiveSearchParams,
+  FOLD_MODES,
+  type FoldMode,
   resolveSearchParams,
   type SearchHit,
   type SearchResponse,

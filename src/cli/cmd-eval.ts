@@ -1,6 +1,7 @@
 // `groove eval`: measure retrieval against a golden file, diff with the previous run, optionally gate CI.
 import { evalReportToJson, openKnowledgeBase } from '../app/index.js';
 import { expandPath } from '../config/resolve-config.js';
+import type { SearchRequest } from '../config/search-params.js';
 import { EXIT, wantsColor } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { type CommonFlags, loadConfig } from './common-options.js';
@@ -28,6 +29,7 @@ interface EvalFlags extends CommonFlags {
   mmrLambda?: number;
   mmrSameDocPenalty?: number;
   parentRetriever?: boolean;
+  fold?: SearchRequest['fold'];
   trecRun?: string;
   trecQrels?: string;
   report?: string;
@@ -59,6 +61,7 @@ export async function run({ flags, io }: RunContext<EvalFlags>): Promise<number>
       mmrLambda: flags.mmrLambda,
       mmrSameDocPenalty: flags.mmrSameDocPenalty,
       parentRetriever: flags.parentRetriever,
+      fold: flags.fold,
     });
     if (flags.format === 'json') {
       io.stdout.write(`${JSON.stringify(evalReportToJson(report), null, 2)}\n`);

@@ -22,7 +22,7 @@ export async function searchOutput(
   kb: KnowledgeBase,
   request: SearchRequest,
   format: string | undefined,
-  text: Omit<SearchTextOptions, 'minConfidenceRatio'> = {},
+  text: Omit<SearchTextOptions, 'minConfidenceRatio' | 'fold'> = {},
 ): Promise<CommandOutput> {
   return responseOutput(await kb.search(request), kb, request, format, text);
 }
@@ -49,8 +49,8 @@ function responseOutput(
   text: Omit<SearchTextOptions, 'minConfidenceRatio'>,
 ): CommandOutput {
   if (format === 'text') {
-    const { minConfidenceRatio } = resolveSearchParams(request, kb.config);
-    return { stdout: renderSearchText(response, { ...text, minConfidenceRatio }), stderr: '' };
+    const { minConfidenceRatio, fold } = resolveSearchParams(request, kb.config);
+    return { stdout: renderSearchText(response, { ...text, minConfidenceRatio, fold }), stderr: '' };
   }
   const stderr =
     response.lexicalOnly && format === 'json'

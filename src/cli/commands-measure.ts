@@ -1,16 +1,20 @@
 // The measuring commands as data (see command-spec.ts): `groove eval` with `eval golden build|stamp`, and
 // `groove tune`.
+import { choicesOf, type SearchRequest } from '../config/search-params.js';
 import type { CommandSpec } from './command-spec.js';
 import {
   MAX_CUTOFF,
   MAX_TUNE_LIMIT,
   parseBool,
   parseBoundedInt,
+  parseChoice,
   parseKList,
   parseNameList,
   parseUnit,
 } from './flag-parsers.js';
 import { formatOption, GOLDEN_OPTION, KB_OPTIONS, MODEL_OPTIONS, NO_COLOR_OPTION } from './option-groups.js';
+
+type FoldMode = NonNullable<SearchRequest['fold']>;
 
 const GOLDEN_COMMAND: CommandSpec = {
   name: 'golden',
@@ -155,6 +159,11 @@ export const EVAL_COMMAND: CommandSpec = {
       parse: parseBool('eval', '--parent-retriever'),
     },
     { flags: '--no-parent-retriever', description: 'turn the parent retriever off' },
+    {
+      flags: '--fold <mode>',
+      description: 'fold hits of one section or document into the first (same as on `groove search`)',
+      parse: parseChoice('eval', '--fold', choicesOf('fold') as readonly FoldMode[]),
+    },
     ...KB_OPTIONS,
     ...MODEL_OPTIONS,
   ],

@@ -45,6 +45,14 @@ export function parseUnit(command: string, flag: string) {
   };
 }
 
+/** One of `values`, as written. */
+export function parseChoice<T extends string>(command: string, flag: string, values: readonly T[]) {
+  return (value: string): T => {
+    if ((values as readonly string[]).includes(value)) return value as T;
+    throw usageError(command, `${flag} "${value}" must be one of ${values.join(', ')}`);
+  };
+}
+
 /** true/false, 1/0, yes/no, on/off (any case). */
 export function parseBool(command: string, flag: string) {
   return (value: string): boolean => {

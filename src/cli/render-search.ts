@@ -6,6 +6,8 @@ import { describeLeg, displayLine, displayPath, legBroke, type SearchResponse } 
 
 export interface SearchTextOptions {
   minConfidenceRatio: number;
+  /** What hits were folded by (`[search] fold` or the request's), named on a hit that folded others. */
+  fold?: 'none' | 'section' | 'document';
   /** Print each hit's whole text instead of a snippet. */
   full?: boolean;
   /** Mark the matched words (a terminal). */
@@ -47,6 +49,10 @@ function renderHit(hit: Hit, rank: number, topScore: number, options: SearchText
   if (crumbs) block.push(`   § ${displayLine(crumbs)}`);
   block.push(`   ${relevanceLine(hit.score, topScore)}`);
   if (hit.tags.length > 0) block.push(`   tags: ${displayLine(hit.tags.join(', '))}`);
+  if (hit.folded)
+    block.push(
+      `   +${hit.folded} lower hits of this ${options.fold ?? 'section'} folded in (--fold none lists them)`,
+    );
   const from = hit.expandedFrom;
   if (from && (from.kind === 'link' || from.kind === 'co_helpful')) {
     const parent = displayPath(from.heading ? `${from.path}#${from.heading}` : from.path);

@@ -1,5 +1,6 @@
 // The one place every built-in default lives. docs/configuration.md documents each key with its range.
 import { DEFAULT_CODE_LANGUAGES } from '../core/document-formats.js';
+import type { FoldMode } from '../core/fold-hits.js';
 
 export const DEFAULT_EXCLUDE_DIRS = [
   '.obsidian',
@@ -107,6 +108,8 @@ export const DEFAULTS = {
      * postings); a snapshot that does not fit is not built and its leg reads the index file instead. null: no cap.
      */
     memoryBudgetMb: null as number | null,
+    /** Fold lower hits of a section or document already shown into its first hit: none, section, document. */
+    fold: 'section' as FoldMode,
     mmr: { enabled: false, lambda: 0.7, sameDocPenalty: 0.0 },
     parentRetriever: { enabled: false, wholeDocThresholdTokens: 100, maxExpandedTokens: 2000 },
     /**

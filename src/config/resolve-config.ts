@@ -187,6 +187,7 @@ function applySearch(config: ResolvedConfig, file: ConfigFile, filePath: string)
     limit: s.limit,
     minConfidenceRatio: s.min_confidence_ratio,
     memoryBudgetMb: s.memory_budget_mb,
+    fold: s.fold,
   });
   assignDefined(config.search.mmr, {
     enabled: s.mmr?.enabled,

@@ -1,6 +1,7 @@
 // The groove.toml schema: strict zod objects (unknown keys rejected), snake_case as written in the file.
 import * as z from 'zod';
 import { CODE_LANGUAGE_IDS, PARSER_IDS } from '../core/document-formats.js';
+import { FOLD_MODES } from '../core/fold-hits.js';
 
 const finite = () => z.number().refine(Number.isFinite, 'must be a finite number');
 const weight = () => finite().min(0).max(1e6);
@@ -120,6 +121,7 @@ function buildConfigFileSchema() {
         limit: z.number().int().min(1).max(1000).optional(),
         min_confidence_ratio: finite().min(0).optional(),
         memory_budget_mb: z.number().int().min(1).max(1_048_576).optional(),
+        fold: z.enum(FOLD_MODES).optional(),
         mmr: z
           .strictObject({
             enabled: z.boolean().optional(),

@@ -25,6 +25,8 @@ export function rangeText(param: SearchParam): string {
       return `${entryCount(param)} of at most ${param.maxBytes} bytes each`;
     case 'date':
       return 'a calendar date YYYY-MM-DD';
+    case 'choice':
+      return `one of ${(param.values ?? []).join(', ')}`;
     case 'boolean':
       return '';
   }

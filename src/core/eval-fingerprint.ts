@@ -16,6 +16,8 @@ export interface EvalFingerprint {
   metricVersion: number;
   /** Missing in old history reads as 1. */
   ftsQueryVersion: number;
+  /** Only when hits were folded (`section` or `document`). */
+  fold?: string;
   /** Only when MMR was effectively on. */
   mmr?: { lambda: number; sameDocPenalty: number };
   /** Only when the parent retriever was on. */

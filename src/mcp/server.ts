@@ -78,7 +78,8 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
         'matches; search again with include_low_quality: true to see them. ' +
         '`boost` raises documents agents judged helped (record_feedback); `graph` pulls in documents linked ' +
         'to a top hit or judged helped in the same task, each with `expanded_from: {kind: link|co_helpful, ' +
-        'path, heading?}` naming that hit.',
+        'path, heading?}` naming that hit. `fold` (section|document) keeps one hit per section or document, ' +
+        "refilling the list; a kept hit's `folded` counts the lower hits it stands for.",
       inputSchema: searchInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

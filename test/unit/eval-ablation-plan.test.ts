@@ -34,20 +34,33 @@ describe('planAblation', () => {
       ['-lexical', true],
       ['-vector', true],
       ['-reranker', true],
+      ['-fold', true],
       ['-mmr', true],
       ['-parent', true],
       ['-boost', false],
       ['-graph', false],
     ]);
     const pipelines = plan.map((e) => e.pipeline);
-    expect(pipelines.slice(0, 5)).toEqual([
+    expect(pipelines.slice(0, 6)).toEqual([
       { ...full, skipLeg: 'lexical' },
       { ...full, skipLeg: 'vector' },
       { ...full, reranker: null },
+      { ...full, fold: 'none' },
       { ...full, mmr: null },
       { ...full, parentRetriever: null },
     ]);
-    expect(plan[5]!.reason).toBe('[search.boost] is off');
+    expect(plan[6]!.reason).toBe('[search.boost] is off');
+  });
+
+  it('folding is switched off (-fold) when the run folds, and not applicable when it does not', () => {
+    const config = configFrom('[search]\nfold = "none"\n');
+    const unfolded = planAblation(effectivePipeline({}, config), { ...hybrid, config });
+    expect(unfolded.find((e) => e.stage === 'fold')!.reason).toBe(
+      'hits are not folded in the configured pipeline (--fold section|document or [search] fold)',
+    );
+    const full = effectivePipeline({ fold: 'document' }, config);
+    const folded = planAblation(full, { ...hybrid, config }).find((e) => e.stage === 'fold')!;
+    expect(folded.pipeline).toEqual({ ...full, fold: 'none' });
   });
 
   it('a leg the probe found down (measured with --allow-degraded) has nothing left to switch off', () => {

@@ -58,6 +58,18 @@ const start = LONG.indexOf('pg_restore');
 const spans = [{ start, end: start + 'pg_restore'.length }];
 
 describe('search text for people', () => {
+  it('says how many lower hits a hit folded in, and by what', () => {
+    const folded = (fold?: 'section' | 'document') =>
+      renderSearchText(response([hit({ folded: 3 }), hit({ path: 'ops/other.md' })]), {
+        minConfidenceRatio: 1.5,
+        ...(fold ? { fold } : {}),
+      }).split('\n\n');
+    const [first, second] = folded('document');
+    expect(first).toContain('\n   +3 lower hits of this document folded in (--fold none lists them)\n');
+    expect(second).not.toContain('folded');
+    expect(folded()[0]).toContain('+3 lower hits of this section folded in');
+  });
+
   it('shows rank, title, path, breadcrumb, a readable relevance and the lines around the first match', () => {
     const text = renderSearchText(
       response([

@@ -33,6 +33,7 @@ describe('resolveSearchParams', () => {
       parentRetriever: null,
       boost: null,
       graph: null,
+      fold: DEFAULTS.search.fold,
       minConfidenceRatio: DEFAULTS.search.minConfidenceRatio,
       fusion: DEFAULTS.search.fusion,
       explain: false,
@@ -130,6 +131,7 @@ describe('eval pipelines', () => {
   it('a plain run measures the configured pipeline; fusion is recorded only when it is not the built-in one', () => {
     expect(effectivePipeline({}, configWith())).toEqual({
       mmr: null,
+      fold: DEFAULTS.search.fold,
       parentRetriever: null,
       fusion: null,
       reranker: null,
@@ -145,6 +147,7 @@ describe('eval pipelines', () => {
     expect(JSON.stringify(fusion)).toBe(
       JSON.stringify({
         mmr: { lambda: 0.5, sameDocPenalty: DEFAULTS.search.mmr.sameDocPenalty },
+        fold: DEFAULTS.search.fold,
         parentRetriever: null,
         fusion: {
           rrfK: 10,
@@ -161,11 +164,16 @@ describe('eval pipelines', () => {
   });
 
   it('rows start from fusion alone, whatever the config enables, and add what they name', () => {
+    // Every row folds as the run does (--fold, else [search] fold): folding shapes the list each row returns.
+    expect(
+      resolveEvalRows(['core', 'mmr'], { fold: 'document' }, configWith()).map((r) => r.pipeline.fold),
+    ).toEqual(['document', 'document']);
     const config = configWith('reranker = "bge-reranker-base"\n[search.mmr]\nenabled = true\n');
     const rows = resolveEvalRows(['core', 'mmr + parent', 'rerank+mmr+mmr'], { mmrLambda: 0.3 }, config);
     expect(rows.map((r) => r.name)).toEqual(['core', 'mmr+parent', 'rerank+mmr']);
     expect(rows[0]!.pipeline).toEqual({
       mmr: null,
+      fold: DEFAULTS.search.fold,
       parentRetriever: null,
       fusion: null,
       reranker: null,

@@ -42,6 +42,7 @@ describe('the search parameter table', () => {
       'parent_retriever',
       'boost',
       'graph',
+      'fold',
       'min_confidence_ratio',
       'explain',
     ]);
@@ -65,6 +66,7 @@ describe('the search parameter table', () => {
       },
       boost: { value: DEFAULTS.search.boost.enabled, configPath: 'search.boost.enabled' },
       graph: { value: DEFAULTS.search.graph.enabled, configPath: 'search.graph.enabled' },
+      fold: { value: DEFAULTS.search.fold, configPath: 'search.fold' },
       minConfidenceRatio: {
         value: DEFAULTS.search.minConfidenceRatio,
         configPath: 'search.minConfidenceRatio',
@@ -116,6 +118,7 @@ describe('the shared wording', () => {
     expect(rangeText(byName('tagsAny'))).toBe('at most 64 tags of at most 1024 bytes each');
     expect(rangeText(byName('dateFrom'))).toBe('a calendar date YYYY-MM-DD');
     expect(rangeText(byName('explain'))).toBe('');
+    expect(rangeText(byName('fold'))).toBe('one of none, section, document');
   });
 
   it('names the groove.toml key of each default', () => {

@@ -148,6 +148,7 @@ describe('generated schemas', () => {
       parent_retriever: true,
       boost: true,
       graph: false,
+      fold: 'section',
       min_confidence_ratio: 0,
       explain: true,
     };
@@ -173,6 +174,7 @@ describe('generated schemas', () => {
       parentRetriever: true,
       boost: true,
       graph: false,
+      fold: 'section',
       minConfidenceRatio: 0,
       explain: true,
     });

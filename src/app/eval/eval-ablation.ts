@@ -10,7 +10,16 @@ import type { LegDown } from '../../core/leg-verdict.js';
 import type { EffectivePipeline } from './eval-rows.js';
 
 /** The stages ablation switches off, in pipeline order. */
-export const ABLATION_STAGES = ['lexical', 'vector', 'reranker', 'mmr', 'parent', 'boost', 'graph'] as const;
+export const ABLATION_STAGES = [
+  'lexical',
+  'vector',
+  'reranker',
+  'fold',
+  'mmr',
+  'parent',
+  'boost',
+  'graph',
+] as const;
 export type AblationStage = (typeof ABLATION_STAGES)[number];
 
 /** One stage of the plan: the pipeline to measure without it, or why there is nothing to switch off. */
@@ -46,6 +55,8 @@ function withoutStage(full: EffectivePipeline, stage: AblationStage): EffectiveP
       return { ...full, skipLeg: stage };
     case 'reranker':
       return { ...full, reranker: null };
+    case 'fold':
+      return { ...full, fold: 'none' };
     case 'mmr':
       return { ...full, mmr: null };
     case 'parent':
@@ -90,6 +101,10 @@ function notApplicable(
       return config.reranker === 'none'
         ? 'no reranker configured (--reranker ID or `reranker` in groove.toml)'
         : `${row} does not rerank`;
+    case 'fold':
+      return full.fold !== 'none'
+        ? null
+        : `hits are not folded in ${row} (--fold section|document or [search] fold)`;
     case 'mmr':
       return full.mmr ? null : `MMR is off in ${row} (--mmr or [search.mmr] enabled)`;
     case 'parent':

@@ -46,6 +46,7 @@ export async function measureRow(
         ? { mmrLambda: pipeline.mmr.lambda, mmrSameDocPenalty: pipeline.mmr.sameDocPenalty }
         : {}),
       parentRetriever: pipeline.parentRetriever !== null,
+      fold: pipeline.fold,
       boost: pipeline.boost !== null,
       graph: pipeline.graph !== null,
     };

@@ -58,6 +58,7 @@ export function buildRun(row: EvalRowSpec, i: number, context: RunContext): Eval
     metricVersion: METRIC_VERSION,
     ftsQueryVersion: FTS_QUERY_VERSION,
     ...(pipeline.mmr ? { mmr: pipeline.mmr } : {}),
+    ...(pipeline.fold !== 'none' ? { fold: pipeline.fold } : {}),
     ...(pipeline.parentRetriever ? { parentRetriever: pipeline.parentRetriever } : {}),
     ...(pipeline.fusion ? { fusion: pipeline.fusion } : {}),
     ...learnedFingerprint(pipeline, measured.learningUse[i]!),

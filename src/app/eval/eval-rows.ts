@@ -12,6 +12,7 @@ import {
   rowError,
   twinOf,
 } from '../../core/eval-row-spec.js';
+import type { FoldMode } from '../../core/fold-hits.js';
 import {
   boostParamsOf,
   type CandidateLeg,
@@ -23,6 +24,8 @@ import {
 
 export interface EffectivePipeline {
   mmr: EffectiveSearchParams['mmr'];
+  /** What hits fold into (`none`: every hit is its own). */
+  fold: FoldMode;
   parentRetriever: EffectiveSearchParams['parentRetriever'];
   fusion: EvalFingerprint['fusion'] | null;
   /** The cross-encoder measured, or null. */
@@ -52,6 +55,7 @@ export interface PipelineFlags {
   mmrLambda?: number;
   mmrSameDocPenalty?: number;
   parentRetriever?: boolean;
+  fold?: FoldMode;
 }
 
 /**
@@ -63,6 +67,7 @@ export function effectivePipeline(options: PipelineFlags, config: ResolvedConfig
   const params = resolveSearchParams(options, config);
   return {
     mmr: params.mmr,
+    fold: params.fold,
     parentRetriever: params.parentRetriever,
     fusion: fusionSetting(params),
     reranker: config.reranker === 'none' ? null : config.reranker,
@@ -133,6 +138,7 @@ function rowOf(
     name,
     pipeline: {
       mmr: params.mmr,
+      fold: params.fold,
       parentRetriever: params.parentRetriever,
       fusion: fusionSetting(params),
       reranker: stages.has('rerank') ? config.reranker : null,

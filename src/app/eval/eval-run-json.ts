@@ -51,6 +51,7 @@ function buildRunSchema() {
     metric_version: z.number().default(1),
     fts_query_version: z.number().default(1),
     mmr: z.object({ lambda: z.number(), same_doc_penalty: z.number() }).optional(),
+    fold: z.string().optional(),
     parent_retriever: z
       .object({ whole_doc_threshold_tokens: z.number(), max_expanded_tokens: z.number() })
       .optional(),
@@ -169,6 +170,7 @@ export function evalRunFromJson(value: unknown): EvalRun | null {
     metricVersion: f.metric_version,
     ftsQueryVersion: f.fts_query_version,
     ...(f.mmr ? { mmr: { lambda: f.mmr.lambda, sameDocPenalty: f.mmr.same_doc_penalty } } : {}),
+    ...(f.fold ? { fold: f.fold } : {}),
     ...(f.parent_retriever
       ? {
           parentRetriever: {
@@ -328,6 +330,7 @@ export function fingerprintToJson(f: EvalFingerprint): Json {
     metric_version: f.metricVersion,
     fts_query_version: f.ftsQueryVersion,
     ...(f.mmr ? { mmr: { lambda: f.mmr.lambda, same_doc_penalty: f.mmr.sameDocPenalty } } : {}),
+    ...(f.fold ? { fold: f.fold } : {}),
     ...(f.parentRetriever
       ? {
           parent_retriever: {

@@ -9,6 +9,7 @@ import type { LegFailure } from '../../core/eval-degradation.js';
 import { normalizeEvalDepth } from '../../core/eval-fingerprint.js';
 import { type PairedRunComparison, pairRuns } from '../../core/eval-paired.js';
 import { type CorpusSnapshot, type EvalRun, formatRunTimestamp } from '../../core/eval-run.js';
+import type { FoldMode } from '../../core/fold-hits.js';
 import { assessGoldenAge, type GoldenFreshness, measureCorpusDrift } from '../../core/golden-freshness.js';
 import { buildQuoteNeedles, createQuoteScan, detectQuotedQueries } from '../../core/golden-quotes.js';
 import { componentDownError, describeLegsDown, type LegProbeResult } from '../../core/leg-verdict.js';
@@ -91,6 +92,8 @@ export interface EvaluateOptions {
   mmrLambda?: number;
   mmrSameDocPenalty?: number;
   parentRetriever?: boolean;
+  /** `--fold`: fold hits of one section or document, over `[search] fold`. */
+  fold?: FoldMode;
 }
 
 /** The index as one consistent read: the same search pipeline as `search`, plus the corpus pass. */

@@ -15,6 +15,8 @@ export interface RankedEntry {
   id: number;
   score: number;
   explain: HitExplanation;
+  /** Lower-ranked candidates of its section or document folded into it (core/fold-hits.ts); absent for none. */
+  folded?: number;
 }
 
 export interface LearnedStageOptions {

@@ -6,6 +6,7 @@ import type { ResolvedConfig } from '../../config/resolve-config.js';
 import type { SearchRequest } from '../../config/search-params.js';
 import type { JudgmentWindow } from '../../core/counted-judgments.js';
 import type { BoostParams } from '../../core/feedback-boost.js';
+import type { FoldMode } from '../../core/fold-hits.js';
 import type { GraphParams } from '../../core/graph-hop.js';
 
 export type { BoostParams } from '../../core/feedback-boost.js';
@@ -25,6 +26,7 @@ export type SearchKnobs = Partial<
     | 'parentRetriever'
     | 'boost'
     | 'graph'
+    | 'fold'
     | 'minConfidenceRatio'
     | 'explain'
   >
@@ -51,6 +53,8 @@ export interface EffectiveSearchParams {
   boost: BoostParams | null;
   /** The graph hop's settings when it is on, else null. */
   graph: GraphParams | null;
+  /** What a later hit of a section or document already ranked is folded into (core/fold-hits.ts). */
+  fold: FoldMode;
   minConfidenceRatio: number;
   /** RRF and the bm25 column weights: configuration only, no request overrides them. */
   fusion: FusionParams;
@@ -61,7 +65,7 @@ export interface EffectiveSearchParams {
  * Request over configuration. The quality floor is 0 with `includeLowQuality`, else the request's
  * `minQuality`, else the configured threshold when the quality filter is enabled, else 0. MMR's lambda and
  * penalty apply only when MMR is on (the request's `mmr`, else `[search.mmr] enabled`); the boost and the graph
- * hop likewise (`boost`, `graph`, else their [search.*] enabled).
+ * hop likewise (`boost`, `graph`, else their [search.*] enabled); `fold` else `[search] fold`.
  */
 export function resolveSearchParams(request: SearchKnobs, config: ResolvedConfig): EffectiveSearchParams {
   const { search } = config;
@@ -85,6 +89,7 @@ export function resolveSearchParams(request: SearchKnobs, config: ResolvedConfig
       : null,
     boost: (request.boost ?? search.boost.enabled) ? boostParamsOf(config) : null,
     graph: (request.graph ?? search.graph.enabled) ? graphParamsOf(config) : null,
+    fold: request.fold ?? search.fold,
     minConfidenceRatio: request.minConfidenceRatio ?? search.minConfidenceRatio,
     fusion: { ...search.fusion },
     explain: request.explain ?? false,

@@ -38,6 +38,8 @@ export function paramSchema(param: SearchParam, label: string): z.ZodType {
     }
     case 'stringList':
       return listSchema(param, label);
+    case 'choice':
+      return choiceSchema(param, label);
   }
 }
 
@@ -57,6 +59,12 @@ function textSchema(param: SearchParam, label: string): z.ZodType {
   return cap === undefined
     ? text
     : text.refine((s) => countUtf8Bytes(s) <= cap, `${label}must be at most ${cap} bytes`);
+}
+
+/** One of the parameter's values (an enum in the wire's JSON schema), the values named in the message. */
+function choiceSchema(param: SearchParam, label: string): z.ZodType {
+  const values = param.values ?? [];
+  return z.enum(values as [string, ...string[]], { error: `${label}must be one of ${values.join(', ')}` });
 }
 
 function bounded(number: z.ZodNumber, param: SearchParam, rule: string): z.ZodNumber {

@@ -70,6 +70,11 @@ export interface SearchHit {
   content: string;
   matchSpans: MatchSpan[];
   expandedFrom?: ExpandedFrom;
+  /**
+   * With `fold` on: how many lower-ranked candidates of this hit's section (or document) were left out for it;
+   * absent when none were.
+   */
+  folded?: number;
   explain?: HitExplanation;
 }
 
@@ -109,6 +114,7 @@ export function searchResponseToJson(response: SearchResponse): Record<string, u
       content: hit.content,
       match_spans: hit.matchSpans,
       ...(hit.expandedFrom ? { expanded_from: expandedFromToJson(hit.expandedFrom) } : {}),
+      ...(hit.folded ? { folded: hit.folded } : {}),
       ...(hit.explain ? { explain: explanationToJson(hit.explain) } : {}),
     })),
     low_confidence: response.lowConfidence,

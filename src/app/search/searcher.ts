@@ -1,6 +1,7 @@
 // The one search pipeline shared by the CLI, the MCP server and eval.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { presentFilters } from '../../core/document-filter.js';
+import { type FoldMode, foldKey, foldRanked } from '../../core/fold-hits.js';
 import { fuseRrf } from '../../core/fuse-rrf.js';
 import type { LearnedSignals } from '../../core/learned-signals.js';
 import { answeredLeg, disabledLeg, failedLeg } from '../../core/leg-health.js';
@@ -81,7 +82,7 @@ function compileSearchable(query: string): Extract<CompiledLegQuery, { kind: 'qu
  * Stages: validate → compile queries (word-level, trigram, exclusions, short CJK terms) → resolve filters to
  * documents → lexical leg (word-level bm25 ranks; trigram and substring hits only fill what words left) and
  * vector leg (exact KNN, exclusions removed) → RRF → optional boost → optional graph hop → optional rerank →
- * optional MMR → low_confidence → optional parent retriever → match_spans → response with leg health. Eval's
+ * optional fold → optional MMR → low_confidence → optional parent retriever → match_spans → response with leg health. Eval's
  * stage ablation may skip one candidate leg (`skipLeg`).
  */
 export async function runSearch(
@@ -99,6 +100,7 @@ export async function runSearch(
   const documentIds = resolveDocumentIds(reader, request);
   const useMmr = params.mmr !== null;
   const useRerank = Boolean(context.reranker) && params.rerank;
+  const useFold = params.fold !== 'none';
   const pool = Math.max(limit * 5, 50);
   const excluded = trigram.negativeExpression
     ? reader.findExcludedChunkIds(trigram.negativeExpression)
@@ -151,15 +153,17 @@ export async function runSearch(
     excluded,
     learned: () => options.learned ?? context.learned(),
   });
-  if (!useMmr && !useRerank) ranked = ranked.slice(0, limit);
+  if (!useMmr && !useRerank && !useFold) ranked = ranked.slice(0, limit);
   let records = new Map(reader.readChunkRecords(ranked.map((r) => r.id)).map((r) => [r.id, r]));
 
   let rerankHealth: LegHealth = disabledLeg();
   if (useRerank && context.reranker) {
     const reranked = await rerank(context, request.query, ranked, records);
     rerankHealth = reranked.health;
-    ranked = useMmr ? reranked.ranked : reranked.ranked.slice(0, limit);
+    ranked = useMmr || useFold ? reranked.ranked : reranked.ranked.slice(0, limit);
   }
+  // Folding sees the final scores; MMR then picks from one hit per section (or document).
+  if (useFold) ranked = applyFold(ranked, records, params.fold, useMmr ? ranked.length : limit);
   if (params.mmr) ranked = applyMmr(context, ranked, records, { ...params.mmr, limit });
   const lowConfidence = isLowConfidence(
     ranked.map((r) => r.score),
@@ -274,6 +278,25 @@ function applyMmr(
   return picked.map((id) => byId.get(id)!);
 }
 
+/** One hit per section (or document) under `mode`, refilled up to `limit`; each carries what it folded. */
+function applyFold(
+  ranked: readonly RankedEntry[],
+  records: ReadonlyMap<number, ChunkRecord>,
+  mode: FoldMode,
+  limit: number,
+): RankedEntry[] {
+  const keyOf = (entry: RankedEntry) => {
+    const record = records.get(entry.id);
+    return foldKey(
+      mode,
+      record ? { documentId: record.documentId, breadcrumb: record.context, heading: record.heading } : null,
+    );
+  };
+  return foldRanked(ranked, keyOf, limit).map(({ entry, folded }) =>
+    folded > 0 ? { ...entry, folded } : entry,
+  );
+}
+
 function linesField(context: SearchContext, record: ChunkRecord) {
   const lines = context.linesOf?.(record) ?? null;
   return { lineStart: lines?.start ?? null, lineEnd: lines?.end ?? null };
@@ -309,6 +332,7 @@ function toHit(
     content,
     matchSpans: computeMatchSpans(content, options.spanTerms),
     ...(expandedFrom ? { expandedFrom } : {}),
+    ...(entry.folded ? { folded: entry.folded } : {}),
     ...(params.explain ? { explain: entry.explain } : {}),
   };
 }
