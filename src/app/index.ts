@@ -83,12 +83,17 @@ export {
 export { type SearchTarget, searchKnowledgeBases } from './search-knowledge-bases.js';
 export {
   IndexRunner,
+  type KbSummary,
   type LiveSyncHandle,
+  type MissingKb,
   MODEL_RETRY_FIRST_MS,
   MODEL_RETRY_MAX_MS,
   type ModelRetryHandle,
   retryModelInBackground,
+  type ServedKb,
+  ServedKbs,
   type ServeStatus,
+  type ServingKb,
   StatusBoard,
   serveStatusToJson,
   startLiveSync,

@@ -1,0 +1,196 @@
+// One `groove serve --kb a --kb b --kb c` for three KBs registered with `groove kb add` in a temp GROOVE_HOME,
+// each indexed with `groove index --kb NAME`, started from an unrelated folder and driven by the MCP SDK's own
+// Client over stdio: list_kbs, search across and within KBs (every hit naming its KB), get_document by KB, an
+// unknown KB name, and a KB whose folder vanished before start (listed as missing, its index kept, the others
+// serving). Runs the built CLI (dist/); skipped when it has not been built.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { repoRoot, textOf } from '../support/mcp-fixture.js';
+import { binPath } from '../support/run-bin.js';
+
+const built = fs.existsSync(path.join(repoRoot, 'dist/src/cli/cmd-serve.js'));
+
+let root: string;
+beforeEach(() => {
+  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'groove-manykb-')));
+});
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+/** No trace of the real home: HOME, the XDG folders and GROOVE_* point into `root`. */
+function isolatedEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env))
+    if (value !== undefined && !/^(GROOVE_|XDG_)/.test(key)) env[key] = value;
+  return {
+    ...env,
+    HOME: path.join(root, 'home'),
+    GROOVE_HOME: path.join(root, 'groove'),
+    GROOVE_OFFLINE: '1',
+    GROOVE_NO_SERVER: '1',
+    GROOVE_MODEL_DIR: path.join(root, 'models'),
+  };
+}
+
+function groove(args: string[], cwd: string) {
+  const run = spawnSync(process.execPath, [binPath, ...args], {
+    cwd,
+    env: isolatedEnv(),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+function folder(...parts: string[]): string {
+  const dir = path.join(root, ...parts);
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** KB `name` with `count` notes that all mention "kestrel", each also a word of its own; plus shared.md. */
+function registerKb(name: string, count: number): string {
+  const kb = folder('kbs', name);
+  for (let i = 0; i < count; i++)
+    fs.writeFileSync(
+      path.join(kb, `${name}-${i}.md`),
+      `# ${name} note ${i}\n\nThe kestrel hunts over ${name}field${i} at dawn, hovering before it dives.\n`,
+    );
+  fs.writeFileSync(
+    path.join(kb, 'shared.md'),
+    `# Shared\n\nEvery KB has this file; this one is ${name}'s.\n`,
+  );
+  const added = groove(['kb', 'add', name, kb, '--model', 'none'], folder('elsewhere'));
+  expect(added.code, added.stderr).toBe(0);
+  const indexed = groove(['index', '--kb', name, '--quiet'], folder('elsewhere'));
+  expect(indexed.code, indexed.stderr).toBe(0);
+  return kb;
+}
+
+async function connect(names: string[]): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [binPath, 'serve', ...names.flatMap((name) => ['--kb', name]), '--no-watch'],
+    env: isolatedEnv(),
+    cwd: folder('unrelated'),
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const client = new Client({ name: 'groove-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+type Hit = { kb: string; path: string };
+const hitsOf = (result: unknown) =>
+  (result as { structuredContent: { results: Hit[] } }).structuredContent.results;
+
+describe.skipIf(!built)('one groove serve for several registered KBs (spawned, real MCP client)', () => {
+  it('lists, searches across and within KBs, reads a document by KB and refuses an unknown KB', async () => {
+    registerKb('a', 3);
+    registerKb('b', 2);
+    const cKb = registerKb('c', 1);
+    const before = fs.readdirSync(cKb).sort();
+    const { client, stderr } = await connect(['a', 'b', 'c']);
+    try {
+      const tools = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(tools).toEqual(
+        expect.arrayContaining(['list_kbs', 'search', 'get_document', 'record_feedback']),
+      );
+
+      const listed = (await client.callTool({ name: 'list_kbs', arguments: {} })).structuredContent as {
+        kbs: { name: string; documents: number; chunks: number; health: string; model: string }[];
+      };
+      expect(listed.kbs.map((kb) => [kb.name, kb.documents, kb.health, kb.model])).toEqual([
+        ['a', 4, 'ok', 'none'],
+        ['b', 3, 'ok', 'none'],
+        ['c', 2, 'ok', 'none'],
+      ]);
+      for (const kb of listed.kbs) expect(kb.chunks).toBeGreaterThanOrEqual(kb.documents);
+
+      const all = hitsOf(
+        await client.callTool({ name: 'search', arguments: { query: 'kestrel', limit: 20 } }),
+      );
+      expect(new Set(all.map((hit) => hit.kb))).toEqual(new Set(['a', 'b', 'c']));
+      expect(all).toHaveLength(6);
+      for (const hit of all) expect(hit.path.startsWith(`${hit.kb}-`)).toBe(true);
+
+      const onlyB = hitsOf(
+        await client.callTool({ name: 'search', arguments: { query: 'kestrel', limit: 20, kb: 'b' } }),
+      );
+      expect(onlyB.map((hit) => `${hit.kb}:${hit.path}`).sort()).toEqual(['b:b-0.md', 'b:b-1.md']);
+      const two = hitsOf(
+        await client.callTool({ name: 'search', arguments: { query: 'kestrel', limit: 20, kb: ['a', 'c'] } }),
+      );
+      expect(new Set(two.map((hit) => hit.kb))).toEqual(new Set(['a', 'c']));
+
+      const doc = await client.callTool({ name: 'get_document', arguments: { path: 'shared.md', kb: 'c' } });
+      expect(doc.structuredContent).toMatchObject({ kb: 'c', path: 'shared.md' });
+      expect((doc.structuredContent as { content: string }).content).toContain("this one is c's");
+      const own = await client.callTool({ name: 'get_document', arguments: { path: 'b-1.md' } });
+      expect(own.structuredContent).toMatchObject({ kb: 'b', path: 'b-1.md' });
+      const ambiguous = await client.callTool({ name: 'get_document', arguments: { path: 'shared.md' } });
+      expect(ambiguous.isError).toBe(true);
+      expect(textOf(ambiguous)).toContain('more than one served KB (a, b, c)');
+
+      const unknown = await client.callTool({ name: 'search', arguments: { query: 'kestrel', kb: 'zzz' } });
+      expect(unknown.isError).toBe(true);
+      expect(textOf(unknown)).toContain('does not serve a KB named "zzz"');
+      expect(textOf(unknown)).toContain('a, b, c');
+      const unknownDoc = await client.callTool({
+        name: 'get_document',
+        arguments: { path: 'a-0.md', kb: 'zzz' },
+      });
+      expect(unknownDoc.isError).toBe(true);
+      expect(textOf(unknownDoc)).toContain('"zzz"');
+
+      const resource = await client.readResource({ uri: 'kb://doc/a/a-2.md' });
+      expect((resource.contents[0] as { text: string }).text).toContain('afield2');
+    } finally {
+      await client.close();
+    }
+    expect(stderr()).toContain('serving 3 KBs');
+    expect(fs.readdirSync(cKb).sort()).toEqual(before);
+  });
+
+  it('serves a KB whose folder vanished before start as missing, its index kept, while the others serve', async () => {
+    registerKb('a', 2);
+    const gone = registerKb('b', 2);
+    const show = JSON.parse(groove(['kb', 'show', 'b', '--format', 'json'], root).stdout) as {
+      db_path: string;
+    };
+    const indexBytes = fs.readFileSync(show.db_path);
+    fs.rmSync(gone, { recursive: true });
+    const { client, stderr } = await connect(['a', 'b']);
+    try {
+      const listed = (await client.callTool({ name: 'list_kbs', arguments: {} })).structuredContent as {
+        kbs: { name: string; health: string; problem: string | null; documents: number | null }[];
+      };
+      expect(listed.kbs.map((kb) => [kb.name, kb.health, kb.documents])).toEqual([
+        ['a', 'ok', 3],
+        ['b', 'folder missing', null],
+      ]);
+      expect(listed.kbs[1]!.problem).toContain('is missing');
+
+      const all = await client.callTool({ name: 'search', arguments: { query: 'kestrel', limit: 20 } });
+      expect(new Set(hitsOf(all).map((hit) => hit.kb))).toEqual(new Set(['a']));
+      expect((all.structuredContent as { skipped: unknown }).skipped).toEqual([
+        { kb: 'b', problem: expect.stringContaining('is missing') },
+      ]);
+      const named = await client.callTool({ name: 'search', arguments: { query: 'kestrel', kb: 'b' } });
+      expect(named.isError).toBe(true);
+      expect(textOf(named)).toContain('the KB "b" is not being served');
+    } finally {
+      await client.close();
+    }
+    expect(stderr()).toContain('b: not served');
+    expect(fs.readFileSync(show.db_path).equals(indexBytes)).toBe(true);
+  });
+});
