@@ -3,14 +3,15 @@
 // Client over stdio: list_kbs, search across and within KBs (every hit naming its KB), get_document by KB, an
 // unknown KB name, and a KB whose folder vanished before start (listed as missing, its index kept, the others
 // serving). Runs the built CLI (dist/); skipped when it has not been built.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { repoRoot, textOf } from '../support/mcp-fixture.js';
+import { repoRoot, textOf, waitFor } from '../support/mcp-fixture.js';
 import { binPath } from '../support/run-bin.js';
 
 const built = fs.existsSync(path.join(repoRoot, 'dist/src/cli/cmd-serve.js'));
@@ -192,5 +193,54 @@ describe.skipIf(!built)('one groove serve for several registered KBs (spawned, r
     }
     expect(stderr()).toContain('b: not served');
     expect(fs.readFileSync(show.db_path).equals(indexBytes)).toBe(true);
+  });
+
+  it('over HTTP: the other tools by KB, and /api/status with every served KB', async () => {
+    registerKb('a', 2);
+    registerKb('b', 1);
+    const child = spawn(
+      process.execPath,
+      [binPath, 'serve', '--kb', 'a', '--kb', 'b', '--transport', 'http', '--port', '0', '--no-watch'],
+      { env: isolatedEnv(), cwd: folder('unrelated') },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const client = new Client({ name: 'groove-e2e', version: '1.0.0' });
+    try {
+      await waitFor(() => /http:\/\/127\.0\.0\.1:\d+\/mcp/.test(stderr), 15_000, 'the URL line');
+      const url = /(http:\/\/127\.0\.0\.1:\d+)\/mcp/.exec(stderr)![1]!;
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
+
+      const topics = (await client.callTool({ name: 'list_topics', arguments: {} })).structuredContent as {
+        kbs: { kb: string }[];
+      };
+      expect(topics.kbs.map((kb) => kb.kb)).toEqual(['a', 'b']);
+      const graph = await client.callTool({ name: 'get_connection_graph', arguments: { start: 'a-1.md' } });
+      expect(graph.structuredContent).toMatchObject({ kb: 'a', start_path: 'a-1.md' });
+      const feedback = await client.callTool({
+        name: 'record_feedback',
+        arguments: { task_id: 't1', query: 'kestrel', items: [{ path: 'b-0.md', verdict: 'helped' }] },
+      });
+      expect(feedback.structuredContent).toMatchObject({ kb: 'b', helped: 1, not_indexed: [] });
+      const rebuilt = (await client.callTool({ name: 'rebuild_index', arguments: { kb: 'b' } }))
+        .structuredContent as { kbs: { kb: string; documents: number }[] };
+      expect(rebuilt.kbs).toEqual([expect.objectContaining({ kb: 'b', documents: 2 })]);
+
+      const status = (await (await fetch(`${url}/api/status`)).json()) as {
+        kb_path: string;
+        kbs: { name: string; health: string; kb_path: string; index: { documents: number } }[];
+      };
+      expect(status.kb_path).toBe(path.join(root, 'kbs', 'a'));
+      expect(status.kbs.map((kb) => [kb.name, kb.health, kb.index.documents])).toEqual([
+        ['a', 'ok', 3],
+        ['b', 'ok', 2],
+      ]);
+    } finally {
+      await client.close();
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(stderr).toMatch(/SIGTERM: shutting down[\s\S]*stopped/);
   });
 });
