@@ -132,6 +132,7 @@ export {
   type KbRemoval,
   kbOverviewToJson,
   listKbs,
+  registeredKbNames,
   registryPath,
   removeKb,
   renameKb,

@@ -1,8 +1,9 @@
 // `groove serve`: the MCP server over stdio (default) or Streamable HTTP, with live sync of the KB folder; with
 // several `--kb NAME` it serves all of them in one process (serve-many.ts). Logs go to stderr; under stdio,
 // stdout carries nothing but protocol frames.
-import { displayLine, StatusBoard } from '../app/index.js';
-import { EXIT } from './cli-io.js';
+import { displayLine, registeredKbNames, StatusBoard } from '../app/index.js';
+import type { ResolvedConfig } from '../config/resolve-config.js';
+import { type CliIo, EXIT } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
 import { loadConfig } from './common-options.js';
 import { openServedKb, type StartedKb, startServedKb } from './serve-kb.js';
@@ -18,10 +19,21 @@ import {
   storageHealth,
 } from './serve-transports.js';
 
+/**
+ * With no KB named (no --kb, no --kb-path, no kb_path from a groove.toml or the environment) the server serves
+ * every registered KB; with no registry entry either, nothing (the one-KB path then says none was given).
+ */
+function everyRegisteredKb(flags: ServeFlags, config: ResolvedConfig, io: CliIo): string[] {
+  if ((flags.kb?.length ?? 0) > 0 || flags.kbPath !== undefined || config.kbPath !== null) return [];
+  return registeredKbNames({ cwd: io.cwd, env: io.env });
+}
+
 export async function run(context: RunContext<ServeFlags>): Promise<number> {
   const { flags, io, version } = context;
   if ((flags.kb?.length ?? 0) > 1) return serveMany(context);
   const config = loadConfig(flags, io);
+  const every = everyRegisteredKb(flags, config, io);
+  if (every.length > 0) return run({ ...context, flags: { ...flags, kb: every } });
   const transport = flags.transport ?? config.transport.kind;
   const bind = flags.bind ?? config.transport.http.bind;
   checkBind(transport, bind, flags);

@@ -72,6 +72,7 @@ function registerKb(name: string, count: number): string {
   return kb;
 }
 
+/** A real SDK client over stdio to `groove serve --kb NAME…` (no --kb at all when `names` is empty). */
 async function connect(names: string[]): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -242,5 +243,22 @@ describe.skipIf(!built)('one groove serve for several registered KBs (spawned, r
     }
     expect(await exited).toBe(0);
     expect(stderr).toMatch(/SIGTERM: shutting down[\s\S]*stopped/);
+  });
+
+  it('with no KB named and no groove.toml, serves every registered KB; with none registered, says none was given', async () => {
+    const none = groove(['serve', '--no-watch'], folder('empty'));
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('no knowledge base given');
+    registerKb('a', 1);
+    registerKb('b', 1);
+    const { client } = await connect([]);
+    try {
+      const listed = (await client.callTool({ name: 'list_kbs', arguments: {} })).structuredContent as {
+        kbs: { name: string }[];
+      };
+      expect(listed.kbs.map((kb) => kb.name)).toEqual(['a', 'b']);
+    } finally {
+      await client.close();
+    }
   });
 });
