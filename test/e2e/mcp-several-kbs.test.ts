@@ -37,10 +37,10 @@ function isolatedEnv(): Record<string, string> {
   };
 }
 
-function groove(args: string[], cwd: string) {
+function groove(args: string[], cwd: string, extraEnv: Record<string, string> = {}) {
   const run = spawnSync(process.execPath, [binPath, ...args], {
     cwd,
-    env: isolatedEnv(),
+    env: { ...isolatedEnv(), ...extraEnv },
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -237,6 +237,12 @@ describe.skipIf(!built)('one groove serve for several registered KBs (spawned, r
         ['a', 'ok', 3],
         ['b', 'ok', 2],
       ]);
+
+      // The CLI's search of one served KB is answered by the running server, as the in-process one would be.
+      const args = ['search', 'kestrel', '--kb', 'b', '--format', 'json'];
+      const served = groove(args, folder('elsewhere'), { GROOVE_NO_SERVER: '', GROOVE_DEBUG: '1' });
+      expect(served.stderr).toContain('groove: debug: answered by groove serve');
+      expect(JSON.parse(served.stdout)).toEqual(JSON.parse(groove(args, folder('elsewhere')).stdout));
     } finally {
       await client.close();
       child.kill('SIGTERM');
