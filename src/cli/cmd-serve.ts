@@ -50,7 +50,8 @@ export async function run(context: RunContext<ServeFlags>): Promise<number> {
     const serving: ServingTransport = {
       log,
       createServer: () => createGrooveServer(context),
-      describe: (where, note = '') => `serving ${kb.kbPath} ${where} (${describeWatch(kb, sync)}${note})`,
+      describe: (where, note) =>
+        `serving ${kb.kbPath} ${where} (${describeWatch(kb, sync)}${note ? `; ${note}` : ''})`,
     };
     if (transport === 'stdio') await runStdio(serving);
     else {

@@ -62,7 +62,7 @@ export async function serveMany({ flags, io, version }: RunContext<ServeFlags>):
       log,
       createServer: () => createManyKbServer({ served, version, log }),
       describe: (where, note = '') =>
-        `serving ${entries.length} KBs (${describeKbs(entries, started)}) ${where}${note ? ` (${note.slice(2)})` : ''}`,
+        `serving ${entries.length} KBs (${describeKbs(entries, started)}) ${where}${note ? ` (${note})` : ''}`,
     };
     if (transport === 'stdio') await runStdio(serving);
     else await runHttpMany(serving, { flags, bind, config: first, started, entries, version });

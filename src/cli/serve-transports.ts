@@ -23,7 +23,7 @@ export interface ServeFlags extends CommonFlags {
 export interface ServingTransport {
   log: (line: string) => void;
   createServer: () => McpServer;
-  /** The "serving …" line, given where ("over stdio", "at http://…") and a note to end its parenthesis with. */
+  /** The "serving …" line, given where ("over stdio", "at http://…") and a note to add ("Ctrl-C stops"). */
   describe: (where: string, note?: string) => string;
 }
 
@@ -74,7 +74,7 @@ export async function runHttp(serving: HttpServing): Promise<void> {
     extraRoutes: serving.extraRoutes,
     log,
   });
-  log(serving.describe(`at ${handle.url}`, '; Ctrl-C stops'));
+  log(serving.describe(`at ${handle.url}`, 'Ctrl-C stops'));
   log(`status page: ${handle.url.replace(/\/mcp$/, '/ui')}`);
   try {
     await untilStopped(new Promise<void>(() => {}), log);

@@ -37,6 +37,7 @@ import {
   listTopicsInput,
   manySearchInput,
   rebuildIndexInput,
+  type SearchInput,
   toGraphRequest,
   toSearchRequest,
   withKb,
@@ -96,8 +97,8 @@ export function createManyKbServer(options: ManyKbServerOptions): McpServer {
     },
     (input) =>
       guard('search', async () => {
-        const { kb: selector, ...request } = input as Record<string, unknown> & { kb?: string | string[] };
-        const { response, skipped } = await served.search(selector, toSearchRequest(request as never));
+        const { kb: selector, ...request } = input as SearchInput & { kb?: string | string[] };
+        const { response, skipped } = await served.search(selector, toSearchRequest(request));
         const json = withDocumentUris(searchResponseToJson(response), served.serving());
         if (skipped.length === 0) return jsonResult(json);
         return jsonResult({ ...json, skipped: skipped.map((kb) => ({ kb: kb.name, problem: kb.problem })) });
