@@ -170,7 +170,11 @@ describe.skipIf(!built)('one groove serve for several registered KBs (spawned, r
     };
     const indexBytes = fs.readFileSync(show.db_path);
     fs.rmSync(gone, { recursive: true });
-    const { client, stderr } = await connect(['a', 'b']);
+    // A folder replaced by a file cannot be listed either.
+    const replaced = registerKb('c', 1);
+    fs.rmSync(replaced, { recursive: true });
+    fs.writeFileSync(replaced, 'not a folder');
+    const { client, stderr } = await connect(['a', 'b', 'c']);
     try {
       const listed = (await client.callTool({ name: 'list_kbs', arguments: {} })).structuredContent as {
         kbs: { name: string; health: string; problem: string | null; documents: number | null }[];
@@ -178,13 +182,16 @@ describe.skipIf(!built)('one groove serve for several registered KBs (spawned, r
       expect(listed.kbs.map((kb) => [kb.name, kb.health, kb.documents])).toEqual([
         ['a', 'ok', 3],
         ['b', 'folder missing', null],
+        ['c', 'folder missing', null],
       ]);
       expect(listed.kbs[1]!.problem).toContain('is missing');
+      expect(listed.kbs[2]!.problem).toContain('is not a folder');
 
       const all = await client.callTool({ name: 'search', arguments: { query: 'kestrel', limit: 20 } });
       expect(new Set(hitsOf(all).map((hit) => hit.kb))).toEqual(new Set(['a']));
       expect((all.structuredContent as { skipped: unknown }).skipped).toEqual([
         { kb: 'b', problem: expect.stringContaining('is missing') },
+        { kb: 'c', problem: expect.stringContaining('is not a folder') },
       ]);
       const named = await client.callTool({ name: 'search', arguments: { query: 'kestrel', kb: 'b' } });
       expect(named.isError).toBe(true);
