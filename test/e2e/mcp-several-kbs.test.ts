@@ -2,7 +2,7 @@
 // each indexed with `groove index --kb NAME`, started from an unrelated folder and driven by the MCP SDK's own
 // Client over stdio: list_kbs, search across and within KBs (every hit naming its KB), get_document by KB, an
 // unknown KB name, and a KB whose folder vanished before start (listed as missing, its index kept, the others
-// serving). Runs the built CLI (dist/); skipped when it has not been built.
+// serving), and each KB followed by its own live sync. Runs the built CLI (dist/); skipped when it has not been built.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -73,10 +73,15 @@ function registerKb(name: string, count: number): string {
 }
 
 /** A real SDK client over stdio to `groove serve --kb NAME…` (no --kb at all when `names` is empty). */
-async function connect(names: string[]): Promise<{ client: Client; stderr: () => string }> {
+async function connect(names: string[], watch = false): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [binPath, 'serve', ...names.flatMap((name) => ['--kb', name]), '--no-watch'],
+    args: [
+      binPath,
+      'serve',
+      ...names.flatMap((name) => ['--kb', name]),
+      ...(watch ? ['--debounce-ms', '50'] : ['--no-watch']),
+    ],
     env: isolatedEnv(),
     cwd: folder('unrelated'),
     stderr: 'pipe',
@@ -270,6 +275,36 @@ describe.skipIf(!built)('one groove serve for several registered KBs (spawned, r
         kbs: { name: string }[];
       };
       expect(listed.kbs.map((kb) => kb.name)).toEqual(['a', 'b']);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('follows each KB folder with its own live sync', async () => {
+    const aKb = registerKb('a', 1);
+    const bKb = registerKb('b', 1);
+    const { client, stderr } = await connect(['a', 'b'], true);
+    try {
+      await waitFor(
+        () => (stderr().match(/live sync: watching/g) ?? []).length === 2,
+        10_000,
+        'both watchers',
+      );
+      const fresh = (kb: string) =>
+        `# Fresh in ${kb}\n\nA wryneck arrived in ${kb} today and sat on the fence by the old orchard gate for an hour.\n`;
+      fs.writeFileSync(path.join(aKb, 'fresh-a.md'), fresh('a'));
+      fs.writeFileSync(path.join(bKb, 'fresh-b.md'), fresh('b'));
+      let found: string[] = [];
+      await waitFor(
+        async () => {
+          const hits = hitsOf(await client.callTool({ name: 'search', arguments: { query: 'wryneck' } }));
+          found = hits.map((hit) => `${hit.kb}:${hit.path}`).sort();
+          return found.length === 2;
+        },
+        15_000,
+        'the new files to be indexed',
+      );
+      expect(found).toEqual(['a:fresh-a.md', 'b:fresh-b.md']);
     } finally {
       await client.close();
     }
