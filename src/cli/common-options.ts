@@ -61,3 +61,18 @@ function namedKb(flags: CommonFlags): string | undefined {
   }
   return names[0];
 }
+
+/**
+ * One config per `--kb NAME`, each resolved exactly as `loadConfig` resolves a single --kb (its registry entry,
+ * its own settings and index). A name given twice is a usage error.
+ */
+export function loadConfigs(flags: CommonFlags, io: CliIo): { name: string; config: ResolvedConfig }[] {
+  const names = flags.kb ?? [];
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice !== undefined) {
+    throw new GrooveError('INVALID_ARGUMENT', `--kb ${twice} was given twice`, {
+      hint: 'name each KB once',
+    });
+  }
+  return names.map((name) => ({ name, config: loadConfig({ ...flags, kb: [name] }, io) }));
+}

@@ -1,10 +1,11 @@
 // Commands that work on several registered KBs at once (`groove search --kb a --kb b`, `groove status --kb a
 // --kb b`): each KB's config, resolved exactly as `--kb NAME` alone resolves it, so every KB keeps its own folder,
-// index and settings. One --kb (or --kb-path, or neither) is left to loadConfig.
+// index and settings (loadConfigs, which refuses a name given twice). One --kb (or --kb-path, or neither) is left
+// to loadConfig.
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import { GrooveError } from '../errors.js';
 import type { CliIo } from './cli-io.js';
-import { type CommonFlags, loadConfig } from './common-options.js';
+import { type CommonFlags, loadConfigs } from './common-options.js';
 
 /** A registered KB of a several-KB command: its name (what its hits and blocks are labelled with) and config. */
 export interface SearchTarget {
@@ -20,12 +21,6 @@ export interface SearchTarget {
 export function loadSearchTargets(flags: CommonFlags, io: CliIo): SearchTarget[] | null {
   const names = flags.kb ?? [];
   if (names.length < 2) return null;
-  const twice = names.find((name, i) => names.indexOf(name) !== i);
-  if (twice !== undefined) {
-    throw new GrooveError('INVALID_ARGUMENT', `--kb ${twice} was given twice`, {
-      hint: 'name each knowledge base once',
-    });
-  }
   for (const [flag, value] of [
     ['--kb-path', flags.kbPath],
     ['--db-path', flags.dbPath],
@@ -36,5 +31,5 @@ export function loadSearchTargets(flags: CommonFlags, io: CliIo): SearchTarget[]
       });
     }
   }
-  return names.map((name) => ({ name, config: loadConfig({ ...flags, kb: [name] }, io) }));
+  return loadConfigs(flags, io);
 }

@@ -5,7 +5,7 @@ import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/serv
 import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { KnowledgeBase } from '../app/index.js';
 import { describeError, isGrooveError } from '../errors.js';
-import { DOC_URI_PREFIX, decodeComponent, docUri, mimeTypeOf, TOPIC_URI_PREFIX, topicUri } from './kb-uri.js';
+import { decodeComponent, docPrefix, docUri, mimeTypeOf, topicPrefix, topicUri } from './kb-uri.js';
 
 /** Our errors become a JSON-RPC error saying how to fix the request; anything else is logged as a bug. */
 async function guarded<T>(what: string, work: () => Promise<T>, log: (line: string) => void): Promise<T> {
@@ -22,31 +22,49 @@ function groupName(prefix: string): string {
   return prefix === '' ? 'all documents' : `${prefix}/`;
 }
 
-async function readGroup(kb: KnowledgeBase, uri: string, prefix: string): Promise<ReadResourceResult> {
+async function readGroup(
+  kb: KnowledgeBase,
+  uri: string,
+  prefix: string,
+  name?: string,
+): Promise<ReadResourceResult> {
   const found = await kb.groupMembers(prefix);
   if (!found) throw new McpError(ErrorCode.InvalidParams, `no indexed documents under "${prefix}/"`);
   const lines = [`# ${groupName(prefix)}`, ''];
   for (const member of found.members)
-    lines.push(`- [${member.title.replace(/[[\]]/g, '\\$&')}](${docUri(member.path)}) — ${member.path}`);
+    lines.push(
+      `- [${member.title.replace(/[[\]]/g, '\\$&')}](${docUri(member.path, name)}) — ${member.path}`,
+    );
   if (found.more > 0)
     lines.push(`- … and ${found.more} more; search with a path_globs filter to narrow them`);
   return { contents: [{ uri, mimeType: 'text/markdown', text: `${lines.join('\n')}\n` }] };
 }
 
-export function registerResources(server: McpServer, kb: KnowledgeBase, log: (line: string) => void): void {
+/**
+ * Register one KB's resources. `name` is given when the server serves several KBs: the addresses and resource
+ * names then carry it (kb-uri.ts).
+ */
+export function registerResources(
+  server: McpServer,
+  kb: KnowledgeBase,
+  log: (line: string) => void,
+  name?: string,
+): void {
+  const suffix = name === undefined ? '' : `-${name}`;
+  const ofKb = name === undefined ? '' : ` of KB ${name}`;
   server.registerResource(
-    'all-documents',
-    TOPIC_URI_PREFIX,
+    `all-documents${suffix}`,
+    topicPrefix(name),
     {
-      title: 'All documents',
-      description: 'Every indexed document, as a list of kb://doc/ addresses.',
+      title: `All documents${ofKb}`,
+      description: `Every indexed document${ofKb}, as a list of ${docPrefix(name)} addresses.`,
       mimeType: 'text/markdown',
     },
-    (uri) => guarded('resources/read', () => readGroup(kb, uri.href, ''), log),
+    (uri) => guarded('resources/read', () => readGroup(kb, uri.href, '', name), log),
   );
   server.registerResource(
-    'folder',
-    new ResourceTemplate(`${TOPIC_URI_PREFIX}{prefix}`, {
+    `folder${suffix}`,
+    new ResourceTemplate(`${topicPrefix(name)}{prefix}`, {
       list: () =>
         guarded(
           'resources/list',
@@ -54,7 +72,7 @@ export function registerResources(server: McpServer, kb: KnowledgeBase, log: (li
             resources: (await kb.documentGroups())
               .filter((group) => group.prefix !== '')
               .map((group) => ({
-                uri: topicUri(group.prefix),
+                uri: topicUri(group.prefix, name),
                 name: `${group.prefix}/`,
                 title: `Documents in ${group.prefix}/`,
                 description: `${group.fileCount} documents`,
@@ -65,8 +83,8 @@ export function registerResources(server: McpServer, kb: KnowledgeBase, log: (li
         ),
     }),
     {
-      title: 'Documents in a folder',
-      description: 'The documents beneath one folder, one or two levels deep.',
+      title: `Documents in a folder${ofKb}`,
+      description: `The documents beneath one folder${ofKb}, one or two levels deep.`,
       mimeType: 'text/markdown',
     },
     (uri, variables) =>
@@ -75,23 +93,32 @@ export function registerResources(server: McpServer, kb: KnowledgeBase, log: (li
         async () => {
           const prefix = decodeComponent(String(variables.prefix ?? ''));
           if (prefix === null)
-            throw new McpError(ErrorCode.InvalidParams, `"${uri.href}" is not a valid kb://topic/ address`);
-          return readGroup(kb, uri.href, prefix);
+            throw new McpError(
+              ErrorCode.InvalidParams,
+              `"${uri.href}" is not a valid ${topicPrefix(name)} address`,
+            );
+          return readGroup(kb, uri.href, prefix, name);
         },
         log,
       ),
   );
   server.registerResource(
-    'document',
-    new ResourceTemplate(`${DOC_URI_PREFIX}{path}`, { list: undefined }),
-    { title: 'One document', description: 'The text of one indexed document (as get_document returns it).' },
+    `document${suffix}`,
+    new ResourceTemplate(`${docPrefix(name)}{path}`, { list: undefined }),
+    {
+      title: `One document${ofKb}`,
+      description: `The text of one indexed document${ofKb} (as get_document returns it).`,
+    },
     (uri, variables) =>
       guarded(
         'resources/read',
         async () => {
           const path = decodeComponent(String(variables.path ?? ''));
           if (path === null)
-            throw new McpError(ErrorCode.InvalidParams, `"${uri.href}" is not a valid kb://doc/ address`);
+            throw new McpError(
+              ErrorCode.InvalidParams,
+              `"${uri.href}" is not a valid ${docPrefix(name)} address`,
+            );
           const result = await kb.getDocument(path);
           if (!result.ok) throw new McpError(ErrorCode.InvalidParams, result.message);
           return { contents: [{ uri: uri.href, mimeType: mimeTypeOf(path), text: result.document.content }] };

@@ -6,6 +6,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import type { KnowledgeBase } from '../app/index.js';
 
+type JudgmentBudget = ReturnType<KnowledgeBase['newFeedbackBudget']>;
+
 export const recordFeedbackInput = z.strictObject({
   task_id: z
     .string()
@@ -45,6 +47,55 @@ export const recordFeedbackInput = z.strictObject({
     .describe('Every item you were served for this task, each with your verdict.'),
 });
 
+export type RecordFeedbackInput = z.infer<typeof recordFeedbackInput>;
+
+export const RECORD_FEEDBACK_TOOL = {
+  title: 'Record how served items turned out',
+  description:
+    'Call once when you finish a task that used search results: list every item you were served with ' +
+    'verdict helped, noise or wrong (always_served: true for items every task gets). Stored in the ' +
+    'index, kept across re-indexing; groove builds its retrieval benchmark from these judgments. Returns ' +
+    '{serve_id, task_id, items, helped, not_indexed}; `not_indexed` lists paths (or headings) that are ' +
+    'not in the index — check them against the paths search returned. A client may record a limited ' +
+    'number of items a minute and the index keeps a limited number in all; past either the call is ' +
+    'refused and nothing is stored.',
+};
+
+export const RECORD_FEEDBACK_ANNOTATIONS = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+
+/** Store one task's judgments in `kb` and give the tool's answer. */
+export async function recordFeedbackOf(
+  kb: KnowledgeBase,
+  input: RecordFeedbackInput,
+  budget: JudgmentBudget,
+): Promise<Record<string, unknown>> {
+  const receipt = await kb.recordFeedback(
+    {
+      taskId: input.task_id,
+      query: input.query,
+      items: input.items.map((item) => ({
+        path: item.path,
+        heading: item.heading ?? null,
+        verdict: item.verdict,
+        alwaysServed: item.always_served === true,
+      })),
+    },
+    { budget },
+  );
+  return {
+    serve_id: receipt.serveId,
+    task_id: receipt.taskId,
+    items: receipt.items,
+    helped: receipt.helped,
+    not_indexed: receipt.notIndexed,
+  };
+}
+
 export interface RecordFeedbackToolOptions {
   kb: KnowledgeBase;
   /** The server's error boundary: turns a thrown error into an isError result that says how to fix the call. */
@@ -61,45 +112,13 @@ export function registerRecordFeedbackTool(server: McpServer, options: RecordFee
   server.registerTool(
     'record_feedback',
     {
-      title: 'Record how served items turned out',
-      description:
-        'Call once when you finish a task that used search results: list every item you were served with ' +
-        'verdict helped, noise or wrong (always_served: true for items every task gets). Stored in the ' +
-        'index, kept across re-indexing; groove builds its retrieval benchmark from these judgments. Returns ' +
-        '{serve_id, task_id, items, helped, not_indexed}; `not_indexed` lists paths (or headings) that are ' +
-        'not in the index — check them against the paths search returned. A client may record a limited ' +
-        'number of items a minute and the index keeps a limited number in all; past either the call is ' +
-        'refused and nothing is stored.',
+      ...RECORD_FEEDBACK_TOOL,
       inputSchema: recordFeedbackInput,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+      annotations: RECORD_FEEDBACK_ANNOTATIONS,
     },
     (input) =>
       guard('record_feedback', async () => {
-        const receipt = await kb.recordFeedback(
-          {
-            taskId: input.task_id,
-            query: input.query,
-            items: input.items.map((item) => ({
-              path: item.path,
-              heading: item.heading ?? null,
-              verdict: item.verdict,
-              alwaysServed: item.always_served === true,
-            })),
-          },
-          { budget },
-        );
-        const payload = {
-          serve_id: receipt.serveId,
-          task_id: receipt.taskId,
-          items: receipt.items,
-          helped: receipt.helped,
-          not_indexed: receipt.notIndexed,
-        };
+        const payload = await recordFeedbackOf(kb, input, budget);
         return { content: [{ type: 'text', text: JSON.stringify(payload) }], structuredContent: payload };
       }),
   );

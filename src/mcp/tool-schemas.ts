@@ -112,3 +112,35 @@ export function toGraphRequest(input: ConnectionGraphInput) {
     topic: input.topic,
   };
 }
+
+/** `kb` on a tool of a server that serves several KBs: one served KB's name. */
+function oneKb(names: readonly string[]) {
+  return z
+    .string()
+    .min(1, 'kb must not be empty')
+    .optional()
+    .describe(
+      `The served KB the path belongs to (${names.join(', ')}); needed only when the path exists in more than one.`,
+    );
+}
+
+/** A tool's schema with the `kb` argument a server of several KBs adds (the schema stays strict). */
+export function withKb<T extends z.ZodRawShape>(schema: z.ZodObject<T>, names: readonly string[]) {
+  return schema.extend({ kb: oneKb(names) });
+}
+
+/** The `search` tool's input on a server of several KBs: the generated schema plus `kb` (a name or a list). */
+export function manySearchInput(names: readonly string[]) {
+  const name = z.string().min(1, 'kb must not be empty');
+  const kb = z
+    .union([
+      name,
+      z.array(name).min(1, 'kb must list at least one KB when given (omit it to search every KB)'),
+    ])
+    .optional()
+    .describe(
+      `Which served KB or KBs to search (${names.join(', ')}): a name or a list of names; default every one. ` +
+        'Several are ranked as one corpus; each hit carries `kb`.',
+    );
+  return (searchInput as unknown as z.ZodObject<z.ZodRawShape>).extend({ kb });
+}

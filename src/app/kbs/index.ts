@@ -6,6 +6,7 @@ export {
   kbOverviewToJson,
   kbSettings,
   listKbs,
+  registeredKbNames,
   showKb,
 } from './kb-overview.js';
 export { type KbRemoval, removeKb } from './kb-remove.js';

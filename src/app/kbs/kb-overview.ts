@@ -44,6 +44,11 @@ export async function listKbs(context: KbCommandContext): Promise<KbListing> {
   return { registry: registry.file, kbs };
 }
 
+/** The registered KBs' names, in registry order (none when there is no registry yet). */
+export function registeredKbNames(context: KbCommandContext): string[] {
+  return readKbRegistry(registryPath(context)).entries.map((entry) => entry.name);
+}
+
 /** One KB's overview; KB_UNKNOWN when the registry has no such name. */
 export async function showKb(name: string, context: KbCommandContext): Promise<KbOverview> {
   checkKbName(name);

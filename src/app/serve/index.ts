@@ -8,3 +8,11 @@ export {
   retryModelInBackground,
 } from './model-retry.js';
 export { type ServeStatus, StatusBoard, serveStatusToJson } from './serve-status.js';
+export {
+  type KbSelector,
+  type KbSummary,
+  type MissingKb,
+  type ServedKb,
+  ServedKbs,
+  type ServingKb,
+} from './served-kbs.js';

@@ -20,6 +20,8 @@ import { PAGE_ICON, PAGE_STYLE } from './page-style.js';
 export interface UiRoutesOptions {
   kb: Pick<KnowledgeBase, 'search'>;
   board: Pick<StatusBoard, 'read'>;
+  /** Added to `/api/status` beside the board's fields (a server of several KBs adds `kbs`, one entry per KB). */
+  extraStatus?: () => Record<string, unknown>;
 }
 
 /** The page may run only its own script and style and fetch only from this server; nothing may frame it. */
@@ -45,7 +47,8 @@ const COMMON_HEADERS = {
 
 export function createUiRoutes(options: UiRoutesOptions): HttpExtraRoutes {
   const api: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>> = {
-    '/api/status': async (_req, res) => sendData(res, 200, serveStatusToJson(options.board.read())),
+    '/api/status': async (_req, res) =>
+      sendData(res, 200, { ...serveStatusToJson(options.board.read()), ...options.extraStatus?.() }),
     '/api/search': (req, res) => answerSearch(options.kb, req, res),
   };
   return {

@@ -1,0 +1,147 @@
+// `groove serve --kb a --kb b …`: several registered KBs in one process. Each KB is opened with its own registry
+// settings, index, model and live sync (serve-kb.ts), exactly as a one-KB server opens it; one MCP server
+// (mcp/server-many.ts) answers for all of them. A KB whose folder is missing or unreadable at start is served as
+// "missing": listed with its problem, never opened, its index untouched; the others serve.
+import fs from 'node:fs';
+import {
+  displayLine,
+  type MissingKb,
+  type ServedKb,
+  ServedKbs,
+  StatusBoard,
+  serveStatusToJson,
+} from '../app/index.js';
+import type { ResolvedConfig } from '../config/resolve-config.js';
+import { describeError } from '../errors.js';
+import { EXIT } from './cli-io.js';
+import type { RunContext } from './command-spec.js';
+import { loadConfigs } from './common-options.js';
+import { openServedKb, type StartedKb, startServedKb } from './serve-kb.js';
+import {
+  checkBind,
+  describeWatch,
+  routeConsoleToStderr,
+  runHttp,
+  runStdio,
+  type ServeFlags,
+  type ServingTransport,
+  storageHealth,
+} from './serve-transports.js';
+
+export async function serveMany({ flags, io, version }: RunContext<ServeFlags>): Promise<number> {
+  const configs = loadConfigs(flags, io);
+  const first = configs[0]!.config;
+  const transport = flags.transport ?? first.transport.kind;
+  const bind = flags.bind ?? first.transport.http.bind;
+  checkBind(transport, bind, flags);
+  const log = (line: string) => io.stderr.write(`groove serve: ${displayLine(line)}\n`);
+  const restoreConsole = transport === 'stdio' ? routeConsoleToStderr(io) : () => {};
+  const started: { name: string; kb: StartedKb }[] = [];
+  try {
+    const entries: ServedKb[] = [];
+    for (const { name, config } of configs) {
+      const missing = missingFolder(name, config);
+      if (missing) {
+        log(`${name}: not served: ${missing.problem} (its index is kept)`);
+        entries.push({ state: 'missing', ...missing });
+        continue;
+      }
+      const kbLog = (line: string) => log(`${name}: ${line}`);
+      const kb = await startServedKb(openServedKb(config, kbLog), {
+        io,
+        watch: flags.watch,
+        debounceMs: flags.debounceMs,
+        log: kbLog,
+      });
+      started.push({ name, kb });
+      entries.push({ state: 'serving', name, kb: kb.kb, runner: kb.runner });
+    }
+    const served = new ServedKbs(entries);
+    const { createManyKbServer } = await import('../mcp/server-many.js');
+    const serving: ServingTransport = {
+      log,
+      createServer: () => createManyKbServer({ served, version, log }),
+      describe: (where, note = '') =>
+        `serving ${entries.length} KBs (${describeKbs(entries, started)}) ${where}${note ? ` (${note})` : ''}`,
+    };
+    if (transport === 'stdio') await runStdio(serving);
+    else await runHttpMany(serving, { flags, bind, config: first, started, entries, version });
+    return EXIT.ok;
+  } finally {
+    for (const { kb } of started.reverse()) await kb.close();
+    restoreConsole();
+    log('stopped');
+  }
+}
+
+/** The KB's folder as it stands at start: null when it can be listed, else why it cannot. */
+function missingFolder(name: string, config: ResolvedConfig): MissingKb | null {
+  const kbPath = config.kbPath ?? '';
+  try {
+    if (!fs.statSync(kbPath).isDirectory()) return { name, kbPath, problem: `${kbPath} is not a folder` };
+    fs.accessSync(kbPath, fs.constants.R_OK | fs.constants.X_OK);
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { name, kbPath, problem: `its folder ${kbPath} is missing` };
+    return { name, kbPath, problem: `its folder ${kbPath} cannot be read (${describeError(error)})` };
+  }
+}
+
+function describeKbs(
+  entries: readonly ServedKb[],
+  started: readonly { name: string; kb: StartedKb }[],
+): string {
+  return entries
+    .map((entry) => {
+      const kb = started.find((s) => s.name === entry.name)?.kb;
+      return kb ? `${entry.name}: ${describeWatch(kb.kb, kb.sync)}` : `${entry.name}: folder missing`;
+    })
+    .join('; ');
+}
+
+async function runHttpMany(
+  serving: ServingTransport,
+  options: {
+    flags: ServeFlags;
+    bind: string;
+    config: ResolvedConfig;
+    started: readonly { name: string; kb: StartedKb }[];
+    entries: readonly ServedKb[];
+    version: string;
+  },
+): Promise<void> {
+  const { started, version } = options;
+  const boards = started.map(({ name, kb }) => ({
+    name,
+    kb,
+    board: new StatusBoard({ kb: kb.kb, runner: kb.runner, sync: kb.sync, version }),
+  }));
+  // The status page shows the first serving KB; `/api/status` adds `kbs`, every served KB's status by name.
+  const shown = boards[0];
+  const { createUiRoutes } = await import('../mcp/ui/ui-routes.js');
+  const kbsStatus = () => ({
+    kbs: options.entries.map((entry) => {
+      const board = boards.find((b) => b.name === entry.name);
+      if (!board) return { name: entry.name, health: 'folder missing', kb_path: (entry as MissingKb).kbPath };
+      return { name: entry.name, health: 'ok', ...serveStatusToJson(board.board.read()) };
+    }),
+  });
+  await runHttp({
+    ...serving,
+    http: options.config.transport.http,
+    bind: options.bind,
+    port: options.flags.port ?? options.config.transport.http.port,
+    health: () => ({
+      kbs: boards.map(({ name, kb }) => ({
+        name,
+        indexing: kb.runner.status().active,
+        watcher: kb.sync()?.stats() ?? null,
+        storage: storageHealth(kb.kb),
+      })),
+    }),
+    extraRoutes: shown
+      ? createUiRoutes({ kb: shown.kb.kb, board: shown.board, extraStatus: kbsStatus })
+      : { describe: '', isTokenFree: () => false, handle: async () => false },
+  });
+}
