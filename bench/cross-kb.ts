@@ -80,9 +80,13 @@ function wireArguments(query: BenchQuery, deeper: boolean): Record<string, unkno
   const r = query.request as Record<string, unknown>;
   const out: Record<string, unknown> = { query: r.query, limit: 10 };
   if (r.tagsAny) out.tags_any = r.tagsAny;
-  if (r.category) out.category = r.category;
   if (r.dateFrom) out.date_from = r.dateFrom;
-  if (r.pathGlobs) out.path_globs = (r.pathGlobs as string[]).map((glob) => (deeper ? `k*/${glob}` : glob));
+  // A category is a note's first folder, one level down in the one-KB server: asked as that folder's glob.
+  const globs = [
+    ...((r.pathGlobs as string[] | undefined) ?? []),
+    ...(r.category ? [`${r.category}/**`] : []),
+  ];
+  if (globs.length > 0) out.path_globs = globs.map((glob) => (deeper ? `k*/${glob}` : glob));
   return out;
 }
 
@@ -91,6 +95,7 @@ interface ServeRun {
   p95: number;
   rssMb: number;
   peakMb: number;
+  /** Per query, the hits in order as `KB/path (score)`. */
   tops: string[][];
 }
 
@@ -101,7 +106,7 @@ async function measure(serve: ServeProcess, queries: BenchQuery[], deeper: boole
     const result = await client.callTool({ name: 'search', arguments: wireArguments(query, deeper) });
     const text = (result.content as { type: string; text: string }[])[0]!.text;
     if (result.isError) throw new Error(`search failed: ${text}`);
-    return JSON.parse(text) as { results: { path: string; kb?: string }[] };
+    return JSON.parse(text) as { results: { path: string; kb?: string; score: number }[] };
   };
   for (const query of queries.slice(0, 20)) await search(query);
   const ms: number[] = [];
@@ -110,7 +115,9 @@ async function measure(serve: ServeProcess, queries: BenchQuery[], deeper: boole
     const started = performance.now();
     const answer = await search(query);
     ms.push(performance.now() - started);
-    tops.push(answer.results.map((hit) => (deeper ? hit.path : `${hit.kb}/${hit.path}`)));
+    tops.push(
+      answer.results.map((hit) => `${deeper ? hit.path : `${hit.kb}/${hit.path}`} (${hit.score.toFixed(6)})`),
+    );
   }
   await client.close();
   const memory = serve.memory() ?? { rssMb: Number.NaN, peakMb: Number.NaN };
@@ -159,7 +166,11 @@ async function main(): Promise<void> {
   }
   const one = runs['one KB']!;
   const many = runs[`${kbCount} KBs`]!;
-  const same = one.tops.filter((top, i) => JSON.stringify(top) === JSON.stringify(many.tops[i])).length;
+  const differing = queries.flatMap((query, i) =>
+    JSON.stringify(one.tops[i]) === JSON.stringify(many.tops[i])
+      ? []
+      : [{ query, one: one.tops[i]!, many: many.tops[i]! }],
+  );
   const row = (label: string, r: ServeRun) =>
     `${label.padEnd(8)} p50 ${r.p50.toFixed(1)} ms  p95 ${r.p95.toFixed(1)} ms  RSS ${r.rssMb.toFixed(0)} MB  peak ${r.peakMb.toFixed(0)} MB`;
   console.log(row('one KB', one));
@@ -167,7 +178,13 @@ async function main(): Promise<void> {
   console.log(
     `ratio    p50 ×${(many.p50 / one.p50).toFixed(2)}  p95 ×${(many.p95 / one.p95).toFixed(2)}  RSS ×${(many.rssMb / one.rssMb).toFixed(2)}  peak ×${(many.peakMb / one.peakMb).toFixed(2)}`,
   );
-  console.log(`same top-10 (KB + path, in order): ${same} of ${queries.length} queries`);
+  console.log(
+    `same top-10 (KB + path, in order): ${queries.length - differing.length} of ${queries.length} queries`,
+  );
+  for (const { query, one: a, many: b } of differing.slice(0, 5)) {
+    const at = a.findIndex((hit, rank) => hit !== b[rank]);
+    console.log(`  differs at rank ${at + 1} for ${JSON.stringify(query.request)}: ${a[at]} vs ${b[at]}`);
+  }
   if (!values['work-dir']) fs.rmSync(work, { recursive: true, force: true });
 }
 
