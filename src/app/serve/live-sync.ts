@@ -181,18 +181,9 @@ export class LiveSync {
   }
 
   private async execute(batch: [string, KbChange['kind']][], untracked: number): Promise<void> {
-    const total = batch.length + untracked;
-    const sample = batch
-      .slice(0, 3)
-      .map(([relPath]) => relPath)
-      .join(', ');
-    const more = total > 3 ? `, … (${total} in all)` : '';
     // Retries while another writer holds the lock stay quiet; the line saying so was logged once.
-    if (this.busySince === null) {
-      this.options.log(
-        `live sync: ${total} change${total === 1 ? '' : 's'} (${sample}${more}); updating the index`,
-      );
-    }
+    if (this.busySince === null)
+      this.options.log(`live sync: ${describeBatch(batch, untracked)}; updating the index`);
     this.counters.runs++;
     try {
       const summary = await this.options.run(scopeOf(batch, untracked));
@@ -344,4 +335,20 @@ function logEvents(log: (line: string) => void): (event: IndexEvent) => void {
     if (event.kind !== 'warning' && event.kind !== 'skipped') return;
     if (logged++ < 20) log(`live sync: ${event.message}`);
   };
+}
+
+/** `3 changes (a.md, b.md, c.md)`, or the reason of a run no file change started: `startup`. */
+function describeBatch(batch: readonly [string, KbChange['kind']][], untracked: number): string {
+  const files = batch.map(([relPath]) => relPath).filter((key) => !isReason(key));
+  const reasons = batch.map(([key]) => key).filter(isReason);
+  const total = files.length + untracked;
+  if (total === 0) return reasons.map((key) => key.slice(1, -1)).join(', ');
+  const more = total > 3 ? `, … (${total} in all)` : '';
+  const sample = files.length > 0 ? ` (${files.slice(0, 3).join(', ')}${more})` : '';
+  return `${total} change${total === 1 ? '' : 's'}${sample}`;
+}
+
+/** syncNow's entries are its reason in parentheses, which no relative file path is. */
+function isReason(key: string): boolean {
+  return key.startsWith('(') && key.endsWith(')');
 }
