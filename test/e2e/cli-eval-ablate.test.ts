@@ -84,6 +84,7 @@ describe('--ablate on a lexical-only index', () => {
       ['-lexical', 'not-applicable'],
       ['-vector', 'not-applicable'],
       ['-reranker', 'not-applicable'],
+      ['-fold', 'run'],
       ['-mmr', 'run'],
       ['-parent', 'run'],
       ['-boost', 'not-applicable'],
@@ -145,7 +146,7 @@ describe('--ablate with --rows and with the learned stages configured', () => {
     const json = JSON.parse(result.stdout) as EvalJson;
     expect(json.rows!.map((r) => r.row)).toEqual(['mmr', 'core']);
     const stages = byStage(json);
-    expect(json.ablation!.filter((r) => r.state === 'run').map((r) => r.row)).toEqual(['-mmr']);
+    expect(json.ablation!.filter((r) => r.state === 'run').map((r) => r.row)).toEqual(['-fold', '-mmr']);
     expect(stages.get('parent')!.reason).toBe(
       'the parent retriever is off in the decision row "mmr" (--parent-retriever or [search.parent_retriever] enabled)',
     );
@@ -220,6 +221,7 @@ describe('--ablate on a hybrid index with the generated ONNX model', () => {
     expect(json.ablation!.filter((r) => r.state === 'run').map((r) => r.row)).toEqual([
       '-lexical',
       '-vector',
+      '-fold',
     ]);
     const vector = stages.get('vector')!;
     // Without the vector leg nothing answers the eight letter queries; the twelve note queries keep their note.

@@ -138,5 +138,5 @@ describe('the packed package', () => {
     const search = run(NPX, ['--no-install', 'groove-kb', 'search', 'reset password', ...where], project);
     expect(search.code, search.stderr).toBe(0);
     expect(JSON.parse(search.stdout).legs.vector.status).toBe('ok');
-  });
+  }, 180_000);
 });
