@@ -85,6 +85,7 @@ export {
 export { type SearchTarget, searchKnowledgeBases } from './search-knowledge-bases.js';
 export {
   IndexRunner,
+  type KbSelector,
   type KbSummary,
   type LiveSyncHandle,
   type MissingKb,
@@ -97,6 +98,7 @@ export {
   type ServeStatus,
   type ServingKb,
   StatusBoard,
+  servedKbsStatusToJson,
   serveStatusToJson,
   startLiveSync,
 } from './serve/index.js';

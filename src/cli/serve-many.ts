@@ -9,7 +9,7 @@ import {
   type ServedKb,
   ServedKbs,
   StatusBoard,
-  serveStatusToJson,
+  servedKbsStatusToJson,
 } from '../app/index.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import { describeError } from '../errors.js';
@@ -65,7 +65,7 @@ export async function serveMany({ flags, io, version }: RunContext<ServeFlags>):
         `serving ${entries.length} KBs (${describeKbs(entries, started)}) ${where}${note ? ` (${note})` : ''}`,
     };
     if (transport === 'stdio') await runStdio(serving);
-    else await runHttpMany(serving, { flags, bind, config: first, started, entries, version });
+    else await runHttpMany(serving, { flags, bind, config: first, started, served, version });
     return EXIT.ok;
   } finally {
     for (const { kb } of started.reverse()) await kb.close();
@@ -107,7 +107,7 @@ async function runHttpMany(
     bind: string;
     config: ResolvedConfig;
     started: readonly { name: string; kb: StartedKb }[];
-    entries: readonly ServedKb[];
+    served: ServedKbs;
     version: string;
   },
 ): Promise<void> {
@@ -117,16 +117,12 @@ async function runHttpMany(
     kb,
     board: new StatusBoard({ kb: kb.kb, runner: kb.runner, sync: kb.sync, version }),
   }));
-  // The status page shows the first serving KB; `/api/status` adds `kbs`, every served KB's status by name.
+  // The status panels show the first serving KB; `/api/status` adds `kbs`, every served KB's status by name, and
+  // `/api/search` searches the served KBs as one corpus (every one, or those named by `kb`).
   const shown = boards[0];
   const { createUiRoutes } = await import('../mcp/ui/ui-routes.js');
-  const kbsStatus = () => ({
-    kbs: options.entries.map((entry) => {
-      const board = boards.find((b) => b.name === entry.name);
-      if (!board) return { name: entry.name, health: 'folder missing', kb_path: (entry as MissingKb).kbPath };
-      return { name: entry.name, health: 'ok', ...serveStatusToJson(board.board.read()) };
-    }),
-  });
+  const byName = new Map(boards.map(({ name, board }) => [name, board]));
+  const kbsStatus = () => ({ kbs: servedKbsStatusToJson(options.served.entries, byName) });
   await runHttp({
     ...serving,
     http: options.config.transport.http,
@@ -141,7 +137,12 @@ async function runHttpMany(
       })),
     }),
     extraRoutes: shown
-      ? createUiRoutes({ kb: shown.kb.kb, board: shown.board, extraStatus: kbsStatus })
+      ? createUiRoutes({
+          kb: shown.kb.kb,
+          served: options.served,
+          board: shown.board,
+          extraStatus: kbsStatus,
+        })
       : { describe: '', isTokenFree: () => false, handle: async () => false },
   });
 }

@@ -208,7 +208,7 @@ describe.skipIf(!built)('one groove serve for several registered KBs (spawned, r
     expect(fs.readFileSync(show.db_path).equals(indexBytes)).toBe(true);
   });
 
-  it('over HTTP: the other tools by KB, and /api/status with every served KB', async () => {
+  it('over HTTP: the other tools by KB, /api/status with every served KB, and /api/search by KB', async () => {
     registerKb('a', 2);
     registerKb('b', 1);
     const child = spawn(
@@ -249,6 +249,21 @@ describe.skipIf(!built)('one groove serve for several registered KBs (spawned, r
         ['a', 'ok', 3],
         ['b', 'ok', 2],
       ]);
+
+      // The status page's search: every served KB as one ranking, or the KBs `kb` names.
+      const hitKbs = async (query: string) => {
+        const reply = await fetch(`${url}/api/search?${query}`);
+        expect(reply.status, query).toBe(200);
+        const json = (await reply.json()) as { results: { kb: string; path: string }[] };
+        return json.results.map((hit) => `${hit.kb}:${hit.path}`).sort();
+      };
+      expect(await hitKbs('q=kestrel&limit=10')).toEqual(['a:a-0.md', 'a:a-1.md', 'b:b-0.md']);
+      expect(await hitKbs('q=kestrel&limit=10&kb=b')).toEqual(['b:b-0.md']);
+      const unknown = await fetch(`${url}/api/search?q=kestrel&kb=zz`);
+      expect(unknown.status).toBe(400);
+      expect(((await unknown.json()) as { error: { hint: string } }).error.hint).toBe(
+        'name one of the served KBs: a, b',
+      );
 
       // The CLI's search of one served KB is answered by the running server, as the in-process one would be.
       const args = ['search', 'kestrel', '--kb', 'b', '--format', 'json'];

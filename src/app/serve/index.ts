@@ -7,7 +7,12 @@ export {
   type ModelRetryHandle,
   retryModelInBackground,
 } from './model-retry.js';
-export { type ServeStatus, StatusBoard, serveStatusToJson } from './serve-status.js';
+export {
+  type ServeStatus,
+  StatusBoard,
+  servedKbsStatusToJson,
+  serveStatusToJson,
+} from './serve-status.js';
 export {
   type KbSelector,
   type KbSummary,

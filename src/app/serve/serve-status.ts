@@ -8,6 +8,7 @@ import { indexSummaryToJson, type StatusReport, statusReportToJson } from '../in
 import type { KnowledgeBase } from '../knowledge-base.js';
 import type { IndexRunner, IndexRunnerStatus, IndexRunRecord } from './index-runner.js';
 import type { LiveSyncHandle, LiveSyncStats } from './live-sync.js';
+import type { ServedKb } from './served-kbs.js';
 
 /** Why a part of the status could not be read: the error's code, message and hint. */
 export interface StatusProblem {
@@ -130,6 +131,26 @@ export function serveStatusToJson(status: ServeStatus): Record<string, unknown> 
       pending_paths: status.watcher.pendingPaths,
     },
   };
+}
+
+/**
+ * `/api/status`'s `kbs` on a server of several KBs: each served KB by name, in serving order, with its health
+ * ("ok" with its own status fields, or "folder missing" with its registered folder).
+ */
+export function servedKbsStatusToJson(
+  entries: readonly ServedKb[],
+  boards: ReadonlyMap<string, Pick<StatusBoard, 'read'>>,
+): Record<string, unknown>[] {
+  return entries.map((entry) => {
+    const board = boards.get(entry.name);
+    if (entry.state === 'missing' || !board)
+      return {
+        name: entry.name,
+        health: 'folder missing',
+        kb_path: entry.state === 'missing' ? entry.kbPath : null,
+      };
+    return { name: entry.name, health: 'ok', ...serveStatusToJson(board.read()) };
+  });
 }
 
 function runRecordToJson(run: IndexRunRecord): Record<string, unknown> {

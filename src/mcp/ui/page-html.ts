@@ -1,6 +1,7 @@
 // The status page's HTML: a fixed shell with empty slots that /ui/app.js fills from /api/status and /api/search.
 // The search comes first (the wide left column on a desktop screen, the top of the page on a narrow one); the
-// index, health and sync panels share the right column.
+// index, health and sync panels share the right column. A server of several KBs also fills the KB list (top of the
+// right column) and the KB picker beside the query; the panels below the list show its first serving KB.
 // It holds no knowledge-base data, which is why it may be served without the token; no inline script or style
 // (the Content-Security-Policy allows only this server's own files).
 export const PAGE_HTML = `<!doctype html>
@@ -34,12 +35,21 @@ export const PAGE_HTML = `<!doctype html>
     <h2>Search</h2>
     <form id="search-form" role="search">
       <input id="search-input" type="search" name="q" placeholder="search the knowledge base" aria-label="query" autofocus>
+      <select id="kb-select" aria-label="knowledge base" hidden><option value="">all KBs</option></select>
       <button type="submit">Search</button>
     </form>
     <p id="search-status" class="muted"></p>
     <ol id="results"></ol>
   </section>
   <div id="status-column">
+    <section id="kbs-panel" hidden>
+      <h2>Knowledge bases</h2>
+      <table id="kbs">
+        <thead><tr><th>KB</th><th>documents</th><th>chunks</th><th>health</th></tr></thead>
+        <tbody></tbody>
+      </table>
+      <p id="kbs-note" class="muted"></p>
+    </section>
     <section id="index-panel">
       <h2>Index</h2>
       <p id="index-problem" class="problem" hidden></p>

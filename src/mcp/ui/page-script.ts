@@ -2,8 +2,10 @@
 // page as text (createTextNode / textContent), never as markup, so a note titled `<img onerror=…>` shows as
 // those characters; the token comes from the page address's fragment (`#token=…`, never sent to the server) or
 // the token form, lives in sessionStorage for this tab, and goes out only as an Authorization header to this
-// server. It polls /api/status every 5 s while the tab is visible. Kept free of backticks and `${`: it is the
-// body of a template literal (raw, so a backslash added later reaches the browser as written).
+// server. It polls /api/status every 5 s while the tab is visible. When the status carries "kbs" (a server of
+// several KBs) it lists them and offers a KB picker: the search covers every KB unless one is picked. Kept free
+// of backticks and `${`: it is the body of a template literal (raw, so a backslash added later reaches the
+// browser as written).
 // biome-ignore lint/complexity/noUselessStringRaw: keeps any future backslash escape intact
 export const PAGE_SCRIPT = String.raw`'use strict';
 (() => {
@@ -221,6 +223,40 @@ export const PAGE_SCRIPT = String.raw`'use strict';
     }
   }
 
+  /** One word for a served KB's state: its folder, its index, then its doctor's worst finding. */
+  function kbHealth(kb) {
+    if (kb.health !== 'ok') return kb.health;
+    if (kb.index_error) return 'index problem';
+    if (!kb.doctor) return 'doctor could not run';
+    const count = (severity) => kb.doctor.findings.filter((finding) => finding.severity === severity).length;
+    if (count('error') > 0) return count('error') + ' errors';
+    return count('warning') > 0 ? count('warning') + ' warnings' : 'ok';
+  }
+
+  function renderKbs(kbs) {
+    byId('kbs-panel').hidden = false;
+    const rows = kbs.map((kb) => {
+      const health = kbHealth(kb);
+      const count = (key) => (kb.index ? String(kb.index[key]) : '-');
+      const name = el('td', null, el('strong', null, kb.name), ' ', el('code', 'muted', kb.kb_path || ''));
+      const row = el('tr', null, name, el('td', null, count('documents')), el('td', null, count('chunks')));
+      row.append(el('td', health === 'ok' ? 'ok' : 'problem', health));
+      row.dataset.kb = kb.name;
+      return row;
+    });
+    byId('kbs').tBodies[0].replaceChildren(...rows);
+    const shown = kbs.find((kb) => kb.health === 'ok');
+    setText('kbs-note', shown ? 'The panels below show ' + shown.name + '.' : '');
+    const select = byId('kb-select');
+    const chosen = select.value;
+    const options = kbs.map((kb) => el('option', null, kb.name));
+    select.replaceChildren(el('option', null, 'all KBs'), ...options);
+    select.options[0].value = '';
+    select.value = kbs.some((kb) => kb.name === chosen) ? chosen : '';
+    select.hidden = false;
+    byId('search-input').placeholder = 'search ' + kbs.length + ' knowledge bases';
+  }
+
   async function refreshStatus() {
     if (refreshing) return;
     refreshing = true;
@@ -234,6 +270,7 @@ export const PAGE_SCRIPT = String.raw`'use strict';
       renderIndex(status);
       renderHealth(status);
       renderSync(status);
+      if (Array.isArray(status.kbs)) renderKbs(status.kbs);
     } catch (error) {
       if (error instanceof Unauthorized) return askForToken(); // no more polling until a token is given
       showNotice('status unavailable: ' + error.message);
@@ -280,7 +317,14 @@ export const PAGE_SCRIPT = String.raw`'use strict';
       'li',
       'hit',
       el('div', 'hit-head', title, ' ', el('span', 'score', hit.score.toFixed(4))),
-      el('div', 'hit-where', el('code', 'path', hit.path), heading ? ' › ' : null, heading),
+      el(
+        'div',
+        'hit-where',
+        hit.kb ? el('span', 'kb', hit.kb) : null,
+        el('code', 'path', hit.path),
+        heading ? ' › ' : null,
+        heading,
+      ),
       snippet(hit.content, hit.match_spans),
     );
   }
@@ -298,12 +342,16 @@ export const PAGE_SCRIPT = String.raw`'use strict';
     if (!query) return;
     setText('search-status', 'searching…');
     try {
-      const answer = await getJson('/api/search?q=' + encodeURIComponent(query) + '&limit=10');
+      const kb = byId('kb-select').value;
+      const scope = kb ? '&kb=' + encodeURIComponent(kb) : '';
+      const answer = await getJson('/api/search?q=' + encodeURIComponent(query) + '&limit=10' + scope);
       results.replaceChildren(...answer.results.map(renderHit));
       const count = answer.results.length;
       const confidence = answer.low_confidence ? '; low confidence: the knowledge base may not cover this' : '';
       const found = count + (count === 1 ? ' result' : ' results');
-      setText('search-status', found + ' (' + describeLegs(answer.legs) + ')' + confidence);
+      const skipped = (answer.skipped || []).map((entry) => entry.kb + ': ' + entry.problem);
+      const notSearched = skipped.length > 0 ? '; not searched: ' + skipped.join('; ') : '';
+      setText('search-status', found + ' (' + describeLegs(answer.legs) + ')' + confidence + notSearched);
     } catch (error) {
       results.replaceChildren();
       if (error instanceof Unauthorized) askForToken();

@@ -49,6 +49,9 @@ th, td { text-align: left; padding: 0.2rem 0.5rem 0.2rem 0; border-bottom: 1px s
 tr.failed td { color: var(--bad); }
 form { display: flex; gap: 0.5rem; margin: 0.3rem 0; }
 input { flex: 1; min-width: 0; padding: 0.4rem 0.6rem; font: inherit; border: 1px solid var(--line); border-radius: 4px; }
+select { padding: 0.4rem 0.6rem; font: inherit; border: 1px solid var(--line); border-radius: 4px; max-width: 40%; }
+#kbs td:nth-child(2), #kbs td:nth-child(3) { font-variant-numeric: tabular-nums; }
+.kb { padding: 0 0.35rem; margin-right: 0.4rem; border: 1px solid var(--line); border-radius: 4px; }
 button { padding: 0.4rem 0.9rem; font: inherit; border: 1px solid var(--line); border-radius: 4px; cursor: pointer; }
 #results { padding-left: 1.6rem; }
 .hit { margin: 0.7rem 0; }

@@ -1,11 +1,14 @@
 // The status page's routes beside /mcp: the page itself (`/ui`, its script, stylesheet and icon: fixed text
 // with no knowledge-base data, so it loads without the token), `GET /api/status` (the status board's JSON) and
-// `GET /api/search?q=…&limit=…` (the search JSON of `groove search --format json`). The page puts every value
+// `GET /api/search?q=…&limit=…` (the search JSON of `groove search --format json`; a server of several KBs also
+// takes `kb`, repeated or a comma list, and searches the chosen KBs as one corpus). The page puts every value
 // it shows into the document as text, never as markup; the headers keep scripts and styles to this server's own
 // files, forbid framing and sniffing, and no answer is cached.
 import type http from 'node:http';
 import {
+  type KbSelector,
   type KnowledgeBase,
+  type ServedKbs,
   type StatusBoard,
   searchResponseToJson,
   serveStatusToJson,
@@ -19,6 +22,8 @@ import { PAGE_ICON, PAGE_STYLE } from './page-style.js';
 
 export interface UiRoutesOptions {
   kb: Pick<KnowledgeBase, 'search'>;
+  /** A server of several KBs: `/api/search` searches these (every one, or those named by `kb`) instead of `kb`. */
+  served?: Pick<ServedKbs, 'search'>;
   board: Pick<StatusBoard, 'read'>;
   /** Added to `/api/status` beside the board's fields (a server of several KBs adds `kbs`, one entry per KB). */
   extraStatus?: () => Record<string, unknown>;
@@ -49,7 +54,7 @@ export function createUiRoutes(options: UiRoutesOptions): HttpExtraRoutes {
   const api: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>> = {
     '/api/status': async (_req, res) =>
       sendData(res, 200, { ...serveStatusToJson(options.board.read()), ...options.extraStatus?.() }),
-    '/api/search': (req, res) => answerSearch(options.kb, req, res),
+    '/api/search': (req, res) => answerSearch(options, req, res),
   };
   return {
     describe: 'the status page is /ui',
@@ -70,9 +75,13 @@ export function createUiRoutes(options: UiRoutesOptions): HttpExtraRoutes {
   };
 }
 
-/** `q` is the query, `limit` the number of hits (the search's own bounds apply); a usage error is a 400. */
+/**
+ * `q` is the query, `limit` the number of hits (the search's own bounds apply); on a server of several KBs `kb`
+ * (repeated, or names separated by commas; none = every KB) chooses the KBs, every hit names its `kb` and
+ * `skipped` lists served KBs that could not be searched. A usage error (an unknown KB included) is a 400.
+ */
 async function answerSearch(
-  kb: UiRoutesOptions['kb'],
+  options: UiRoutesOptions,
   req: http.IncomingMessage,
   res: http.ServerResponse,
 ): Promise<void> {
@@ -81,13 +90,35 @@ async function answerSearch(
   const limit = params.get('limit');
   if (limit !== null) request.limit = /^-?\d+$/.test(limit) ? Number(limit) : limit;
   try {
-    sendData(res, 200, searchResponseToJson(await kb.search(request)));
+    sendData(res, 200, await searchJson(options, kbSelectorOf(params), request));
   } catch (error) {
     // Anything that is not one of our errors is a bug: the front gate's catch-all logs it and answers 500.
     if (!isGrooveError(error)) throw error;
     const status = isUsageError(error) ? 400 : 503;
     sendData(res, status, problem(error.code, error.message, error.hint));
   }
+}
+
+async function searchJson(
+  options: UiRoutesOptions,
+  selector: KbSelector,
+  request: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  if (!options.served) return searchResponseToJson(await options.kb.search(request));
+  const { response, skipped } = await options.served.search(selector, request);
+  const json = searchResponseToJson(response);
+  if (skipped.length === 0) return json;
+  return { ...json, skipped: skipped.map((kb) => ({ kb: kb.name, problem: kb.problem })) };
+}
+
+/** Every `kb` parameter, each split at commas (KB names hold none); none given = every served KB. */
+function kbSelectorOf(params: URLSearchParams): KbSelector {
+  const names = params
+    .getAll('kb')
+    .flatMap((value) => value.split(','))
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  return names.length === 0 ? undefined : names;
 }
 
 function problem(code: string, message: string, hint?: string): Record<string, unknown> {
