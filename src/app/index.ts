@@ -84,6 +84,7 @@ export {
 } from './search/index.js';
 export { type SearchTarget, searchKnowledgeBases } from './search-knowledge-bases.js';
 export {
+  followRegistry,
   IndexRunner,
   type KbSelector,
   type KbSummary,
@@ -92,6 +93,7 @@ export {
   MODEL_RETRY_FIRST_MS,
   MODEL_RETRY_MAX_MS,
   type ModelRetryHandle,
+  type RegistryFollower,
   retryModelInBackground,
   type ServedKb,
   ServedKbs,

@@ -54,11 +54,33 @@ export async function runRename({ args, io }: RunContext<object>): Promise<numbe
 
 export async function runRemove({ flags, args, io }: RunContext<{ deleteIndex?: boolean }>): Promise<number> {
   const { displayPath, removeKb } = await import('../app/index.js');
-  const removal = await removeKb(args[0]!, { deleteIndex: flags.deleteIndex === true }, io);
+  const removal = await removeKb(
+    args[0]!,
+    { deleteIndex: flags.deleteIndex === true, indexReleased: (dbPath) => serverReleased(dbPath, io.env) },
+    io,
+  );
   io.stdout.write(
     `removed KB "${removal.entry.name}" (its folder ${displayPath(removal.entry.root)} is untouched)\n`,
   );
   for (const file of removal.deletedFiles) io.stdout.write(`deleted ${displayPath(file)}\n`);
   if (flags.deleteIndex !== true) io.stdout.write('its index is kept; pass --delete-index to delete it\n');
   return EXIT.ok;
+}
+
+/** How long `kb remove --delete-index` waits for a running server to see the registry change and close the index. */
+const RELEASE_WAIT_MS = 10_000;
+const RELEASE_POLL_MS = 100;
+
+/** True once no `groove serve` listens on the index's local socket (a server closes it with the index). */
+async function serverReleased(dbPath: string, env: Record<string, string | undefined>): Promise<boolean> {
+  const { localSocketPlace } = await import('../mcp/local-socket-path.js');
+  const { isLocalServerListening } = await import('../mcp/local-socket-client.js');
+  const place = localSocketPlace(dbPath, env);
+  if (place === null) return true;
+  const deadline = Date.now() + RELEASE_WAIT_MS;
+  while (await isLocalServerListening(place)) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, RELEASE_POLL_MS));
+  }
+  return true;
 }

@@ -56,12 +56,14 @@ export async function startServedKb(opened: OpenedKb, options: StartKbOptions): 
   let sync: LiveSyncHandle | null = null;
   let localSocket: Awaited<ReturnType<typeof startLocalSocket>> = null;
   let modelRetry: ModelRetryHandle | null = null;
+  // The local socket closes last: once it is gone the index is closed (`kb remove --delete-index` waits for
+  // that); a CLI call that reaches it meanwhile is refused and answered in-process.
   const close = async () => {
     await modelRetry?.close();
-    await localSocket?.close();
     await sync?.close();
     await runner.drain();
     await kb.close();
+    await localSocket?.close();
   };
   try {
     // Load the model once, now: a broken model fails at start, not on the first search. One that may load later

@@ -1,11 +1,15 @@
 // `groove serve --kb a --kb b …`: several registered KBs in one process. Each KB is opened with its own registry
 // settings, index, model and live sync (serve-kb.ts), exactly as a one-KB server opens it; one MCP server
 // (mcp/server-many.ts) answers for all of them. A KB whose folder is missing or unreadable at start is served as
-// "missing": listed with its problem, never opened, its index untouched; the others serve.
+// "missing": listed with its problem, never opened, its index untouched; the others serve. A KB unregistered while
+// served (`groove kb remove`) is served no more: its live sync stopped and index closed (registry-follow.ts).
 import fs from 'node:fs';
 import {
   displayLine,
+  followRegistry,
   type MissingKb,
+  type RegistryFollower,
+  registryPath,
   type ServedKb,
   ServedKbs,
   StatusBoard,
@@ -37,6 +41,7 @@ export async function serveMany({ flags, io, version }: RunContext<ServeFlags>):
   const log = (line: string) => io.stderr.write(`groove serve: ${displayLine(line)}\n`);
   const restoreConsole = transport === 'stdio' ? routeConsoleToStderr(io) : () => {};
   const started: { name: string; kb: StartedKb }[] = [];
+  let follower: RegistryFollower | null = null;
   try {
     const entries: ServedKb[] = [];
     for (const { name, config } of configs) {
@@ -57,6 +62,16 @@ export async function serveMany({ flags, io, version }: RunContext<ServeFlags>):
       entries.push({ state: 'serving', name, kb: kb.kb, runner: kb.runner });
     }
     const served = new ServedKbs(entries);
+    follower = followRegistry({
+      file: registryPath({ cwd: io.cwd, env: io.env }),
+      served,
+      log,
+      stopServing: async (entry) => {
+        const index = started.findIndex((s) => s.name === entry.name);
+        const [closing] = index === -1 ? [] : started.splice(index, 1);
+        await closing?.kb.close();
+      },
+    });
     const { createManyKbServer } = await import('../mcp/server-many.js');
     const serving: ServingTransport = {
       log,
@@ -68,6 +83,7 @@ export async function serveMany({ flags, io, version }: RunContext<ServeFlags>):
     else await runHttpMany(serving, { flags, bind, config: first, started, served, version });
     return EXIT.ok;
   } finally {
+    follower?.close();
     for (const { kb } of started.reverse()) await kb.close();
     restoreConsole();
     log('stopped');
@@ -129,12 +145,14 @@ async function runHttpMany(
     bind: options.bind,
     port: options.flags.port ?? options.config.transport.http.port,
     health: () => ({
-      kbs: boards.map(({ name, kb }) => ({
-        name,
-        indexing: kb.runner.status().active,
-        watcher: kb.sync()?.stats() ?? null,
-        storage: storageHealth(kb.kb),
-      })),
+      kbs: boards
+        .filter(({ name }) => started.some((s) => s.name === name))
+        .map(({ name, kb }) => ({
+          name,
+          indexing: kb.runner.status().active,
+          watcher: kb.sync()?.stats() ?? null,
+          storage: storageHealth(kb.kb),
+        })),
     }),
     extraRoutes: shown
       ? createUiRoutes({

@@ -301,6 +301,9 @@ function applyNamedKb(config: ResolvedConfig, name: string, options: ResolveConf
     config.settingsSource = 'explicit';
   }
   config.kbPath = entry.root;
+  // In a shared database a registered KB is its own KB: named as registered unless a config file names one.
+  if (![entry.configFile, file].some((f) => f !== null && readConfigFile(f).storage?.kb !== undefined))
+    config.storage.kb = name;
   return file;
 }
 

@@ -73,3 +73,19 @@ export function askLocalServer(options: AskOptions): Promise<AskResult> {
     socket.once('end', () => finish({ answered: false, reason: 'the server closed without an answer' }));
   });
 }
+
+/** Whether a `groove serve` is listening on the index's socket now (it accepts a connection). */
+export function isLocalServerListening(place: LocalSocketPlace, connectMs = 1000): Promise<boolean> {
+  if (localSocketProblem(place) !== null) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const socket = net.connect(place.socketPath);
+    const finish = (listening: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(listening);
+    };
+    const timer = setTimeout(() => finish(false), connectMs);
+    socket.once('connect', () => finish(true));
+    socket.once('error', () => finish(false));
+  });
+}

@@ -80,7 +80,8 @@ export function createManyKbServer(options: ManyKbServerOptions): McpServer {
       description:
         'The knowledge bases this server serves: {kbs:[{name, kb_path, health, problem, documents, chunks, model, ' +
         'last_indexed_at}]}. health "folder missing" = its folder was missing or unreadable when the server ' +
-        'started: it is not searched, its index is kept.',
+        'started: it is not searched, its index is kept. health "removed" = it was removed from the KB registry ' +
+        'while served: it is not searched, its index is closed.',
       inputSchema: z.strictObject({}),
       annotations: READ_ONLY,
     },
@@ -91,7 +92,7 @@ export function createManyKbServer(options: ManyKbServerOptions): McpServer {
     'search',
     {
       ...SEARCH_TOOL,
-      description: `${SEARCH_TOOL.description} Every hit carries \`kb\`, the KB it came from; \`skipped\` lists served KBs that could not be searched (folder missing).`,
+      description: `${SEARCH_TOOL.description} Every hit carries \`kb\`, the KB it came from; \`skipped\` lists served KBs that could not be searched (folder missing, or removed from the registry).`,
       inputSchema: manySearchInput(names),
       annotations: READ_ONLY,
     },

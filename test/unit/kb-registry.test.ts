@@ -242,6 +242,21 @@ describe('resolveConfig with --kb NAME', () => {
     expect(resolveConfig({ cwd: sub, env }).parsers.enabled).toEqual(['txt']);
   });
 
+  it('names its KB in a shared database after the registered name unless a config file names one', () => {
+    const shared = path.join(root, 'shared.toml');
+    fs.writeFileSync(shared, '[storage]\nbackend = "postgres"\nurl = "postgres://groove@db:5432/groove"\n');
+    const named = path.join(root, 'named.toml');
+    fs.writeFileSync(
+      named,
+      '[storage]\nbackend = "postgres"\nurl = "postgres://groove@db:5432/groove"\nkb = "team"\n',
+    );
+    register(`[kb.notes]\npath = "${kbDir}"\nconfig = "${shared}"\n`);
+    expect(resolveConfig({ kb: 'notes', cwd, env }).storage.kb).toBe('notes');
+    expect(resolveConfig({ kb: 'notes', cwd, env, configPath: named }).storage.kb).toBe('team');
+    register(`[kb.notes]\npath = "${kbDir}"\nconfig = "${named}"\n`);
+    expect(resolveConfig({ kb: 'notes', cwd, env }).storage.kb).toBe('team');
+  });
+
   it('gives the same settings from any folder', () => {
     register(`[kb.notes]\npath = "${kbDir}"\nmodel = "none"\nparsers = ["md", "pdf"]\n`);
     const here = resolveConfig({ kb: 'notes', cwd, env });

@@ -1,6 +1,8 @@
 // `groove kb remove NAME [--delete-index]`: unregister a KB; its folder is never touched, and its index is kept
 // unless --delete-index asks for it. An index another registered KB also uses, or one a writer holds, is
-// refused before the registry changes.
+// refused before the registry changes. A `groove serve` serving the KB stops serving it and closes its index
+// when it sees the registry change; --delete-index deletes only once no server has the index open
+// (`indexReleased`), else the KB stays unregistered with its index kept (INDEX_BUSY).
 import fs from 'node:fs';
 import type { KbEntry, KbRegistry } from '../../config/kb-registry.js';
 import { GrooveError } from '../../errors.js';
@@ -16,14 +18,28 @@ export interface KbRemoval {
 
 const INDEX_FILE_SUFFIXES = ['', '-wal', '-shm', '.lock'];
 
+export interface RemoveKbOptions {
+  deleteIndex: boolean;
+  /** Resolves true once no running server has the index at `dbPath` open (it waits a while), else false. */
+  indexReleased?: (dbPath: string) => Promise<boolean>;
+}
+
 export async function removeKb(
   name: string,
-  options: { deleteIndex: boolean },
+  options: RemoveKbOptions,
   context: KbCommandContext,
 ): Promise<KbRemoval> {
   const { entry, prepared } = await unregisterKb(name, context, (found, registry) =>
     options.deleteIndex ? indexFilesOf(found, registry, context) : [],
   );
+  const dbPath = prepared[0];
+  if (dbPath !== undefined && options.indexReleased && !(await options.indexReleased(dbPath))) {
+    throw new GrooveError(
+      'INDEX_BUSY',
+      `KB "${entry.name}" is unregistered, but a running groove serve still has its index "${dbPath}" open, so the index is kept`,
+      { hint: `stop that server, then delete ${dbPath} and its -wal and -shm files yourself` },
+    );
+  }
   const deletedFiles: string[] = [];
   for (const file of prepared) {
     if (!fs.existsSync(file)) continue;

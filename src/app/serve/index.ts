@@ -7,6 +7,7 @@ export {
   type ModelRetryHandle,
   retryModelInBackground,
 } from './model-retry.js';
+export { followRegistry, type RegistryFollower } from './registry-follow.js';
 export {
   type ServeStatus,
   StatusBoard,

@@ -143,11 +143,11 @@ export function servedKbsStatusToJson(
 ): Record<string, unknown>[] {
   return entries.map((entry) => {
     const board = boards.get(entry.name);
-    if (entry.state === 'missing' || !board)
+    if (entry.state !== 'serving' || !board)
       return {
         name: entry.name,
-        health: 'folder missing',
-        kb_path: entry.state === 'missing' ? entry.kbPath : null,
+        health: entry.state === 'removed' ? 'removed' : 'folder missing',
+        kb_path: entry.state === 'serving' ? null : entry.kbPath,
       };
     return { name: entry.name, health: 'ok', ...serveStatusToJson(board.read()) };
   });

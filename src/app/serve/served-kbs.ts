@@ -22,7 +22,10 @@ export interface MissingKb {
   problem: string;
 }
 
-export type ServedKb = ({ state: 'serving' } & ServingKb) | ({ state: 'missing' } & MissingKb);
+export type ServedKb = ({ state: 'serving' } & ServingKb) | ({ state: 'missing' | 'removed' } & MissingKb);
+
+/** Why a KB unregistered while served is served no more. */
+export const REMOVED_PROBLEM = 'it was removed from the KB registry (groove kb remove)';
 
 /** `kb` as a tool takes it: one name, a list of names, or nothing (every served KB). */
 export type KbSelector = string | readonly string[] | undefined;
@@ -30,8 +33,8 @@ export type KbSelector = string | readonly string[] | undefined;
 export interface KbSummary {
   name: string;
   kb_path: string;
-  /** ok (serving), or "folder missing" (listed, never opened, its index kept). */
-  health: 'ok' | 'folder missing';
+  /** ok (serving), "folder missing" (listed, never opened, its index kept), or "removed" (unregistered, closed). */
+  health: 'ok' | 'folder missing' | 'removed';
   problem: string | null;
   documents: number | null;
   chunks: number | null;
@@ -40,10 +43,28 @@ export interface KbSummary {
 }
 
 export class ServedKbs {
-  readonly entries: readonly ServedKb[];
+  private current: ServedKb[];
 
   constructor(entries: readonly ServedKb[]) {
-    this.entries = entries;
+    this.current = [...entries];
+  }
+
+  get entries(): readonly ServedKb[] {
+    return this.current;
+  }
+
+  /**
+   * Stop serving a KB that was removed from the registry: from now on it is listed as "removed", a search naming
+   * it is refused and a search of every KB skips it. Returns the serving entry it was (for the caller to close),
+   * or null when it was not serving.
+   */
+  markRemoved(name: string): ServingKb | null {
+    const index = this.current.findIndex((entry) => entry.name === name);
+    const entry = this.current[index];
+    if (entry === undefined || entry.state === 'removed') return null;
+    const kbPath = entry.state === 'serving' ? entry.kb.kbPath : entry.kbPath;
+    this.current[index] = { state: 'removed', name, kbPath, problem: REMOVED_PROBLEM };
+    return entry.state === 'serving' ? entry : null;
   }
 
   names(): string[] {
@@ -87,7 +108,7 @@ export class ServedKbs {
   ): Promise<{ response: CombinedResponse; skipped: MissingKb[] }> {
     const chosen = this.select(selector);
     const missing = chosen.filter(
-      (entry): entry is { state: 'missing' } & MissingKb => entry.state === 'missing',
+      (entry): entry is { state: 'missing' | 'removed' } & MissingKb => entry.state !== 'serving',
     );
     if (selector !== undefined && missing.length > 0) throw missingError(missing[0]!);
     const targets: SearchTarget[] = chosen.flatMap((entry) =>
@@ -121,11 +142,11 @@ export class ServedKbs {
   async summaries(): Promise<KbSummary[]> {
     const rows: KbSummary[] = [];
     for (const entry of this.entries) {
-      if (entry.state === 'missing') {
+      if (entry.state !== 'serving') {
         rows.push({
           name: entry.name,
           kb_path: entry.kbPath,
-          health: 'folder missing',
+          health: entry.state === 'missing' ? 'folder missing' : 'removed',
           problem: entry.problem,
           documents: null,
           chunks: null,
@@ -150,8 +171,12 @@ export class ServedKbs {
   }
 }
 
-function missingError(entry: MissingKb): GrooveError {
+function missingError(entry: MissingKb & { state?: string }): GrooveError {
+  const hint =
+    entry.state === 'removed'
+      ? 'search the other KBs; register it again with groove kb add and restart groove serve to serve it'
+      : `its index is kept; restore its folder ${entry.kbPath} and restart groove serve, or search the other KBs`;
   return new GrooveError('KB_NOT_FOUND', `the KB "${entry.name}" is not being served: ${entry.problem}`, {
-    hint: `its index is kept; restore its folder ${entry.kbPath} and restart groove serve, or search the other KBs`,
+    hint,
   });
 }
