@@ -214,7 +214,7 @@ export function parseGoldenYaml(text: string, displayPath: string): GoldenQuery[
 }
 
 /**
- * Refuse a `kb:` the run cannot match: in a one-KB eval (`kbs` null) every `kb:` is refused, in a cross-KB eval
+ * Refuse (a usage error: the file is valid, the KBs named do not fit it) a `kb:` the run cannot match: in a one-KB eval (`kbs` null) every `kb:` is refused, in a cross-KB eval
  * one naming a KB not measured — it could never be found, so it would read as a retrieval miss.
  */
 export function checkGoldenKbs(golden: GoldenSet, kbs: readonly string[] | null): void {
@@ -222,15 +222,14 @@ export function checkGoldenKbs(golden: GoldenSet, kbs: readonly string[] | null)
     q.expected.forEach((entry, j) => {
       if (entry.kb === undefined || kbs?.includes(entry.kb)) return;
       const at = `queries[${i}].expected[${j}].kb`;
-      throw goldenError(
-        golden.path,
-        kbs
-          ? `${at}: "${entry.kb}" is not one of the knowledge bases measured (${kbs.join(', ')})`
-          : `${at}: \`kb\` needs an eval across several knowledge bases`,
-        kbs
+      const reason = kbs
+        ? `"${entry.kb}" is not one of the knowledge bases measured (${kbs.join(', ')})`
+        : '`kb` needs an eval across several knowledge bases';
+      throw new GrooveError('INVALID_ARGUMENT', `golden file "${golden.path}": ${at}: ${reason}`, {
+        hint: kbs
           ? `add --kb ${entry.kb}, or fix the name`
           : 'run `groove eval --kb NAME --kb NAME …`, or drop `kb:`',
-      );
+      });
     });
   });
 }
