@@ -35,6 +35,7 @@ export {
   buildEvalTrend,
   type EvalReport,
   type EvalTrendPoint,
+  type EvaluateOptions,
   evalReportToJson,
   formatDrift,
   type LearningUse,

@@ -24,9 +24,11 @@ import {
   membersOf,
   type TopicListing,
 } from './browse/index.js';
+import { withCombinedEvalSnapshot } from './combined-eval-snapshot.js';
 import { type DoctorReport, runDoctor } from './doctor/index.js';
 import {
   type EvalReport,
+  type EvalSnapshot,
   type EvaluateOptions,
   type HistoryWriteResult,
   type LegProbeOptions,
@@ -55,6 +57,7 @@ import {
 } from './golden/index.js';
 import {
   assertIndexOwner,
+  crossKbEvalHistoryPathOf,
   evalHistoryPathOf,
   guardSettingsDropsAt,
   IndexDatabase,
@@ -390,15 +393,43 @@ export class KnowledgeBase {
       historyPath: () => evalHistoryPathOf(this.settings, this.kbPath),
       ports: {
         readFile: filePorts.readFile,
-        withSnapshot: (work) =>
-          this.file.withSession((session) =>
-            session.withReadSnapshot((snapshot) =>
-              work({ ...snapshot, probeSample: () => pickProbeSample(session.view().reader) }),
-            ),
-          ),
+        withSnapshot: (work) => this.withEvalSnapshot(work),
         now: this.now,
       },
     });
+  }
+
+  /**
+   * `groove eval --kb a --kb b`: score the golden set against the search across this KB and `others` (each named
+   * by its label). This KB's settings and clock apply to the whole run; the history is the KB set's own.
+   */
+  evaluateAcross(
+    self: string,
+    others: readonly { kb: KnowledgeBase; name: string }[],
+    options: EvaluateOptions,
+  ): Promise<EvalReport> {
+    const targets = [{ kb: this as KnowledgeBase, name: self }, ...others];
+    const names = targets.map((t) => t.name);
+    return runEvaluation(options, {
+      config: this.goldenSettings('read'),
+      kbPath: this.kbPath,
+      historyPath: () => crossKbEvalHistoryPathOf(this.settings, names),
+      kbs: names,
+      ports: {
+        readFile: filePorts.readFile,
+        withSnapshot: (work) => withCombinedEvalSnapshot(targets, work),
+        now: this.now,
+      },
+    });
+  }
+
+  /** One read snapshot of the index as eval reads it: search, the corpus pass, judgments and a probe sample. */
+  withEvalSnapshot<T>(work: (snapshot: EvalSnapshot) => Promise<T>): Promise<T> {
+    return this.file.withSession((session) =>
+      session.withReadSnapshot((snapshot) =>
+        work({ ...snapshot, probeSample: () => pickProbeSample(session.view().reader) }),
+      ),
+    );
   }
 
   /** The leg probe on its own (tune runs it before sweeping): one query from the index through every leg. */

@@ -39,6 +39,9 @@ export function renderEvalText(report: EvalReport, options: RenderEvalTextOption
   lines.push(...renderIntegrityHeader(report));
   lines.push('');
   if (report.comparison === 'golden-changed') lines.push('⚠️ golden changed since last run, diff disabled');
+  if (report.comparison === 'kbs-changed') {
+    lines.push('⚠️ the knowledge bases measured changed since last run, diff disabled');
+  }
   if (report.comparison === 'config-changed') {
     lines.push('⚠️ config or metric version changed since last run, diff disabled');
   }

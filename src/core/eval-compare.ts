@@ -91,6 +91,7 @@ function noOpReason(options: CompareOptions, comparison: RunComparison): string 
   if (!options.diff) return '--no-diff is set';
   if (comparison === 'none') return 'there is no previous run yet';
   if (comparison === 'golden-changed') return 'the golden file changed since the previous run';
+  if (comparison === 'kbs-changed') return 'the previous run measured another set of knowledge bases';
   if (comparison === 'degradation-changed') {
     return 'one of the two runs was measured with a component down (--allow-degraded)';
   }

@@ -7,12 +7,13 @@ import type { CorpusSnapshot, EvalRun } from './eval-run.js';
 
 /**
  * Why a previous run can or cannot be diffed against. The golden check wins when several changed, then a
- * change in degradation (one run measured with a leg down, the other not, or other legs).
+ * change of the measured KB set, then a change in degradation (one run measured with a leg down, the other not, or other legs).
  */
 export type RunComparison =
   | 'none'
   | 'compatible'
   | 'golden-changed'
+  | 'kbs-changed'
   | 'degradation-changed'
   | 'config-changed';
 
@@ -20,8 +21,14 @@ export function compareRuns(now: EvalFingerprint, previous: EvalFingerprint | nu
   if (previous === null) return 'none';
   if (fingerprintsEqual(now, previous)) return 'compatible';
   if (now.goldenHash !== previous.goldenHash) return 'golden-changed';
+  if (kbSetOf(now) !== kbSetOf(previous)) return 'kbs-changed';
   const legs = (f: EvalFingerprint) => (f.degraded ?? []).join(',');
   return legs(now) === legs(previous) ? 'config-changed' : 'degradation-changed';
+}
+
+/** The KB set a run measured, as one key; '' for a one-KB run. */
+function kbSetOf(fingerprint: EvalFingerprint): string {
+  return (fingerprint.kbs ?? []).join('+');
 }
 
 export interface AggregateDiff {

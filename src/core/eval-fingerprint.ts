@@ -12,6 +12,8 @@ export interface EvalFingerprint {
   kValues: number[];
   /** SHA-256 (hex) of the golden file's raw bytes. */
   goldenHash: string;
+  /** Only for a cross-KB eval (`--kb a --kb b`): the names of the KBs measured, sorted. */
+  kbs?: string[];
   /** Missing in old history reads as 1. */
   metricVersion: number;
   /** Missing in old history reads as 1. */

@@ -9,6 +9,8 @@ export interface ExpectedEntry {
   path: string;
   /** When set, only a chunk under this heading counts (trimmed, case-insensitive). */
   heading: string | null;
+  /** Only in a cross-KB eval: the KB the document must come from; absent = any measured KB. */
+  kb?: string;
 }
 
 /** One returned chunk as eval records it; ranks are 1-based. */
@@ -17,6 +19,8 @@ export interface RankedHit {
   path: string;
   heading: string | null;
   score: number;
+  /** Only in a cross-KB eval: the KB the hit came from. */
+  kb?: string;
 }
 
 /** Metric values keyed by k. */
@@ -65,9 +69,13 @@ function normalizeHeading(heading: string): string {
   return heading.trim().toLowerCase();
 }
 
-/** Same path, and — when the entry names a heading — the same heading after trim + lowercase. */
-export function isHit(expected: ExpectedEntry, hit: Pick<RankedHit, 'path' | 'heading'>): boolean {
+/**
+ * Same path, the same KB when the entry names one, and — when the entry names a heading — the same heading after
+ * trim + lowercase.
+ */
+export function isHit(expected: ExpectedEntry, hit: Pick<RankedHit, 'path' | 'heading' | 'kb'>): boolean {
   if (expected.path !== hit.path) return false;
+  if (expected.kb !== undefined && expected.kb !== hit.kb) return false;
   if (expected.heading === null) return true;
   return hit.heading !== null && normalizeHeading(expected.heading) === normalizeHeading(hit.heading);
 }

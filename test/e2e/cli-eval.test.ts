@@ -115,12 +115,14 @@ describe('groove eval: output and history', () => {
       'degradation',
       'paired',
       'gates',
+      'kbs',
       'probe',
       'golden_freshness',
       'rows',
       'ablation',
     ]);
     expect(first.corpus_changed).toBeNull();
+    expect(first.kbs).toBeNull();
     expect(first).toMatchObject({
       row: null,
       degraded: false,
@@ -386,7 +388,7 @@ describe('groove eval: bad input', () => {
     );
     const result = await evalCli();
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('unknown field `relevance`, expected `path` or `heading`');
+    expect(result.stderr).toContain('unknown field `relevance`, expected one of `path`, `heading`, `kb`');
     expect(result.stdout).toBe('');
     expect(fs.existsSync(historyPath())).toBe(false);
   });

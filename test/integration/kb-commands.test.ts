@@ -213,7 +213,7 @@ describe('--kb on the commands', () => {
       expect(both.code, command[0]).toBe(2);
       expect(both.stderr).toContain('--kb notes and --kb-path');
       const several = await groove(...command, '--kb', 'notes', '--kb', 'work');
-      const takesSeveral = command[0] === 'status' || command[0] === 'search';
+      const takesSeveral = ['status', 'search', 'eval'].includes(command[0]!);
       if (!takesSeveral) {
         expect(several.code, command[0]).toBe(2);
         expect(several.stderr).toContain('--kb was given 2 times');

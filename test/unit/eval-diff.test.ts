@@ -71,6 +71,14 @@ describe('fingerprint compatibility', () => {
     expect(compareRuns(fingerprint(), fingerprint({ reranker: 'bge' }))).toBe('config-changed');
   });
 
+  it('a change of the measured KB set disables the diff, after a golden change', () => {
+    const ab = fingerprint({ kbs: ['a', 'b'] });
+    expect(compareRuns(ab, fingerprint({ kbs: ['a', 'b'] }))).toBe('compatible');
+    expect(compareRuns(ab, fingerprint({ kbs: ['a', 'c'] }))).toBe('kbs-changed');
+    expect(compareRuns(ab, fingerprint())).toBe('kbs-changed');
+    expect(compareRuns(ab, fingerprint({ kbs: ['a'], goldenHash: 'zzz' }))).toBe('golden-changed');
+  });
+
   it('clamps limit and k to 1000, sorts and de-duplicates k, and fetches max(k, limit)', () => {
     expect(normalizeEvalDepth({ limit: 5, kValues: [10, 1, 5, 5] })).toEqual({
       limit: 5,

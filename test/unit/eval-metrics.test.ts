@@ -25,6 +25,27 @@ describe('hit rule', () => {
     expect(isHit(e('a.md'), { path: 'A.md', heading: null })).toBe(false);
     expect(isHit(e('docs/a.md'), { path: 'a.md', heading: null })).toBe(false);
   });
+
+  it('an entry naming its KB needs a hit from that KB; one without matches the path in any KB', () => {
+    const inB: ExpectedEntry = { path: 'a.md', heading: null, kb: 'b' };
+    expect(isHit(inB, { path: 'a.md', heading: null, kb: 'b' })).toBe(true);
+    expect(isHit(inB, { path: 'a.md', heading: null, kb: 'c' })).toBe(false);
+    expect(isHit(inB, { path: 'a.md', heading: null })).toBe(false);
+    expect(isHit(e('a.md'), { path: 'a.md', heading: null, kb: 'c' })).toBe(true);
+    // The same path in two KBs is one expected entry: found once, one gain.
+    const hits: RankedHit[] = [
+      { rank: 1, path: 'a.md', heading: null, score: 1, kb: 'b' },
+      { rank: 2, path: 'a.md', heading: null, score: 0.5, kb: 'c' },
+    ];
+    expect(computeRecallAtK([e('a.md'), e('z.md')], hits, 2)).toBe(0.5);
+    expect(computeNdcgAtK([e('a.md'), e('z.md')], hits, 2)).toBeCloseTo(1 / (1 + 1 / Math.log2(3)), 12);
+    expect(
+      computeReciprocalRank(
+        [inB],
+        [...hits].reverse().map((h, i) => ({ ...h, rank: i + 1 })),
+      ),
+    ).toBe(0.5);
+  });
 });
 
 describe('metrics on hand-computed cases', () => {

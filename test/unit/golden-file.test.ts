@@ -60,13 +60,27 @@ defaults:
     expect([...q!.id]).toHaveLength(32);
   });
 
+  it('reads `kb` on an expected entry only where given', () => {
+    const [q] = parseGoldenYaml(
+      'queries:\n  - query: restic\n    expected:\n      - { kb: notes, path: a.md }\n      - path: b.md\n',
+      'golden.yaml',
+    );
+    expect(q!.expected).toEqual([
+      { path: 'a.md', heading: null, kb: 'notes' },
+      { path: 'b.md', heading: null },
+    ]);
+    expect(errorOf('queries:\n  - query: x\n    expected: [{path: a.md, kb: ""}]\n').message).toContain(
+      'queries[0].expected[0].kb: must not be empty',
+    );
+  });
+
   it('rejects graded relevance with the seed message', () => {
     const error = errorOf(
       'queries:\n  - query: "reset password"\n    expected:\n      - path: a.md\n        relevance: 2\n',
     );
     expect(error.code).toBe('GOLDEN_INVALID');
     expect(error.message).toContain('failed to parse golden file "golden.yaml"');
-    expect(error.message).toContain('unknown field `relevance`, expected `path` or `heading`');
+    expect(error.message).toContain('unknown field `relevance`, expected one of `path`, `heading`, `kb`');
     expect(error.message).toContain('queries[0].expected[0]');
   });
 

@@ -24,6 +24,11 @@ export interface MeasureRowOptions {
   learnedFor: (query: GoldenQuery) => LearnedSignals;
 }
 
+/** The KB a hit of a cross-KB search came from (its `kb`), else nothing. */
+function kbOf(hit: object): { kb?: string } {
+  return 'kb' in hit && typeof hit.kb === 'string' ? { kb: hit.kb } : {};
+}
+
 /** Run every golden query through `search` with the row's pipeline, unfiltered, and score the top results. */
 export async function measureRow(
   search: (request: unknown, options?: SearchOptions) => Promise<SearchResponse>,
@@ -69,6 +74,7 @@ export async function measureRow(
       path: hit.path,
       heading: hit.heading,
       score: hit.score,
+      ...kbOf(hit),
     }));
     perQuery.push({
       id: q.id,

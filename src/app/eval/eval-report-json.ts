@@ -19,6 +19,7 @@ export function evalReportToJson(report: EvalReport): Json {
     report.otherRows.length > 0 || report.run.row !== undefined ? [report, ...report.otherRows] : null;
   return {
     ...rowToJson(report),
+    kbs: report.run.fingerprint.kbs ?? null,
     probe: probeToJson(report.probe),
     golden_freshness: freshnessToJson(report.freshness),
     rows: rows

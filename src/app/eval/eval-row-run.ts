@@ -28,6 +28,8 @@ export interface RunContext {
     corpus: CorpusSnapshot;
     model: string;
     contextMode: 'static' | 'off';
+    /** The KBs of a cross-KB eval, sorted; null for one KB. */
+    kbs: string[] | null;
   };
   depth: { limit: number; kValues: number[] };
   golden: GoldenSet;
@@ -55,6 +57,7 @@ export function buildRun(row: EvalRowSpec, i: number, context: RunContext): Eval
     limit: depth.limit,
     kValues: depth.kValues,
     goldenHash: golden.hash,
+    ...(measured.kbs ? { kbs: measured.kbs } : {}),
     metricVersion: METRIC_VERSION,
     ftsQueryVersion: FTS_QUERY_VERSION,
     ...(pipeline.mmr ? { mmr: pipeline.mmr } : {}),

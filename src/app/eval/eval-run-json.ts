@@ -84,6 +84,7 @@ function buildRunSchema() {
     judgments: z.object({ serves: z.number(), items: z.number() }).optional(),
     context: z.object({ mode: z.string() }).optional(),
     degraded: z.array(z.string()).optional(),
+    kbs: z.array(z.string()).optional(),
   });
 
   const hitSchema = z.object({
@@ -91,8 +92,13 @@ function buildRunSchema() {
     path: z.string(),
     heading: z.string().nullable().default(null),
     score: z.number().nullable().default(0),
+    kb: z.string().optional(),
   });
-  const expectedSchema = z.object({ path: z.string(), heading: z.string().nullable().default(null) });
+  const expectedSchema = z.object({
+    path: z.string(),
+    heading: z.string().nullable().default(null),
+    kb: z.string().optional(),
+  });
 
   return z.object({
     timestamp: z.string().default(''),
@@ -192,6 +198,7 @@ export function evalRunFromJson(value: unknown): EvalRun | null {
     ...learnedFingerprintFromJson(f),
     ...(f.context ? { context: { mode: f.context.mode } } : {}),
     ...(f.degraded && f.degraded.length > 0 ? { degraded: f.degraded } : {}),
+    ...(f.kbs && f.kbs.length > 0 ? { kbs: f.kbs } : {}),
   };
   return {
     timestamp: r.timestamp,
@@ -208,8 +215,14 @@ export function evalRunFromJson(value: unknown): EvalRun | null {
     perQuery: r.per_query.map((q) => ({
       id: q.id,
       query: q.query,
-      expected: q.expected,
-      topK: q.top_k.map((h) => ({ rank: h.rank, path: h.path, heading: h.heading, score: h.score ?? 0 })),
+      expected: q.expected.map(({ kb, ...entry }) => (kb === undefined ? entry : { ...entry, kb })),
+      topK: q.top_k.map((h) => ({
+        rank: h.rank,
+        path: h.path,
+        heading: h.heading,
+        score: h.score ?? 0,
+        ...(h.kb === undefined ? {} : { kb: h.kb }),
+      })),
       metrics: {
         recallAtK: q.metrics.recall_at_k,
         reciprocalRank: q.metrics.reciprocal_rank,
@@ -352,6 +365,7 @@ export function fingerprintToJson(f: EvalFingerprint): Json {
     ...learnedFingerprintToJson(f),
     ...(f.context ? { context: { mode: f.context.mode } } : {}),
     ...(f.degraded && f.degraded.length > 0 ? { degraded: f.degraded } : {}),
+    ...(f.kbs && f.kbs.length > 0 ? { kbs: f.kbs } : {}),
   };
 }
 
@@ -411,8 +425,14 @@ export function evalRunToJson(run: EvalRun, options: { forHistory?: boolean } = 
     per_query: run.perQuery.map((q) => ({
       id: q.id,
       query: q.query,
-      expected: q.expected.map((e) => ({ path: e.path, heading: e.heading })),
-      top_k: q.topK.map((h) => ({ rank: h.rank, path: h.path, heading: h.heading, score: h.score })),
+      expected: q.expected.map((e) => ({ path: e.path, heading: e.heading, ...kbField(e.kb) })),
+      top_k: q.topK.map((h) => ({
+        rank: h.rank,
+        path: h.path,
+        heading: h.heading,
+        score: h.score,
+        ...kbField(h.kb),
+      })),
       metrics: queryMetricsToJson(q.metrics),
     })),
     ...(findings.length > 0 || !options.forHistory ? { findings } : {}),
@@ -421,4 +441,9 @@ export function evalRunToJson(run: EvalRun, options: { forHistory?: boolean } = 
       ? { degradation: run.degradation.map((d) => ({ leg: d.leg, reason: d.reason })) }
       : {}),
   };
+}
+
+/** `kb` of a cross-KB entry or hit; nothing for one KB, so one-KB runs are stored exactly as before. */
+function kbField(kb: string | undefined): { kb?: string } {
+  return kb === undefined ? {} : { kb };
 }

@@ -16,6 +16,7 @@ import { componentDownError, describeLegsDown, type LegProbeResult } from '../..
 import { GrooveError } from '../../errors.js';
 import type { CorpusChunkRow } from '../../store/corpus-digest.js';
 import {
+  checkGoldenKbs,
   type GoldenSet,
   loadGoldenFile,
   loadGoldenMeta,
@@ -154,8 +155,10 @@ export async function runEvaluation(
   context: {
     config: ResolvedConfig;
     kbPath: string;
-    /** The eval history's path in the KB's own folder (asked only when the history is read). */
+    /** The eval history's path (asked only when the history is read). */
     historyPath: () => string;
+    /** A cross-KB eval: the names of the KBs searched as one corpus (their hits carry `kb`); absent for one KB. */
+    kbs?: readonly string[];
     ports: EvaluatorPorts;
   },
 ): Promise<EvalReport> {
@@ -164,6 +167,8 @@ export async function runEvaluation(
     resolveGoldenPath({ flag: options.golden, configured: config.eval.golden, kbPath }),
     { read: ports.readFile, kbPath },
   );
+  const kbs = context.kbs ? [...context.kbs].sort() : null;
+  checkGoldenKbs(golden, kbs);
   const freshness = checkGoldenAge(golden, options, config, ports);
   const kValues = options.kValues ?? config.eval.kValues;
   for (const k of [...kValues, ...(options.limit === undefined ? [] : [options.limit])]) {
@@ -184,7 +189,7 @@ export async function runEvaluation(
       ? null
       : loadEvalHistory(context.historyPath(), {
           read: ports.readFile,
-          legacyPath: legacyHistoryPathOf(kbPath),
+          legacyPath: kbs ? null : legacyHistoryPathOf(kbPath),
         });
   const rows: EvalRowSpec[] = options.rows
     ? resolveEvalRows(options.rows, options, config)
@@ -264,6 +269,7 @@ export async function runEvaluation(
       judged,
       model: snapshot.model,
       contextMode: snapshot.contextMode,
+      kbs,
     };
   });
 

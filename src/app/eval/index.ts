@@ -10,6 +10,7 @@ export {
 } from './eval-trend.js';
 export {
   type EvalReport,
+  type EvalSnapshot,
   type EvaluateOptions,
   formatDrift,
   type HistoryWriteResult,

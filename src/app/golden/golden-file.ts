@@ -192,7 +192,7 @@ export function parseGoldenYaml(text: string, displayPath: string): GoldenQuery[
     if (q.expected.length === 0) fail(`${where}.expected`, 'is empty; list at least one expected document');
     const expected = q.expected.map((entry: unknown, j: number) => {
       const at = `${where}.expected[${j}]`;
-      const e = strict(entry, at, ['path', 'heading']);
+      const e = strict(entry, at, ['path', 'heading', 'kb']);
       if (e.path === undefined) fail(at, 'missing field `path`');
       const entryPath = requireString(e.path, `${at}.path`, fail);
       if (entryPath === '') fail(`${at}.path`, 'must not be empty');
@@ -200,7 +200,9 @@ export function parseGoldenYaml(text: string, displayPath: string): GoldenQuery[
         e.heading === undefined || e.heading === null
           ? null
           : requireString(e.heading, `${at}.heading`, fail);
-      return { path: entryPath, heading };
+      const kb = e.kb === undefined || e.kb === null ? null : requireString(e.kb, `${at}.kb`, fail);
+      if (kb === '') fail(`${at}.kb`, 'must not be empty');
+      return kb === null ? { path: entryPath, heading } : { path: entryPath, heading, kb };
     });
     let tags: string[] = [];
     if (q.tags !== undefined && q.tags !== null) {
@@ -208,6 +210,27 @@ export function parseGoldenYaml(text: string, displayPath: string): GoldenQuery[
       tags = q.tags.map((t: unknown, j: number) => requireString(t, `${where}.tags[${j}]`, fail));
     }
     return { id, query, expected, tags };
+  });
+}
+
+/**
+ * Refuse (a usage error: the file is valid, the KBs named do not fit it) a `kb:` the run cannot match: in a one-KB eval (`kbs` null) every `kb:` is refused, in a cross-KB eval
+ * one naming a KB not measured — it could never be found, so it would read as a retrieval miss.
+ */
+export function checkGoldenKbs(golden: GoldenSet, kbs: readonly string[] | null): void {
+  golden.queries.forEach((q, i) => {
+    q.expected.forEach((entry, j) => {
+      if (entry.kb === undefined || kbs?.includes(entry.kb)) return;
+      const at = `queries[${i}].expected[${j}].kb`;
+      const reason = kbs
+        ? `"${entry.kb}" is not one of the knowledge bases measured (${kbs.join(', ')})`
+        : '`kb` needs an eval across several knowledge bases';
+      throw new GrooveError('INVALID_ARGUMENT', `golden file "${golden.path}": ${at}: ${reason}`, {
+        hint: kbs
+          ? `add --kb ${entry.kb}, or fix the name`
+          : 'run `groove eval --kb NAME --kb NAME …`, or drop `kb:`',
+      });
+    });
   });
 }
 

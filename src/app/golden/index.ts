@@ -15,6 +15,7 @@ export {
   stampGolden,
 } from './golden-build.js';
 export {
+  checkGoldenKbs,
   type GoldenQuery,
   type GoldenSet,
   loadGoldenFile,

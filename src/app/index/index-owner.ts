@@ -110,6 +110,15 @@ export function evalHistoryPathOf(config: ResolvedConfig, kbPath: string): strin
 }
 
 /**
+ * The eval history of a cross-KB eval (`groove eval --kb a --kb b`): `kbs/<the names, sorted, joined by +>/` in
+ * groove's data folder. `+` is never part of a KB name, so the folder is no single KB's own.
+ */
+export function crossKbEvalHistoryPathOf(config: ResolvedConfig, names: readonly string[]): string {
+  const folder = path.join(config.folders.dataDir, 'kbs', [...names].sort().join('+'));
+  return path.join(ensureOwnFolder(folder), KB_EVAL_HISTORY_FILE_NAME);
+}
+
+/**
  * The golden set in the KB's own folder (the folder created when `create`), never inside the KB; null when the KB
  * folder does not exist (the command reports that).
  */

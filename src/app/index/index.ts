@@ -11,6 +11,7 @@ export { type FileSession, IndexFile } from './index-file.js';
 export { inspectIndexLock, type LockOwner, type LockState } from './index-lock.js';
 export {
   assertIndexOwner,
+  crossKbEvalHistoryPathOf,
   defaultIndexPath,
   evalHistoryPathOf,
   judgeIndexOwner,

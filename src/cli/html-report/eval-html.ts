@@ -102,6 +102,8 @@ function describeBaseline(report: EvalReport): string {
       return 'there is no earlier run to compare with (or --no-diff)';
     case 'golden-changed':
       return `the golden set changed since ${report.previous?.timestamp ?? 'the last run'}`;
+    case 'kbs-changed':
+      return `the knowledge bases measured changed since ${report.previous?.timestamp ?? 'the last run'}`;
     case 'config-changed':
       return `the configuration or metric version changed since ${report.previous?.timestamp ?? 'the last run'}`;
     case 'degradation-changed':

@@ -1,0 +1,56 @@
+// The read snapshot a cross-KB eval measures (`groove eval --kb a --kb b`): every KB's own eval snapshot held
+// open at once, searched as one corpus (searchKnowledgeBases, hits labelled with `kb`), and one corpus pass over
+// all of them.
+import { createHash } from 'node:crypto';
+import type { EvalSnapshot } from './eval/index.js';
+import type { KnowledgeBase } from './knowledge-base.js';
+import { searchKnowledgeBases } from './search-knowledge-bases.js';
+
+interface NamedKb {
+  kb: KnowledgeBase;
+  name: string;
+}
+
+/** Hold each KB's eval snapshot open, in order, then run `work` on them. */
+function withSnapshots<T>(
+  targets: readonly NamedKb[],
+  work: (snapshots: EvalSnapshot[]) => Promise<T>,
+  held: EvalSnapshot[] = [],
+): Promise<T> {
+  const next = targets[held.length];
+  if (!next) return work(held);
+  return next.kb.withEvalSnapshot((snapshot) => withSnapshots(targets, work, [...held, snapshot]));
+}
+
+/**
+ * One snapshot over several KBs: the search across them, the model (the distinct models joined by `+`), the
+ * first KB's context mode and probe sample, the corpus counted over all of them (the digest over each KB's
+ * name and digest, in order). Judgments are none: learning from feedback is refused across KBs.
+ */
+export function withCombinedEvalSnapshot<T>(
+  targets: readonly NamedKb[],
+  work: (snapshot: EvalSnapshot) => Promise<T>,
+): Promise<T> {
+  return withSnapshots(targets, (snapshots) => {
+    const first = snapshots[0]!;
+    return work({
+      model: [...new Set(snapshots.map((s) => s.model))].join('+'),
+      contextMode: first.contextMode,
+      search: (request, options) => searchKnowledgeBases(targets, request, options),
+      readCorpus: (visit) => {
+        const hash = createHash('sha256');
+        let documents = 0;
+        let chunks = 0;
+        snapshots.forEach((snapshot, i) => {
+          const corpus = snapshot.readCorpus(visit);
+          documents += corpus.documents;
+          chunks += corpus.chunks;
+          hash.update(`${targets[i]!.name}\n${corpus.digest}\n`);
+        });
+        return { documents, chunks, digest: hash.digest('hex') };
+      },
+      judgments: () => [],
+      probeSample: () => first.probeSample(),
+    });
+  });
+}
