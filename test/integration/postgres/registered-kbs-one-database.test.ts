@@ -138,7 +138,7 @@ describe.skipIf(skipReason !== null)(title, { timeout: 120_000 }, () => {
       expect(onPg.map((hit) => [hit.kb, hit.path])).toEqual(
         onSqlite.map((hit) => [hit.kb.slice(1), hit.path]),
       );
-      onPg.forEach((hit, i) => expect(hit.score).toBeCloseTo(onSqlite[i]!.score, 6));
+      for (const [i, hit] of onPg.entries()) expect(hit.score).toBeCloseTo(onSqlite[i]!.score, 6);
     } finally {
       await client.close();
     }
