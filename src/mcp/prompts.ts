@@ -14,8 +14,16 @@ export const CITATION_RULES =
 const DAY_MS = 86_400_000;
 const WHATS_NEW_DAYS = 30;
 
-function userPrompt(text: string): GetPromptResult {
-  return { messages: [{ role: 'user', content: { type: 'text', text: `${text}\n\n${CITATION_RULES}` } }] };
+function promptOf(text: string, rules: string): GetPromptResult {
+  return { messages: [{ role: 'user', content: { type: 'text', text: `${text}\n\n${rules}` } }] };
+}
+
+/** What a server of several KBs adds to the citation rules: where each source comes from. */
+function severalKbsRule(kbNames: readonly string[]): string {
+  return (
+    ` Several knowledge bases are served (${kbNames.join(', ')}): search covers all of them unless you pass ` +
+    '`kb`; call list_kbs to see what each holds, and cite each source by its `kb` and `path`.'
+  );
 }
 
 /** The calendar date `days` before `now`, as YYYY-MM-DD (UTC). */
@@ -31,7 +39,14 @@ const calendarDate = z
     'since must be a date that exists',
   );
 
-export function registerPrompts(server: McpServer, now: () => Date = () => new Date()): void {
+/** The prompts; `kbNames` (two or more) when the server serves several KBs, which the prompts then name. */
+export function registerPrompts(
+  server: McpServer,
+  now: () => Date = () => new Date(),
+  kbNames: readonly string[] = [],
+): void {
+  const rules = kbNames.length > 1 ? `${CITATION_RULES}${severalKbsRule(kbNames)}` : CITATION_RULES;
+  const userPrompt = (text: string) => promptOf(text, rules);
   server.registerPrompt(
     'summarize_topic',
     {

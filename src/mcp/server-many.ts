@@ -49,6 +49,9 @@ export interface ManyKbServerOptions {
   log: (line: string) => void;
 }
 
+/** The resource listing the served KBs (list_kbs as a resource). */
+export const KBS_URI = 'kb://kbs';
+
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
 function instructions(names: readonly string[]): string {
@@ -86,6 +89,24 @@ export function createManyKbServer(options: ManyKbServerOptions): McpServer {
       annotations: READ_ONLY,
     },
     () => guard('list_kbs', async () => jsonResult({ kbs: await served.summaries() })),
+  );
+  server.registerResource(
+    'knowledge-bases',
+    KBS_URI,
+    {
+      title: 'The served knowledge bases',
+      description: 'What list_kbs answers: every served KB with its folder, health and counts, as JSON.',
+      mimeType: 'application/json',
+    },
+    async (uri) => ({
+      contents: [
+        {
+          uri: uri.href,
+          mimeType: 'application/json',
+          text: JSON.stringify({ kbs: await served.summaries() }),
+        },
+      ],
+    }),
   );
 
   server.registerTool(
@@ -217,7 +238,7 @@ export function createManyKbServer(options: ManyKbServerOptions): McpServer {
       }),
   );
 
-  registerPrompts(server);
+  registerPrompts(server, undefined, names);
   for (const entry of served.serving()) registerResources(server, entry.kb, log, entry.name);
   return server;
 }

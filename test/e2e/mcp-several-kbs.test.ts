@@ -121,6 +121,12 @@ describe.skipIf(!built)('one groove serve for several registered KBs (spawned, r
         ['c', 2, 'ok', 'none'],
       ]);
       for (const kb of listed.kbs) expect(kb.chunks).toBeGreaterThanOrEqual(kb.documents);
+      const kbsResource = await client.readResource({ uri: 'kb://kbs' });
+      expect(JSON.parse((kbsResource.contents[0] as { text: string }).text)).toEqual(listed);
+      const prompt = await client.getPrompt({ name: 'summarize_topic', arguments: { topic: 'field' } });
+      expect((prompt.messages[0]!.content as { text: string }).text).toContain(
+        'Several knowledge bases are served (a, b, c)',
+      );
 
       const all = hitsOf(
         await client.callTool({ name: 'search', arguments: { query: 'kestrel', limit: 20 } }),
