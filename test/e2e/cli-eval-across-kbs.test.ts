@@ -3,29 +3,17 @@
 // (each under its KB's name) with the equivalent golden file; `kb:` picks the copy of a path two KBs hold; the
 // JSON names the KBs; a second run diffs, a run over another KB set does not diff against it; a `kb:` naming a
 // KB not measured, and a missing --golden, are refused with exit 2.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binPath } from '../support/run-bin.js';
+import { type CliSandbox, cliSandbox } from '../support/cli-sandbox.js';
 
 const PARTS = ['alpha', 'beta', 'gamma'] as const;
 const WORDS = ['restic', 'backup', 'password', 'rotate', 'postgres', 'replica', 'vacuum', 'kernel', 'garden'];
 
 let root: string;
-let cwd: string;
-let env: NodeJS.ProcessEnv;
-
-function groove(args: string[]) {
-  const run = spawnSync(process.execPath, [binPath, ...args], {
-    cwd,
-    env,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-}
+let box: CliSandbox;
+const groove = (args: string[]) => box.groove(args);
 
 /** A deterministic note of `seed`: words drawn by a small generator, lengths that differ per note. */
 function noteText(seed: number): string {
@@ -108,19 +96,8 @@ const across = PARTS.flatMap((kb) => ['--kb', kb]);
 let crossGolden: string;
 
 beforeAll(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'groove-evalacross-')));
-  cwd = path.join(root, 'elsewhere');
-  fs.mkdirSync(cwd);
-  const clean: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(clean)) if (/^(GROOVE_|XDG_)/.test(key)) delete clean[key];
-  env = {
-    ...clean,
-    HOME: path.join(root, 'home'),
-    GROOVE_HOME: path.join(root, 'groove'),
-    GROOVE_OFFLINE: '1',
-    GROOVE_NO_SERVER: '1',
-    GROOVE_MODEL_DIR: path.join(root, 'models'),
-  };
+  box = cliSandbox('groove-evalacross-');
+  root = box.root;
   for (const [kb, rel, seed] of NOTES) {
     for (const target of [path.join(root, 'kbs', kb, rel), path.join(root, 'kbs', 'everything', kb, rel)]) {
       fs.mkdirSync(path.dirname(target), { recursive: true });
@@ -143,7 +120,7 @@ beforeAll(() => {
   );
 }, 120_000);
 
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+afterAll(() => box.remove());
 
 describe('groove eval with several --kb', () => {
   it('scores as eval of one KB holding every file, and a second run diffs against the first', () => {

@@ -2,46 +2,25 @@
 // (GROOVE_HOME in a temp folder): golden build and import write to the KB's own folder in groove's data folder,
 // eval finds them there, a KB's own `.groove-eval.yml` comes first, and the history lands beside them — nothing
 // is ever written inside a KB folder.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { resolveConfig } from '../../src/config/resolve-config.js';
-import { binPath } from '../support/run-bin.js';
+import { type CliSandbox, cliSandbox } from '../support/cli-sandbox.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 let root: string;
 let cwd: string;
 let env: NodeJS.ProcessEnv;
+let box: CliSandbox;
+const groove = (...args: string[]) => box.groove(args);
 
 beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'groove-evalkb-')));
-  cwd = path.join(root, 'elsewhere');
-  fs.mkdirSync(cwd);
-  const clean: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(clean)) if (/^(GROOVE_|XDG_)/.test(key)) delete clean[key];
-  env = {
-    ...clean,
-    HOME: path.join(root, 'home'),
-    GROOVE_HOME: path.join(root, 'groove'),
-    GROOVE_OFFLINE: '1',
-    GROOVE_NO_SERVER: '1',
-    GROOVE_MODEL_DIR: path.join(root, 'models'),
-  };
+  box = cliSandbox('groove-evalkb-');
+  ({ root, cwd, env } = box);
 });
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
-
-function groove(...args: string[]) {
-  const run = spawnSync(process.execPath, [binPath, ...args], {
-    cwd,
-    env,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-}
+afterEach(() => box.remove());
 
 /** Every file under `dir` with its size and modification time: what a write would change. */
 function listing(dir: string): string[] {

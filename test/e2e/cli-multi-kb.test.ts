@@ -3,12 +3,10 @@
 // names its KB, and the same holds for a hybrid search with a generated test model; a filter matching one KB's
 // files only finds them, an unknown name is a usage error naming the
 // known ones, and `groove status` shows each KB.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binPath } from '../support/run-bin.js';
+import { type CliSandbox, cliSandbox } from '../support/cli-sandbox.js';
 import { ensureTinyModel } from '../support/test-models.js';
 
 const PARTS = ['alpha', 'beta', 'gamma'] as const;
@@ -48,20 +46,10 @@ const QUERIES = [
 ];
 
 let root: string;
-let cwd: string;
-let env: NodeJS.ProcessEnv;
+let box: CliSandbox;
+const groove = (args: string[]) => box.groove(args);
 /** The KB each file went to. */
 const partOf = new Map<string, string>();
-
-function groove(args: string[]) {
-  const run = spawnSync(process.execPath, [binPath, ...args], {
-    cwd,
-    env,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-}
 
 /** A deterministic note: words drawn by a small linear congruential generator, lengths that differ per file. */
 function noteText(seed: number): string {
@@ -114,19 +102,8 @@ function expectSameRanking(across: Hit[], whole: Hit[], query: string): void {
 }
 
 beforeAll(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'groove-multikb-')));
-  cwd = path.join(root, 'elsewhere');
-  fs.mkdirSync(cwd);
-  const clean: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(clean)) if (/^(GROOVE_|XDG_)/.test(key)) delete clean[key];
-  env = {
-    ...clean,
-    HOME: path.join(root, 'home'),
-    GROOVE_HOME: path.join(root, 'groove'),
-    GROOVE_OFFLINE: '1',
-    GROOVE_NO_SERVER: '1',
-    GROOVE_MODEL_DIR: path.join(root, 'models'),
-  };
+  box = cliSandbox('groove-multikb-');
+  root = box.root;
   const folders = [...PARTS, 'everything'].map((name) => path.join(root, 'kbs', name));
   for (const folder of folders) fs.mkdirSync(path.join(folder, 'special'), { recursive: true });
   for (let i = 1; i <= FILES; i++) {
@@ -146,7 +123,7 @@ beforeAll(() => {
   }
 }, 120_000);
 
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+afterAll(() => box.remove());
 
 describe('groove search with several --kb', () => {
   it('ranks the three KBs as one KB holding every file, each hit naming its KB', () => {
