@@ -24,6 +24,7 @@ export {
   isServedExtension,
   topicListingToJson,
 } from './browse/index.js';
+export { withCombinedEvalSnapshot } from './combined-eval-snapshot.js';
 export {
   type DoctorFinding,
   type DoctorReport,

@@ -24,7 +24,6 @@ import {
   membersOf,
   type TopicListing,
 } from './browse/index.js';
-import { withCombinedEvalSnapshot } from './combined-eval-snapshot.js';
 import { type DoctorReport, runDoctor } from './doctor/index.js';
 import {
   type EvalReport,
@@ -400,26 +399,21 @@ export class KnowledgeBase {
   }
 
   /**
-   * `groove eval --kb a --kb b`: score the golden set against the search across this KB and `others` (each named
-   * by its label). This KB's settings and clock apply to the whole run; the history is the KB set's own.
+   * `groove eval --kb a --kb b`: score the golden set against the search across the KBs `names` (this KB first),
+   * read through `withSnapshot` (withCombinedEvalSnapshot). This KB's settings and clock apply to the whole run;
+   * the history is the KB set's own.
    */
   evaluateAcross(
-    self: string,
-    others: readonly { kb: KnowledgeBase; name: string }[],
+    names: readonly string[],
+    withSnapshot: <T>(work: (snapshot: EvalSnapshot) => Promise<T>) => Promise<T>,
     options: EvaluateOptions,
   ): Promise<EvalReport> {
-    const targets = [{ kb: this as KnowledgeBase, name: self }, ...others];
-    const names = targets.map((t) => t.name);
     return runEvaluation(options, {
       config: this.goldenSettings('read'),
       kbPath: this.kbPath,
       historyPath: () => crossKbEvalHistoryPathOf(this.settings, names),
-      kbs: names,
-      ports: {
-        readFile: filePorts.readFile,
-        withSnapshot: (work) => withCombinedEvalSnapshot(targets, work),
-        now: this.now,
-      },
+      kbs: [...names],
+      ports: { readFile: filePorts.readFile, withSnapshot, now: this.now },
     });
   }
 

@@ -6,6 +6,7 @@ import {
   evalReportToJson,
   type KnowledgeBase,
   openKnowledgeBase,
+  withCombinedEvalSnapshot,
 } from '../app/index.js';
 import { expandPath } from '../config/resolve-config.js';
 import type { SearchRequest } from '../config/search-params.js';
@@ -95,7 +96,12 @@ async function runAcross({ flags, io }: RunContext<EvalFlags>, targets: SearchTa
     });
   }
   return withOpenTargets(targets, async ([first, ...others]) => {
-    const report = await first!.kb.evaluateAcross(first!.name, others, evaluateOptions(flags, io.cwd));
+    const named = [first!, ...others].map(({ kb, name }) => ({ kb, name }));
+    const report = await first!.kb.evaluateAcross(
+      named.map((target) => target.name),
+      (work) => withCombinedEvalSnapshot(named, work),
+      evaluateOptions(flags, io.cwd),
+    );
     writeReport(report, flags, io);
     return finishRun(first!.kb, report, io);
   });
