@@ -90,6 +90,26 @@ function wireArguments(query: BenchQuery, deeper: boolean): Record<string, unkno
   return out;
 }
 
+/** "kb/path (score)" → score text. */
+const scoreOf = (hit: string) => hit.slice(hit.lastIndexOf('(') + 1, -1);
+
+/**
+ * Whether two top-k lists hold the same scores rank by rank and the same hits within every group of equal
+ * scores (the last group may be cut by k, so only its scores must agree).
+ */
+function sameUpToTies(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length || a.some((hit, rank) => scoreOf(hit) !== scoreOf(b[rank]!))) return false;
+  const lastScore = scoreOf(a[a.length - 1] ?? '()');
+  const group = (list: readonly string[], score: string) =>
+    list
+      .filter((hit) => scoreOf(hit) === score)
+      .sort()
+      .join('\n');
+  return [...new Set(a.map(scoreOf))].every(
+    (score) => score === lastScore || group(a, score) === group(b, score),
+  );
+}
+
 interface ServeRun {
   p50: number;
   p95: number;
@@ -178,8 +198,10 @@ async function main(): Promise<void> {
   console.log(
     `ratio    p50 ×${(many.p50 / one.p50).toFixed(2)}  p95 ×${(many.p95 / one.p95).toFixed(2)}  RSS ×${(many.rssMb / one.rssMb).toFixed(2)}  peak ×${(many.peakMb / one.peakMb).toFixed(2)}`,
   );
+  const tiesOnly = differing.filter(({ one: a, many: b }) => sameUpToTies(a, b)).length;
   console.log(
-    `same top-10 (KB + path, in order): ${queries.length - differing.length} of ${queries.length} queries`,
+    `same top-10 (KB + path, in order): ${queries.length - differing.length} of ${queries.length} queries; ` +
+      `${tiesOnly} more differ only in the order of hits with equal scores, ${differing.length - tiesOnly} otherwise`,
   );
   for (const { query, one: a, many: b } of differing.slice(0, 5)) {
     const at = a.findIndex((hit, rank) => hit !== b[rank]);

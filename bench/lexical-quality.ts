@@ -8,9 +8,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { parse as parseYaml } from 'yaml';
-import { compileFtsQuery, compileWordQuery, QUERY_STOP_WORDS } from '../src/core/fts-query.js';
-import { fuseRrf } from '../src/core/fuse-rrf.js';
-import { segmentForIndex } from '../src/core/segment-words.js';
+import { compileFtsQuery, compileWordQuery, QUERY_STOP_WORDS } from '../src/rank/fts-query.js';
+import { fuseRrf } from '../src/rank/fuse-rrf.js';
+import { segmentForIndex } from '../src/rank/segment-words.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const evalRoot = path.resolve(repoRoot, '../shared/eval');

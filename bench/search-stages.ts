@@ -3,7 +3,7 @@
 
 import { searchStages } from '../src/app/index.js';
 import { DEFAULTS } from '../src/config/defaults.js';
-import { fuseRrf } from '../src/core/fuse-rrf.js';
+import { fuseRrf } from '../src/rank/fuse-rrf.js';
 import { createSearchReader, type SearchReader } from '../src/store/chunk-search.js';
 import { openDatabase } from '../src/store/open-database.js';
 import { VectorIndex } from '../src/store/vector-index.js';

@@ -24,7 +24,7 @@ export interface ChunkDraft {
   byteEnd: number;
   /** Content bytes / 4, rounded up. */
   tokenCount: number;
-  /** 0–1; see core/quality-score.ts. */
+  /** 0–1; see document/quality-score.ts. */
   qualityScore: number;
 }
 
@@ -42,7 +42,7 @@ export interface ParsedDocument {
   /** Set when the frontmatter could not be parsed; the body is still chunked. */
   frontmatterError: string | null;
   chunks: ChunkDraft[];
-  /** Links to other notes written in the body (Markdown files only; see core/note-links.ts), each target once. */
+  /** Links to other notes written in the body (Markdown files only; see document/note-links.ts), each target once. */
   links: NoteLink[];
 }
 
@@ -129,14 +129,6 @@ export interface Reranker {
   readonly id: string;
   score(query: string, passages: string[]): Promise<number[]>;
   close(): Promise<void>;
-}
-
-/** The model identity an index records and every command checks. */
-export interface ModelIdentity {
-  /** `none` for a lexical-only index. */
-  model: string;
-  provider: string;
-  dimension: number;
 }
 
 /** bm25 weight of each FTS column (heading, breadcrumb context, chunk text); FTS5's column order. */
@@ -226,4 +218,24 @@ export interface HubEnvironment {
   httpProxy: string | null;
   /** NO_PROXY: hosts reached without a proxy. */
   noProxy: string | null;
+}
+
+/** An agent's judgment of one served item. */
+export type FeedbackVerdict = 'helped' | 'noise' | 'wrong';
+
+export interface FeedbackItem {
+  path: string;
+  heading: string | null;
+  verdict: FeedbackVerdict;
+  /** Injected into every brief without ranking (rules): not retrieval's work. */
+  alwaysServed: boolean;
+}
+
+/** One `record_feedback` call: what was served for one task and how the agent judged each item. */
+export interface FeedbackServe {
+  /** Increases with recording order. */
+  serveId: number;
+  taskId: string;
+  query: string;
+  items: FeedbackItem[];
 }

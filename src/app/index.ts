@@ -8,11 +8,11 @@ import {
 } from './search/index.js';
 
 export { displayLine, displayPath } from '../core/display-path.js';
-export { isHit as isExpectedHit } from '../core/eval-metrics.js';
-export { isGatedMetric } from '../core/eval-paired.js';
-export { describeLeg, legBroke } from '../core/leg-health.js';
-export { describeLegsDown, refuseDownLegs } from '../core/leg-verdict.js';
-export { TIE_TOLERANCE } from '../core/tune-select.js';
+export { isHit as isExpectedHit } from '../measure/eval-metrics.js';
+export { isGatedMetric } from '../measure/eval-paired.js';
+export { describeLeg, legBroke } from '../measure/leg-health.js';
+export { describeLegsDown, refuseDownLegs } from '../measure/leg-verdict.js';
+export { TIE_TOLERANCE } from '../measure/tune-select.js';
 export type { LegHealth, LegReport, LegState } from '../types.js';
 export {
   type ConnectionGraph,
@@ -31,6 +31,11 @@ export {
   doctorReportToJson,
   type Severity,
 } from './doctor/index.js';
+export {
+  createEmbedderFor,
+  listRegisteredModels,
+  pullRegisteredModel,
+} from './embedding/index.js';
 export {
   type AblationRow,
   buildEvalTrend,
@@ -58,7 +63,7 @@ export {
   indexSummaryToJson,
   statusReportToJson,
   withDefaultIndexPath,
-} from './index/index.js';
+} from './indexing/index.js';
 export {
   type IndexOptions,
   type KnowledgeBase,
@@ -66,11 +71,6 @@ export {
   openKnowledgeBase,
   type StatusReport,
 } from './knowledge-base.js';
-export {
-  createEmbedderFor,
-  listRegisteredModels,
-  pullRegisteredModel,
-} from './models/index.js';
 export {
   type CombinedHit,
   type CombinedResponse,

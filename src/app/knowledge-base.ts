@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { ReplicaState } from '../core/index-storage.js';
-import { createJudgmentBudget, type JudgmentBudget } from '../core/judgment-budget.js';
-import type { LegProbeResult } from '../core/leg-verdict.js';
 import { GrooveError } from '../errors.js';
+import type { LegProbeResult } from '../measure/leg-verdict.js';
+import { createJudgmentBudget, type JudgmentBudget } from '../rank/judgment-budget.js';
 import type { Embedder, Reranker } from '../types.js';
 import { filePorts } from './adapters.js';
 import {
@@ -25,6 +25,17 @@ import {
   type TopicListing,
 } from './browse/index.js';
 import { type DoctorReport, runDoctor } from './doctor/index.js';
+import {
+  adoptIndexModel,
+  assertSameIdentity,
+  createEmbedderFor,
+  createRerankerFor,
+  embedderIdOf,
+  type IndexIdentity,
+  identityOf,
+  loadFailureOf,
+  mayLoadLater,
+} from './embedding/index.js';
 import {
   type EvalReport,
   type EvalSnapshot,
@@ -74,18 +85,7 @@ import {
   type StatusReport,
   unsupportedOnSharedStore,
   withFeedbackDatabase,
-} from './index/index.js';
-import {
-  adoptIndexModel,
-  assertSameIdentity,
-  createEmbedderFor,
-  createRerankerFor,
-  embedderIdOf,
-  type IndexIdentity,
-  identityOf,
-  loadFailureOf,
-  mayLoadLater,
-} from './models/index.js';
+} from './indexing/index.js';
 import {
   checkSearchRequest,
   type SearchResponse,
@@ -101,7 +101,7 @@ import {
   type TunerPorts,
 } from './tune/index.js';
 
-export type { StatusReport } from './index/index.js';
+export type { StatusReport } from './indexing/index.js';
 
 /** Seams for the composition root; tests inject a deterministic embedder here. */
 export interface KnowledgeBaseDeps {

@@ -73,8 +73,8 @@ const RELEASE_POLL_MS = 100;
 
 /** True once no `groove serve` listens on the index's local socket (a server closes it with the index). */
 async function serverReleased(dbPath: string, env: Record<string, string | undefined>): Promise<boolean> {
-  const { localSocketPlace } = await import('../mcp/local-socket-path.js');
-  const { isLocalServerListening } = await import('../mcp/local-socket-client.js');
+  const { localSocketPlace } = await import('../local-socket/local-socket-path.js');
+  const { isLocalServerListening } = await import('../local-socket/local-socket-client.js');
   const place = localSocketPlace(dbPath, env);
   if (place === null) return true;
   const deadline = Date.now() + RELEASE_WAIT_MS;

@@ -56,7 +56,7 @@ export async function run(context: RunContext<ServeFlags>): Promise<number> {
     if (transport === 'stdio') await runStdio(serving);
     else {
       const board = new StatusBoard({ kb, runner, sync, version });
-      const { createUiRoutes } = await import('../mcp/ui/ui-routes.js');
+      const { createUiRoutes } = await import('../status-page/ui-routes.js');
       await runHttp({
         ...serving,
         http: config.transport.http,

@@ -1,13 +1,13 @@
 // `groove search` and `groove status` through a running `groove serve` for the same index (its local socket,
-// src/mcp/local-socket-*.ts). The CLI resolves its config as usual and sends the index identity and a hash of
+// src/local-socket/local-socket-*.ts). The CLI resolves its config as usual and sends the index identity and a hash of
 // that config with the command's arguments; a server that serves the same index with the same config replies with
 // the exact output the in-process command would print. No server, a refusal or a missed deadline means
 // in-process, silently (GROOVE_DEBUG=1 prints why on stderr). `--no-server` or GROOVE_NO_SERVER=1 skip the socket.
 import { createHash } from 'node:crypto';
 import type { ResolvedConfig } from '../config/resolve-config.js';
-import { askLocalServer } from '../mcp/local-socket-client.js';
-import { localSocketPlace } from '../mcp/local-socket-path.js';
-import type { LocalOp } from '../mcp/local-socket-protocol.js';
+import { askLocalServer } from '../local-socket/local-socket-client.js';
+import { localSocketPlace } from '../local-socket/local-socket-path.js';
+import type { LocalOp } from '../local-socket/local-socket-protocol.js';
 import type { CliIo } from './cli-io.js';
 
 /** Deadlines, overridable by GROOVE_SERVER_CONNECT_MS and GROOVE_SERVER_ANSWER_MS. */

@@ -8,8 +8,8 @@
 // all, the in-process search starts the thread itself. The model modules are imported only past that check.
 import { parseArgs } from 'node:util';
 import type { ResolvedConfig } from '../config/resolve-config.js';
-import { localSocketProblem } from '../mcp/local-socket-client.js';
-import { localSocketPlace } from '../mcp/local-socket-path.js';
+import { localSocketProblem } from '../local-socket/local-socket-client.js';
+import { localSocketPlace } from '../local-socket/local-socket-path.js';
 import type { CliIo } from './cli-io.js';
 import { loadConfig } from './common-options.js';
 import { serverPathOff } from './local-server.js';

@@ -1,11 +1,11 @@
-// `groove serve`'s local socket for CLI calls (src/mcp/local-socket-server.ts): `groove search` and `groove status`
+// `groove serve`'s local socket for CLI calls (src/local-socket/local-socket-server.ts): `groove search` and `groove status`
 // for the served index, answered from the served knowledge base with the in-process commands' own output.
 import type { KnowledgeBase } from '../app/index.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { SearchRequest } from '../config/search-params.js';
-import { localSocketPlace } from '../mcp/local-socket-path.js';
-import type { LocalRequest } from '../mcp/local-socket-protocol.js';
-import { type LocalSocketHandle, listenLocalSocket } from '../mcp/local-socket-server.js';
+import { localSocketPlace } from '../local-socket/local-socket-path.js';
+import type { LocalRequest } from '../local-socket/local-socket-protocol.js';
+import { type LocalSocketHandle, listenLocalSocket } from '../local-socket/local-socket-server.js';
 import type { CliIo } from './cli-io.js';
 import { type CommandOutput, searchOutput, statusOutput } from './command-output.js';
 import type { ConfigKeys } from './local-server.js';

@@ -136,7 +136,7 @@ async function runHttpMany(
   // The status panels show the first serving KB; `/api/status` adds `kbs`, every served KB's status by name, and
   // `/api/search` searches the served KBs as one corpus (every one, or those named by `kb`).
   const shown = boards[0];
-  const { createUiRoutes } = await import('../mcp/ui/ui-routes.js');
+  const { createUiRoutes } = await import('../status-page/ui-routes.js');
   const byName = new Map(boards.map(({ name, board }) => [name, board]));
   const kbsStatus = () => ({ kbs: servedKbsStatusToJson(options.served.entries, byName) });
   await runHttp({

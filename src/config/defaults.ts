@@ -1,6 +1,6 @@
 // The one place every built-in default lives. docs/configuration.md documents each key with its range.
-import { DEFAULT_CODE_LANGUAGES } from '../core/document-formats.js';
-import type { FoldMode } from '../core/fold-hits.js';
+import { DEFAULT_CODE_LANGUAGES } from '../document/document-formats.js';
+import type { FoldMode } from '../rank/fold-hits.js';
 
 export const DEFAULT_EXCLUDE_DIRS = [
   '.obsidian',
@@ -66,7 +66,7 @@ export const DEFAULTS = {
     maxSlides: 1000,
     /** Characters of extracted text kept per file. */
     maxTextChars: 5_000_000,
-    /** Languages the `code` parser claims (see core/document-formats.ts for the list and their extensions). */
+    /** Languages the `code` parser claims (see document/document-formats.ts for the list and their extensions). */
     codeLanguages: [...DEFAULT_CODE_LANGUAGES] as string[],
     /** The extensions the enabled parsers claim; derived by resolve-config, never set directly. */
     extensions: ['md'] as string[],
@@ -113,7 +113,7 @@ export const DEFAULTS = {
     mmr: { enabled: false, lambda: 0.7, sameDocPenalty: 0.0 },
     parentRetriever: { enabled: false, wholeDocThresholdTokens: 100, maxExpandedTokens: 2000 },
     /**
-     * Raise documents agents judged `helped` and lower those judged noise or wrong (core/feedback-boost.ts).
+     * Raise documents agents judged `helped` and lower those judged noise or wrong (rank/feedback-boost.ts).
      * strength 0 – 100: the largest boost is strength × (1/(rrf_k + 1) − 1/(rrf_k + 2)), one leg's score step
      * between ranks 1 and 2, so at the top no boost passes more than `strength` hits; half_life_days 0.1 – 36500: a judgment's
      * weight halves every this many days; min_judgments 1 – 1000: fewer judgments than this, no boost;
@@ -121,7 +121,7 @@ export const DEFAULTS = {
      */
     boost: { enabled: false, strength: 1, halfLifeDays: 90, minJudgments: 2, horizonDays: 365 },
     /**
-     * Pull in documents connected to the top hits (core/graph-hop.ts). hops 1 – 3; max_added_per_hit 1 – 20;
+     * Pull in documents connected to the top hits (rank/graph-hop.ts). hops 1 – 3; max_added_per_hit 1 – 20;
      * weight 0 – 1: a pulled-in hit scores weight × parent score × edge weight; `links`: follow links written
      * in the notes; `co_helpful`: follow documents judged helped in the same task.
      */

@@ -1,8 +1,9 @@
 // Where groove keeps its own files, following the XDG base directory rules: data (indexes, eval history, one
 // folder per knowledge base), config and cache. Pure: the environment, the home folder and the current folder in,
 // paths out; nothing is created here.
-import { createHash } from 'node:crypto';
+
 import path from 'node:path';
+import { sha256Hex } from '../core/sha256.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -84,7 +85,7 @@ export function kbFolderName(kb: KbFolderKey): string {
       .replace(/^-+|-+$/g, '')
       .slice(0, SLUG_MAX_CHARS)
       .replace(/-+$/, '') || 'kb';
-  const hash = createHash('sha256').update(kb.realPath).digest('hex').slice(0, HASH_HEX_CHARS);
+  const hash = sha256Hex(kb.realPath).slice(0, HASH_HEX_CHARS);
   return `${slug}-${hash}`;
 }
 

@@ -1,6 +1,6 @@
 // What a registry entry sets on the configuration: its folder and name, and the model, parsers and index path
 // it names (each one over its config file's value).
-import { extensionsOfParsers } from '../core/document-formats.js';
+import { extensionsOfParsers } from '../document/document-formats.js';
 import type { Defaults } from './defaults.js';
 import type { KbEntry } from './kb-registry.js';
 

@@ -2,7 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { databaseUrlProblem, maskDatabaseUrl } from '../core/database-url.js';
-import { extensionsOfParsers } from '../core/document-formats.js';
+import { extensionsOfParsers } from '../document/document-formats.js';
 import { GrooveError } from '../errors.js';
 import type { EmbeddingSetup, HubEnvironment } from '../types.js';
 import { findConfigFile, parseByteSize, readConfigFile } from './config-file.js';

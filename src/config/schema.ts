@@ -1,7 +1,7 @@
 // The groove.toml schema: strict zod objects (unknown keys rejected), snake_case as written in the file.
 import * as z from 'zod';
-import { CODE_LANGUAGE_IDS, PARSER_IDS } from '../core/document-formats.js';
-import { FOLD_MODES } from '../core/fold-hits.js';
+import { CODE_LANGUAGE_IDS, PARSER_IDS } from '../document/document-formats.js';
+import { FOLD_MODES } from '../rank/fold-hits.js';
 
 const finite = () => z.number().refine(Number.isFinite, 'must be a finite number');
 const weight = () => finite().min(0).max(1e6);

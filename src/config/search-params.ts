@@ -2,7 +2,7 @@
 // form, type, bounds, default and the one description the CLI help, the MCP schema and the docs all show.
 // The request schemas (search-param-schema.ts), `groove search`'s options and docs/configuration.md are
 // generated from this table.
-import { FOLD_MODES } from '../core/fold-hits.js';
+import { FOLD_MODES } from '../rank/fold-hits.js';
 import { DEFAULTS } from './defaults.js';
 
 export type ParamType = 'string' | 'number' | 'integer' | 'boolean' | 'stringList' | 'date' | 'choice';

@@ -6,7 +6,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { splitFrontmatter } from '../core/frontmatter.js';
+import { splitFrontmatter } from '../document/frontmatter.js';
 import { EMBEDDING_MODELS, type EmbeddingModelSpec, type FolderShape } from './model-registry.js';
 
 type Json = Record<string, unknown>;

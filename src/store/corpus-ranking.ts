@@ -1,17 +1,17 @@
 // bm25 over several indexes as if they were one: each index states its share of the statistics bm25 divides by
 // (rows, tokens, rows holding each phrase), the caller adds them up, and each index then scores its own matches
-// with the sums. The arithmetic is FTS5's (core/bm25-rank.ts), so one index ranked with its own statistics gets
+// with the sums. The arithmetic is FTS5's (rank/bm25-rank.ts), so one index ranked with its own statistics gets
 // `ORDER BY bm25(table, w…), rowid` exactly, and several ranked with their sums get what one index holding all
 // their rows would. Postings come from the table's fts5vocab 'instance' view (fts-postings.ts).
-import { type CorpusStats, countPhraseHits, type PhraseHits, rankByBm25Scored } from '../core/bm25-rank.js';
-import { quoteFtsPhrase } from '../core/fts-query.js';
+import { type CorpusStats, countPhraseHits, type PhraseHits, rankByBm25Scored } from '../rank/bm25-rank.js';
+import { quoteFtsPhrase } from '../rank/fts-query.js';
 import type { Bm25Weights } from '../types.js';
 import { createFtsPostingsReader, docsizeColumns, readFtsTotals } from './fts-postings.js';
 import type { SqliteDatabase } from './open-database.js';
 import type { WordIndex } from './word-index.js';
 import type { WordTokenizer } from './word-tokenizer.js';
 
-export type { CorpusStats } from '../core/bm25-rank.js';
+export type { CorpusStats } from '../rank/bm25-rank.js';
 
 export interface CorpusQuery {
   table: 'fts_words' | 'fts_chunks';

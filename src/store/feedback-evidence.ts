@@ -1,11 +1,11 @@
 // The boost's evidence kept up to date at write time (feedback_evidence): one row per (document, heading, UTC
-// day) with the day's judgment counts and weight sums (core/judgment-buckets.ts), written in the transaction
+// day) with the day's judgment counts and weight sums (rank/judgment-buckets.ts), written in the transaction
 // that stores, moves or drops the judgments. The sums depend on the half-life they were written with
 // (index_meta `feedback_evidence_half_life_days`); a write under another half-life sums the table again from the
 // judgments, and a search under another half-life reads the judgments instead (search-session.ts).
-import { decayWeight } from '../core/counted-judgments.js';
-import { type BoostEvidence, type BoostTable, headingKey } from '../core/feedback-boost.js';
-import { DAY_MS, type DaySums, dayOf, dayStanding, daySumsAt, mergeDays } from '../core/judgment-buckets.js';
+import { decayWeight } from '../rank/counted-judgments.js';
+import { type BoostEvidence, type BoostTable, headingKey } from '../rank/feedback-boost.js';
+import { DAY_MS, type DaySums, dayOf, dayStanding, daySumsAt, mergeDays } from '../rank/judgment-buckets.js';
 import type { SqliteDatabase } from './open-database.js';
 
 const HALF_LIFE_KEY = 'feedback_evidence_half_life_days';

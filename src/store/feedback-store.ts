@@ -84,14 +84,6 @@ export function countJudgedItems(db: SqliteDatabase): number {
   return db.prepare('SELECT count(*) FROM feedback_items').pluck().get() as number;
 }
 
-export function countFeedback(db: SqliteDatabase): { serves: number; items: number } {
-  return db
-    .prepare(
-      'SELECT (SELECT count(*) FROM feedback_serves) AS serves, (SELECT count(*) FROM feedback_items) AS items',
-    )
-    .get() as { serves: number; items: number };
-}
-
 /**
  * A renamed document keeps its judgments: every item judged at `fromPath` now names `toPath`. Runs inside the
  * caller's transaction (the one that moves the document's rows). Returns how many items moved.

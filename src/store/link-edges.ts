@@ -1,4 +1,4 @@
-// The read side of links: stored link rows resolved to indexed documents now (core/resolve-note-link.ts), so a
+// The read side of links: stored link rows resolved to indexed documents now (document/resolve-note-link.ts), so a
 // link to a note indexed later, renamed or removed always answers for the files indexed at this moment.
 // `readLinkEdges` is what search asks per query: three indexed lookups, never a scan. `tallyLinks` resolves every
 // stored link (status, doctor).
@@ -7,7 +7,7 @@ import {
   isNoteTarget,
   resolveNoteLink,
   type StoredLink,
-} from '../core/resolve-note-link.js';
+} from '../document/resolve-note-link.js';
 import type { LinkEdge, LinkKind } from '../types.js';
 import type { SqliteDatabase } from './open-database.js';
 

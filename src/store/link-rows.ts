@@ -1,7 +1,7 @@
 // The write side of links: one document's link rows and the names it is found under, written inside the
 // document's own transaction (DocumentStore.writeDocument), so a reader sees a note's old links or its new ones.
 // Both tables cascade from `documents`: a deleted or replaced document takes its rows with it.
-import { documentNameKeys, linkNameKey } from '../core/resolve-note-link.js';
+import { documentNameKeys, linkNameKey } from '../document/resolve-note-link.js';
 import type { NoteLink } from '../types.js';
 import type { SqliteDatabase } from './open-database.js';
 

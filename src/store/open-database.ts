@@ -91,7 +91,7 @@ const MIGRATIONS: readonly string[] = [
      chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
      input_chars INTEGER NOT NULL
    )`,
-  // Version 5: the links written in each note (core/note-links.ts), stored as written — `target` is a KB path
+  // Version 5: the links written in each note (document/note-links.ts), stored as written — `target` is a KB path
   // when `anchored`, else a wikilink name — and resolved to documents when read (store/link-edges.ts): which
   // document `[[Name]]` means depends on every file indexed, so a stored answer would go stale whenever any
   // other file appears, moves or goes. `name_key` and `document_names` (each document's folded file name, and

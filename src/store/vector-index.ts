@@ -3,7 +3,7 @@
 // vector-rows.ts). The float32 vectors themselves stay on disk; a runtime without WebAssembly SIMD holds them in
 // memory and scans them exactly. A snapshot loaded without codes (they would not fit `[search] memory_budget_mb`)
 // holds only the per-row facts and scores every vector exactly as it streams from the file.
-import { TopRows } from '../core/top-k.js';
+import { TopRows } from '../rank/top-k.js';
 import { createInt8DotKernel, type Int8DotKernel, int8FixedBytes, int8RowBytes } from './int8-dot-kernel.js';
 import type { SqliteDatabase } from './open-database.js';
 import {

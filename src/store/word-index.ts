@@ -1,6 +1,6 @@
 // The word-level lexical leg in memory: postings built from the per-chunk token counts (word-counts.ts) holding
 // each posting's column-weighted frequency, so ranking a query is a few typed-array sums instead of FTS5 scoring
-// every matching row. The arithmetic is FTS5's bm25 (core/bm25.ts): the same idf clamp, the same column
+// every matching row. The arithmetic is FTS5's bm25 (rank/bm25.ts): the same idf clamp, the same column
 // weighting, phrase contributions summed in expression order, ties by rowid — the ranking equals
 // `ORDER BY bm25(fts_words, w…), rowid` exactly (test/integration/word-index.test.ts checks it against SQLite).
 // After a commit the snapshot is refreshed with the changed rows (see word-changes.ts): rows of removed documents
@@ -8,9 +8,9 @@
 // computed at query time from the live rows and FTS5's current totals — so a refreshed snapshot ranks exactly as
 // a freshly loaded one.
 
-import { bm25Corpus, bm25Idf, bm25LengthTerm, bm25TermScore } from '../core/bm25.js';
-import type { CorpusStats } from '../core/bm25-rank.js';
-import { TopRows } from '../core/top-k.js';
+import { bm25Corpus, bm25Idf, bm25LengthTerm, bm25TermScore } from '../rank/bm25.js';
+import type { CorpusStats } from '../rank/bm25-rank.js';
+import { TopRows } from '../rank/top-k.js';
 import type { Bm25Weights } from '../types.js';
 import { readFtsTotals } from './fts-postings.js';
 import type { SqliteDatabase } from './open-database.js';

@@ -2,7 +2,7 @@
 // the counts blobs twice — once to count each term's postings, once to write them straight into arrays of the
 // final size — so it never holds more than what it keeps, and knows what it will keep before allocating it
 // (the `[search] memory_budget_mb` check). The rows added after a commit are few: they are collected and sorted.
-import { type ColumnWeights, columnWeights, weightedFrequency } from '../core/bm25.js';
+import { type ColumnWeights, columnWeights, weightedFrequency } from '../rank/bm25.js';
 import type { Bm25Weights } from '../types.js';
 import { decodeTermCounts } from './word-counts.js';
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildIndexerPorts } from '../../src/app/index/indexer-ports.js';
+import { buildIndexerPorts } from '../../src/app/indexing/indexer-ports.js';
 import { killBinWhen, runBin } from '../support/run-bin.js';
 import { createTempKb, type TempKb } from '../support/temp-kb.js';
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderLaunchdPlist, renderSystemdUnit } from '../../src/core/service-units.js';
+import { renderLaunchdPlist, renderSystemdUnit } from '../../src/app/service/service-units.js';
 import { type CliRun, runGroove } from '../support/run-cli.js';
 
 let home: string;

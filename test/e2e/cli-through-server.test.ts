@@ -11,7 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalSocketPlace, localSocketPlace } from '../../src/mcp/local-socket-path.js';
+import { type LocalSocketPlace, localSocketPlace } from '../../src/local-socket/local-socket-path.js';
 import { binPath } from '../support/run-bin.js';
 import { ensureTinyModel } from '../support/test-models.js';
 

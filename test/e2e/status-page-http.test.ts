@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { doctorReportToJson, searchResponseToJson, statusReportToJson } from '../../src/app/index.js';
-import { PAGE_CSP } from '../../src/mcp/ui/ui-routes.js';
+import { PAGE_CSP } from '../../src/status-page/ui-routes.js';
 import { createServeKb, repoRoot, waitFor } from '../support/mcp-fixture.js';
 import {
   HOSTILE_HEADING,

@@ -5,13 +5,13 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/core/sha256.js';
 import {
   decodeUtf8Text,
   describeSkipReason,
   findInvalidUtf8Offset,
   readCheckedFile,
 } from '../../src/fs/checked-read.js';
-import { sha256Hex } from '../../src/fs/hash-file.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const hasMkfifo = spawnSync('mkfifo', ['--version']).error === undefined;

@@ -2,8 +2,8 @@
 // vector leg `partial` and its coverage; embeddings fill in behind, shortest inputs first, one transaction per
 // batch, and a run that stops midway (paused, or its embedder failing) leaves the rest queued for the next run.
 import { describe, expect, it } from 'vitest';
-import { CALL_BATCHES } from '../../src/app/index/embed-queue-fill.js';
 import { type IndexEvent, openKnowledgeBase, type SearchResponse } from '../../src/app/index.js';
+import { CALL_BATCHES } from '../../src/app/indexing/embed-queue-fill.js';
 import type { Embedder } from '../../src/types.js';
 import { CountingEmbedder } from '../support/counting-embedder.js';
 import { noteText, type TempKb, useTempKbs } from '../support/temp-kb.js';

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadEvalHistory, saveEvalHistory } from '../../src/app/eval/eval-history.js';
 import { evalRunToJson } from '../../src/app/eval/eval-run-json.js';
-import type { EvalRun } from '../../src/core/eval-run.js';
 import { GrooveError } from '../../src/errors.js';
 import { writeFileAtomic } from '../../src/fs/atomic-write.js';
 import { readCheckedFile } from '../../src/fs/checked-read.js';
+import type { EvalRun } from '../../src/measure/eval-run.js';
 
 let dir: string;
 let historyPath: string;

@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { countJudgments } from '../../src/core/counted-judgments.js';
-import { type BoostEvidence, buildBoostTable } from '../../src/core/feedback-boost.js';
+import { countJudgments } from '../../src/rank/counted-judgments.js';
+import { type BoostEvidence, buildBoostTable } from '../../src/rank/feedback-boost.js';
 import { createStoredBoostTable } from '../../src/store/feedback-evidence.js';
 import {
   copyFeedbackFrom,

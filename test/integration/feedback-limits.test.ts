@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type KnowledgeBase, openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { GrooveError } from '../../src/errors.js';
-import { countFeedback } from '../../src/store/feedback-store.js';
+import { countJudgedItems } from '../../src/store/feedback-store.js';
 import { openDatabase } from '../../src/store/open-database.js';
 import {
   type ConnectedClient,
@@ -39,7 +39,7 @@ describe('record_feedback bounds', () => {
   const stored = () => {
     const db = openDatabase(serveKb.dbPath, { readonly: true });
     try {
-      return countFeedback(db).items;
+      return countJudgedItems(db);
     } finally {
       db.close();
     }

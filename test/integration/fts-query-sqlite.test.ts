@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileFtsQuery, compileWordQuery } from '../../src/core/fts-query.js';
-import { segmentForIndex } from '../../src/core/segment-words.js';
+import { compileFtsQuery, compileWordQuery } from '../../src/rank/fts-query.js';
+import { segmentForIndex } from '../../src/rank/segment-words.js';
 
 // Real FTS5 tables in memory: every compiled expression must be valid MATCH syntax and find what it promises.
 let db: Database.Database;

@@ -7,8 +7,6 @@ import util from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GrooveError } from '../../src/errors.js';
 import { type CreateEmbedderOptions, createEmbedder } from '../../src/models/create-embedder.js';
-import { toModelIdentity } from '../../src/models/model-identity.js';
-import { probeEmbedder } from '../../src/models/probe-embedder.js';
 import type { Embedder } from '../../src/types.js';
 
 const DIM = 4;
@@ -139,8 +137,8 @@ describe('openai-compatible provider', () => {
       const raw = vectorFor(text);
       expect(v[0]! / v[1]!).toBeCloseTo(raw[0]! / raw[1]!, 4);
     }
-    expect(toModelIdentity(embedder)).toEqual({
-      model: 'test-embed',
+    expect({ id: embedder.id, provider: embedder.provider, dimension: embedder.dimension }).toEqual({
+      id: 'openai-compatible:test-embed',
       provider: 'openai-compatible',
       dimension: DIM,
     });
@@ -316,55 +314,5 @@ describe('openai-compatible provider', () => {
     expect(error.message).toContain('api.example.invalid');
     const local = await open({ offline: true });
     expect(await local.embedQuery('x')).toHaveLength(DIM);
-  });
-});
-
-describe('probeEmbedder', () => {
-  it('passes on a healthy endpoint and embeds the fixed probe text', async () => {
-    const result = await probeEmbedder(await open());
-    expect(result).toMatchObject({ ok: true, dimension: DIM });
-    expect(requests[0]?.body.input).toEqual(['groove endpoint probe']);
-  });
-
-  it('returns the failure as data when the endpoint is down', async () => {
-    const embedder = await open({ endpoint: 'http://127.0.0.1:9/v1/embeddings', maxRetries: 0 });
-    const result = await probeEmbedder(embedder);
-    expect(result.ok).toBe(false);
-    if (!result.ok) {
-      expect(result.error.code).toBe('ENDPOINT_FAILED');
-      expect(result.error.message).toContain('connection failed');
-    }
-  });
-});
-
-describe('ollama provider', () => {
-  it('posts {model, input} to /api/embed and reads {embeddings}', async () => {
-    const embedder = await open({
-      provider: 'ollama',
-      endpoint: `${base}/api/embed`,
-      apiKey: null,
-      model: 'nomic',
-    });
-    const vectors = await embedder.embedDocuments(['one', 'two', 'three', 'four']);
-    expect(vectors).toHaveLength(4);
-    vectors.forEach(expectUnit);
-    expect(requests[0]).toMatchObject({
-      path: '/api/embed',
-      body: { model: 'nomic', input: ['one', 'two', 'three'] },
-    });
-    expect(requests[0]?.authorization).toBeUndefined();
-    expect(embedder.id).toBe('ollama:nomic');
-  });
-
-  it('refuses a wrong count and a wrong dimension', async () => {
-    const embedder = await open({ provider: 'ollama', endpoint: `${base}/api/embed` });
-    script.push(() => ({ body: { embeddings: [[1, 2, 3, 4]] } }));
-    expect((await catchError(() => embedder.embedDocuments(['a', 'b']))).message).toMatch(
-      /expected 2 embeddings, got 1/,
-    );
-    script.push(() => ({ body: { embeddings: [[1, 2]] } }));
-    expect((await catchError(() => embedder.embedDocuments(['a']))).message).toMatch(
-      /2 dimensions, expected 4/,
-    );
   });
 });

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildIndexerPorts } from '../../src/app/index/indexer-ports.js';
+import { buildIndexerPorts } from '../../src/app/indexing/indexer-ports.js';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import type { ConfigOverrides } from '../../src/config/resolve-config.js';
 import { GrooveError } from '../../src/errors.js';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireIndexLock, currentBootId, inspectIndexLock } from '../../src/app/index/index-lock.js';
+import { acquireIndexLock, currentBootId, inspectIndexLock } from '../../src/app/indexing/index-lock.js';
 import { deadPid } from '../support/lock-holder.js';
 
 const hasProc = fs.existsSync('/proc/self/stat');

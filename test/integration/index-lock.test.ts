@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { currentBootId, parseLockOwner, processStartTime } from '../../src/app/index/index-lock.js';
+import { currentBootId, parseLockOwner, processStartTime } from '../../src/app/indexing/index-lock.js';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { GrooveError } from '../../src/errors.js';
 import { createTempKb, noteText, type TempKb } from '../support/temp-kb.js';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { judgeIndexOwner, kbIdentityOf } from '../../src/app/index/index-owner.js';
+import { judgeIndexOwner, kbIdentityOf } from '../../src/app/indexing/index-owner.js';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { createTempKb, noteText, type TempKb } from '../support/temp-kb.js';
 

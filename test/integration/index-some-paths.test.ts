@@ -2,7 +2,7 @@
 // renames and removes exactly those, leaves every other document alone even when its file changed too, and
 // keeps the refusal record of the other files.
 import { afterEach, describe, expect, it } from 'vitest';
-import { IndexDatabase } from '../../src/app/index/index-database.js';
+import { IndexDatabase } from '../../src/app/indexing/index-database.js';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { decodeSkippedFiles } from '../../src/store/skipped-files.js';
 import { createTempKb, noteText, type TempKb } from '../support/temp-kb.js';

@@ -2,10 +2,10 @@
 // renames, deletes, exclusions, parser opt-in, chunk-policy changes, a file deleted mid-run, and the lock.
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IndexDatabase } from '../../src/app/index/index-database.js';
-import type { IndexEvent } from '../../src/app/index/index-events.js';
-import { type IndexerPorts, runIndex } from '../../src/app/index/indexer.js';
-import { buildIndexerPorts } from '../../src/app/index/indexer-ports.js';
+import { IndexDatabase } from '../../src/app/indexing/index-database.js';
+import type { IndexEvent } from '../../src/app/indexing/index-events.js';
+import { type IndexerPorts, runIndex } from '../../src/app/indexing/indexer.js';
+import { buildIndexerPorts } from '../../src/app/indexing/indexer-ports.js';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import type { ResolvedConfig } from '../../src/config/resolve-config.js';
 import { GrooveError } from '../../src/errors.js';

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { emptyIndexSummary } from '../../src/app/index/index-events.js';
+import { emptyIndexSummary } from '../../src/app/indexing/index-events.js';
 import { type KnowledgeBase, openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { IndexRunner } from '../../src/app/serve/index-runner.js';
 import { LiveSync, type LiveSyncHandle, startLiveSync } from '../../src/app/serve/live-sync.js';

@@ -3,7 +3,7 @@
 // serves the extracted text the chunk offsets point into, and incremental runs, renames and refused files
 // behave as they do for Markdown.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { IndexEvent } from '../../src/app/index/index-events.js';
+import type { IndexEvent } from '../../src/app/indexing/index-events.js';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { IndexRunner } from '../../src/app/serve/index-runner.js';
 import { startLiveSync } from '../../src/app/serve/live-sync.js';

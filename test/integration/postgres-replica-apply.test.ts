@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
-import { segmentForIndex } from '../../src/core/segment-words.js';
+import { segmentForIndex } from '../../src/rank/segment-words.js';
 import { readChangesSince, readCommittedVersion } from '../../src/store/postgres/commit-notices.js';
 import { PostgresStorage } from '../../src/store/postgres/pg-storage.js';
 import { applyDelta, knownContents } from '../../src/store/working-copy.js';

@@ -2,7 +2,6 @@
 // its last runs (successes and failures) newest first, the doctor report is reused until it ages or a run ends,
 // and a part that cannot be read (no index yet) is a problem of its own while the rest still reports.
 import { afterEach, describe, expect, it } from 'vitest';
-import { emptyIndexSummary } from '../../src/app/index/index-events.js';
 import {
   doctorReportToJson,
   IndexRunner,
@@ -10,6 +9,7 @@ import {
   serveStatusToJson,
   statusReportToJson,
 } from '../../src/app/index.js';
+import { emptyIndexSummary } from '../../src/app/indexing/index-events.js';
 import type { KnowledgeBase } from '../../src/app/knowledge-base.js';
 import { RECENT_RUNS_KEPT } from '../../src/app/serve/index-runner.js';
 import { CountingEmbedder } from '../support/counting-embedder.js';

@@ -16,11 +16,9 @@ import {
   createReranker,
 } from '../../src/models/create-embedder.js';
 import { listModels } from '../../src/models/model-cache.js';
-import { toModelIdentity } from '../../src/models/model-identity.js';
 import type { ModelPin } from '../../src/models/model-pins.js';
 import type { ModelProgressEvent } from '../../src/models/model-progress.js';
 import { pullModel } from '../../src/models/model-pull.js';
-import { probeEmbedder } from '../../src/models/probe-embedder.js';
 import type { Embedder } from '../../src/types.js';
 import { FAKE_REVISION, pinOfFolder } from '../support/fake-pins.js';
 import { copyModelFolder, ensureTinyModel } from '../support/test-models.js';
@@ -112,10 +110,9 @@ describe('transformers embedder from a local folder', () => {
 
   it('reads the dimension from config.json and records the folder as its identity', () => {
     expect(embedder.dimension).toBe(32);
-    expect(toModelIdentity(embedder)).toEqual({
-      model: path.resolve(ensureTinyModel('embed')),
+    expect({ id: embedder.id, provider: embedder.provider }).toEqual({
+      id: `transformers:${path.resolve(ensureTinyModel('embed'))}`,
       provider: 'transformers',
-      dimension: 32,
     });
   });
 
@@ -147,11 +144,6 @@ describe('transformers embedder from a local folder', () => {
     expect(cosine(a as Float32Array, b as Float32Array)).not.toBeCloseTo(1, 5);
     const [short] = await embedder.embedDocuments(['index search quarterly revenue report']);
     expect(cosine(a as Float32Array, short as Float32Array)).toBeLessThan(0.999);
-  });
-
-  it('passes the probe', async () => {
-    const probe = await probeEmbedder(embedder);
-    expect(probe).toMatchObject({ ok: true, dimension: 32 });
   });
 
   it('never contacts the hub for a local folder, even when online', async () => {
@@ -233,8 +225,7 @@ describe('registry models and the cache', () => {
     const embedder = (await createEmbedder(
       baseOptions({ cacheDir, offline: false, progress: (e) => events.push(e) }),
     ))!;
-    expect(toModelIdentity(embedder)).toEqual({
-      model: 'multilingual-e5-small',
+    expect({ provider: embedder.provider, dimension: embedder.dimension }).toEqual({
       provider: 'transformers',
       dimension: 384,
     });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { compileLegQuery, runLexicalLeg } from '../../src/app/search/candidate-legs.js';
 import { createPostingsCache, sweepLexicalLeg } from '../../src/app/search/lexical-sweep.js';
-import { DEFAULT_CONDITION, WEIGHT_SET_COUNT, weightSetValues } from '../../src/core/tune-grid.js';
+import { DEFAULT_CONDITION, WEIGHT_SET_COUNT, weightSetValues } from '../../src/measure/tune-grid.js';
 import { createSearchReader, type SearchReader } from '../../src/store/chunk-search.js';
 import { createTempKb, type TempKb } from '../support/temp-kb.js';
 import { seededRandom } from '../support/tune-tables.js';

@@ -1,7 +1,7 @@
 // A second process for the concurrency tests (`node --import tsx hold-lock.ts index|gate PATH`): takes groove's
 // writer lock of the index at PATH, or the file gate at PATH, prints "held", and lets go when its stdin closes.
 // Killed while holding, it shows what a crashed holder leaves behind. Test-only.
-import { acquireIndexLock } from '../../src/app/index/index-lock.js';
+import { acquireIndexLock } from '../../src/app/indexing/index-lock.js';
 import { withFileGate } from '../../src/store/file-gate.js';
 
 const [kind, target] = process.argv.slice(2);

@@ -6,7 +6,7 @@ import http from 'node:http';
 import { IndexRunner, type LiveSyncHandle, StatusBoard, startLiveSync } from '../../src/app/index.js';
 import type { KnowledgeBase } from '../../src/app/knowledge-base.js';
 import type { HttpServeOptions, HttpServing } from '../../src/mcp/transport-http.js';
-import { createUiRoutes } from '../../src/mcp/ui/ui-routes.js';
+import { createUiRoutes } from '../../src/status-page/ui-routes.js';
 import { CountingEmbedder } from './counting-embedder.js';
 import {
   createServeKb,

@@ -14,7 +14,7 @@ import {
 import type { KnowledgeBase } from '../../src/app/knowledge-base.js';
 import { createManyKbServer } from '../../src/mcp/server-many.js';
 import { type HttpServeOptions, type HttpServing, serveHttp } from '../../src/mcp/transport-http.js';
-import { createUiRoutes } from '../../src/mcp/ui/ui-routes.js';
+import { createUiRoutes } from '../../src/status-page/ui-routes.js';
 import { CountingEmbedder } from './counting-embedder.js';
 import { createServeKb, openTestKb, type ServeKb } from './mcp-fixture.js';
 

@@ -1,5 +1,5 @@
 // Document and chunk rows for tests that write through DocumentStore directly (no files, no parser).
-import { segmentForIndex } from '../../src/core/segment-words.js';
+import { segmentForIndex } from '../../src/rank/segment-words.js';
 import type { ChunkRowInput, DocumentRowInput } from '../../src/store/document-store.js';
 
 /** A document row at `path`; `hash` tells versions of it apart. */

@@ -1,7 +1,7 @@
 // Synthetic nDCG@5 tables for tune's selection tests: flat, one planted winner, and a seeded null landscape
 // with per-query random effects per grid level (every condition has the same distribution). Test-only.
-import { CONDITION_COUNT, positionOf } from '../../src/core/tune-grid.js';
-import type { PrimaryScoreTable } from '../../src/core/tune-select.js';
+import { CONDITION_COUNT, positionOf } from '../../src/measure/tune-grid.js';
+import type { PrimaryScoreTable } from '../../src/measure/tune-select.js';
 
 /** Deterministic uniform [0, 1) generator (mulberry32). */
 export function seededRandom(seed: number): () => number {

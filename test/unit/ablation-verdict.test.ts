@@ -1,9 +1,9 @@
 // Stage ablation's verdict: only a paired interval of a gated metric that excludes 0 decides, and its side
 // says whether the stage helps (worse without it) or hurts (better without it).
 import { describe, expect, it } from 'vitest';
-import { judgeAblation } from '../../src/core/ablation-verdict.js';
-import type { PairedRunComparison } from '../../src/core/eval-paired.js';
-import { comparePaired } from '../../src/core/paired-ci.js';
+import { judgeAblation } from '../../src/measure/ablation-verdict.js';
+import type { PairedRunComparison } from '../../src/measure/eval-paired.js';
+import { comparePaired } from '../../src/measure/paired-ci.js';
 
 /** A pairing (without the stage − full) whose metrics have these per-query differences. */
 function pairing(diffs: Record<string, number[]>): PairedRunComparison {

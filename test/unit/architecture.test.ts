@@ -55,14 +55,14 @@ function targetLayer(imp: ImportLine): string | null {
 /** The app files allowed to construct concrete adapters (the composition root). */
 const COMPOSITION_ROOT = new Set([
   'app/adapters.ts',
-  'app/index/index-database.ts',
-  'app/index/indexer-ports.ts',
-  'app/index/feedback-database.ts',
-  'app/index/shared-index.ts',
-  'app/index/cached-working-copy.ts',
-  'app/models/embedder-factory.ts',
-  'app/models/model-catalog.ts',
-  'app/models/model-files.ts',
+  'app/indexing/index-database.ts',
+  'app/indexing/indexer-ports.ts',
+  'app/indexing/feedback-database.ts',
+  'app/indexing/shared-index.ts',
+  'app/indexing/cached-working-copy.ts',
+  'app/embedding/embedder-factory.ts',
+  'app/embedding/model-catalog.ts',
+  'app/embedding/model-files.ts',
   'app/doctor/doctor-database.ts',
   'app/search/search-session.ts',
   'app/search/index-learned-signals.ts',
@@ -74,12 +74,12 @@ const COMPOSITION_ROOT = new Set([
 
 /**
  * The feature folders of src/app and their rank. A feature imports another only through that feature's
- * index.ts and only downwards (lower rank), so: serve, kbs → facade → eval/tune/browse/doctor → search/golden/validate → index →
- * models. The facade is the files directly in src/app; app/index.ts is the edges' door and imports any door.
+ * index.ts and only downwards (lower rank), so: serve, kbs → facade → eval/tune/browse/doctor → search/golden/validate → indexing →
+ * embedding. The facade is the files directly in src/app; app/index.ts is the edges' door and imports any door.
  */
 const FEATURE_RANK: Readonly<Record<string, number>> = {
-  models: 0,
-  index: 1,
+  embedding: 0,
+  indexing: 1,
   search: 2,
   golden: 2,
   validate: 2,
@@ -123,10 +123,10 @@ function featureRuleViolations(lines: readonly ImportLine[]): string[] {
   return found;
 }
 
-/** Imports from cli, mcp or bench into src/app that do not go through app/index.ts. */
+/** Imports from an edge or bench into src/app that do not go through app/index.ts. */
 function edgeRuleViolations(lines: readonly ImportLine[]): string[] {
   return lines
-    .filter((line) => /^(cli|mcp|\.\.\/bench)\//.test(line.file.split(path.sep).join('/')))
+    .filter((line) => EDGES.has(layerOf(line.file)) || line.file.startsWith(`..${path.sep}bench`))
     .filter((line) => {
       const target = resolvedTarget(line);
       if (target === null || featureOf(target) === null || target === APP_DOOR) return false;
@@ -136,6 +136,14 @@ function edgeRuleViolations(lines: readonly ImportLine[]): string[] {
 }
 
 const ADAPTERS = new Set(['store', 'models', 'fs']);
+/** The edges: the CLI, the MCP server, the CLI's local socket and the status page. */
+const EDGES = new Set(['cli', 'mcp', 'local-socket', 'status-page']);
+/**
+ * The pure folders and their rank: each imports only pure folders of its own rank or below (plus types and
+ * errors), so core → document → rank → measure.
+ */
+const PURE_RANK: Readonly<Record<string, number>> = { core: 0, document: 1, rank: 2, measure: 3 };
+const isPure = (layer: string | null): layer is string => layer !== null && layer in PURE_RANK;
 const NODE_IO = /^(node:)?(fs|fs\/promises|child_process|net|http|https|os|process|worker_threads)$/;
 
 /** Import cycles (strongly connected groups of two or more files) of a file → imported-files graph. */
@@ -185,6 +193,21 @@ function importGraph(lines: readonly ImportLine[]): Map<string, string[]> {
   return graph;
 }
 
+/** Imports of a pure folder that reach a higher pure folder, anything impure, an I/O module or a driver. */
+function pureRuleViolations(lines: readonly ImportLine[]): string[] {
+  return lines
+    .filter((imp) => {
+      const from = layerOf(imp.file);
+      if (!isPure(from)) return false;
+      const to = targetLayer(imp);
+      if (to === null)
+        return NODE_IO.test(imp.target) || /sqlite|onnx|transformers|chokidar/.test(imp.target);
+      if (to === 'types' || to === 'errors') return false;
+      return !isPure(to) || PURE_RANK[to]! > PURE_RANK[from]!;
+    })
+    .map((imp) => `${imp.file} → ${imp.target}`);
+}
+
 const imports = listSourceFiles(srcRoot).flatMap(readImports);
 const readSource = (relFromSrc: string) => fs.readFileSync(path.join(srcRoot, relFromSrc), 'utf8');
 const benchImports = listSourceFiles(benchRoot).flatMap(readImports);
@@ -194,21 +217,38 @@ describe('architecture: the layering table', () => {
     expect(imports.length).toBeGreaterThan(50);
   });
 
-  it('core imports only core, types and errors, and no I/O module or driver', () => {
-    const bad = imports.filter((imp) => {
-      if (layerOf(imp.file) !== 'core') return false;
-      const layer = targetLayer(imp);
-      if (layer === null)
-        return NODE_IO.test(imp.target) || /sqlite|onnx|transformers|chokidar/.test(imp.target);
-      return !['core', 'types', 'errors'].includes(layer);
-    });
-    expect(bad).toEqual([]);
+  it('each pure folder imports only pure folders of its rank or below, types and errors, and no I/O or driver', () => {
+    expect(pureRuleViolations(imports)).toEqual([]);
   });
 
-  it('core never touches process', () => {
-    const offenders = listSourceFiles(path.join(srcRoot, 'core')).filter((file) =>
-      /\bprocess\./.test(fs.readFileSync(file, 'utf8').replace(/\/\/.*$/gm, '')),
-    );
+  it('the pure-folder rule catches violations (the check can fail)', () => {
+    const line = (file: string, target: string): ImportLine => ({ file, target, typeOnly: true });
+    expect(
+      pureRuleViolations([
+        line('rank/a.ts', '../document/b.js'),
+        line('measure/a.ts', '../rank/b.js'),
+        line('core/a.ts', '../types.js'),
+      ]),
+    ).toEqual([]);
+    expect(
+      pureRuleViolations([
+        line('rank/a.ts', '../measure/b.js'),
+        line('core/a.ts', '../document/b.js'),
+        line('document/a.ts', '../store/b.js'),
+        line('measure/a.ts', 'node:fs'),
+      ]),
+    ).toEqual([
+      'rank/a.ts → ../measure/b.js',
+      'core/a.ts → ../document/b.js',
+      'document/a.ts → ../store/b.js',
+      'measure/a.ts → node:fs',
+    ]);
+  });
+
+  it('pure folders never touch process', () => {
+    const offenders = Object.keys(PURE_RANK)
+      .flatMap((folder) => listSourceFiles(path.join(srcRoot, folder)))
+      .filter((file) => /\bprocess\./.test(fs.readFileSync(file, 'utf8').replace(/\/\/.*$/gm, '')));
     expect(offenders).toEqual([]);
   });
 
@@ -217,7 +257,7 @@ describe('architecture: the layering table', () => {
       const from = layerOf(imp.file);
       const to = targetLayer(imp);
       if (!ADAPTERS.has(from) || to === null) return false;
-      return ['app', 'cli', 'mcp'].includes(to) || (ADAPTERS.has(to) && to !== from);
+      return to === 'app' || EDGES.has(to) || (ADAPTERS.has(to) && to !== from);
     });
     expect(bad).toEqual([]);
   });
@@ -226,7 +266,7 @@ describe('architecture: the layering table', () => {
     const bad = imports.filter((imp) => {
       if (layerOf(imp.file) !== 'app') return false;
       const to = targetLayer(imp);
-      if (to === 'cli' || to === 'mcp') return true;
+      if (to !== null && EDGES.has(to)) return true;
       return to !== null && ADAPTERS.has(to) && !imp.typeOnly && !COMPOSITION_ROOT.has(imp.file);
     });
     expect(bad).toEqual([]);
@@ -250,18 +290,15 @@ describe('architecture: the layering table', () => {
     expect(reachOut).toEqual([]);
   });
 
-  it('cli and mcp reach storage, models, files and core only through the app facade', () => {
+  it('the edges reach storage, models, files and pure code only through the app facade', () => {
     const bad = imports.filter((imp) => {
-      const from = layerOf(imp.file);
       const to = targetLayer(imp);
-      return (
-        (from === 'cli' || from === 'mcp') && to !== null && ['core', 'store', 'models', 'fs'].includes(to)
-      );
+      return EDGES.has(layerOf(imp.file)) && (isPure(to) || (to !== null && ADAPTERS.has(to)));
     });
     expect(bad).toEqual([]);
   });
 
-  it('cli, mcp and bench import src/app only through app/index.ts', () => {
+  it('the edges and bench import src/app only through app/index.ts', () => {
     expect(benchImports.length).toBeGreaterThan(10);
     expect(edgeRuleViolations([...imports, ...benchImports])).toEqual([]);
   });

@@ -1,8 +1,8 @@
 // In-memory bm25: phrase hits from token occurrences, the FTS5 formula, and the ordering (score, then rowid).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BM25_B, BM25_K1 } from '../../src/core/bm25.js';
-import { countPhraseHits, rankByBm25 } from '../../src/core/bm25-rank.js';
+import { BM25_B, BM25_K1 } from '../../src/rank/bm25.js';
+import { countPhraseHits, rankByBm25 } from '../../src/rank/bm25-rank.js';
 
 const occurrences = (list: [row: number, column: number, offset: number][]) => ({
   rows: list.map((o) => o[0]),

@@ -11,7 +11,7 @@ import {
   bm25TermScore,
   columnWeights,
   weightedFrequency,
-} from '../../src/core/bm25.js';
+} from '../../src/rank/bm25.js';
 
 describe('bm25Idf', () => {
   it('is log((N − n + 0.5) / (n + 0.5)) for a rare term', () => {

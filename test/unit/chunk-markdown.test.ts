@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ChunkMarkdownOptions, chunkMarkdown } from '../../src/core/chunk-markdown.js';
+import { type ChunkMarkdownOptions, chunkMarkdown } from '../../src/document/chunk-markdown.js';
 import type { ChunkDraft } from '../../src/types.js';
 
 const BASE: ChunkMarkdownOptions = {

@@ -5,7 +5,7 @@ import {
   buildDocumentFilter,
   type FilterableDocument,
   presentFilters,
-} from '../../src/core/document-filter.js';
+} from '../../src/rank/document-filter.js';
 
 const doc = (over: Partial<FilterableDocument> = {}): FilterableDocument => ({
   path: 'ops/backup.md',

@@ -7,12 +7,12 @@ import {
   findRegressions,
   isCorpusChanged,
   selectFlaggedQueries,
-} from '../../src/core/eval-diff.js';
-import type { EvalFingerprint } from '../../src/core/eval-fingerprint.js';
-import { fingerprintsEqual, normalizeEvalDepth } from '../../src/core/eval-fingerprint.js';
-import type { AggregateMetrics } from '../../src/core/eval-metrics.js';
-import type { EvalRun, QueryResult } from '../../src/core/eval-run.js';
-import { formatRunTimestamp } from '../../src/core/eval-run.js';
+} from '../../src/measure/eval-diff.js';
+import type { EvalFingerprint } from '../../src/measure/eval-fingerprint.js';
+import { fingerprintsEqual, normalizeEvalDepth } from '../../src/measure/eval-fingerprint.js';
+import type { AggregateMetrics } from '../../src/measure/eval-metrics.js';
+import type { EvalRun, QueryResult } from '../../src/measure/eval-run.js';
+import { formatRunTimestamp } from '../../src/measure/eval-run.js';
 
 const fingerprint = (over: Partial<EvalFingerprint> = {}): EvalFingerprint => ({
   model: 'none',

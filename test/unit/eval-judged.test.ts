@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeJudgedAtK, indexJudgedItems, meanJudgedAtK } from '../../src/core/eval-judged.js';
-import type { RankedHit } from '../../src/core/eval-metrics.js';
+import { computeJudgedAtK, indexJudgedItems, meanJudgedAtK } from '../../src/measure/eval-judged.js';
+import type { RankedHit } from '../../src/measure/eval-metrics.js';
 
 const ranked = (...hits: [string, string | null][]): RankedHit[] =>
   hits.map(([path, heading], i) => ({ rank: i + 1, path, heading, score: 1 }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evalRunFromJson, evalRunToJson } from '../../src/app/eval/eval-run-json.js';
-import type { ExpectedEntry, RankedHit } from '../../src/core/eval-metrics.js';
+import type { ExpectedEntry, RankedHit } from '../../src/measure/eval-metrics.js';
 import {
   aggregateExtraMetrics,
   computeAveragePrecisionAtK,
@@ -8,8 +8,8 @@ import {
   computeHitAtK,
   computePrecisionAtK,
   computeRPrecision,
-} from '../../src/core/eval-metrics-extra.js';
-import { findSignificantRegressions, pairRuns } from '../../src/core/eval-paired.js';
+} from '../../src/measure/eval-metrics-extra.js';
+import { findSignificantRegressions, pairRuns } from '../../src/measure/eval-paired.js';
 
 const e = (path: string, heading: string | null = null): ExpectedEntry => ({ path, heading });
 const ranked = (...paths: (string | [string, string])[]): RankedHit[] =>

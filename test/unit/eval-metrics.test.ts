@@ -9,7 +9,7 @@ import {
   type ExpectedEntry,
   isHit,
   type RankedHit,
-} from '../../src/core/eval-metrics.js';
+} from '../../src/measure/eval-metrics.js';
 
 const e = (path: string, heading: string | null = null): ExpectedEntry => ({ path, heading });
 const ranked = (...hits: [string, string | null][]): RankedHit[] =>

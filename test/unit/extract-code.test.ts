@@ -1,7 +1,7 @@
 // Source code chunked by definitions with tree-sitter: headings, enclosing names, comments kept with their
 // definition, the text tiled exactly, oversized definitions split into their members, and the size bound.
 import { describe, expect, it } from 'vitest';
-import { parseExtraction, renderExtractedText } from '../../src/core/extracted-document.js';
+import { parseExtraction, renderExtractedText } from '../../src/document/extracted-document.js';
 import { extractCode, MAX_PARSE_CHARS } from '../../src/fs/extract/extract-code.js';
 import type { ExtractionLimits } from '../../src/fs/extract/extract-job.js';
 

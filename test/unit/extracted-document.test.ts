@@ -1,7 +1,11 @@
 // From an extraction to the text get_document serves and the chunks the index stores: heading lines, byte
 // offsets into that text, splitting long sections, excluded headings, verbatim (source) tiling, metadata.
 import { describe, expect, it } from 'vitest';
-import { type Extraction, parseExtraction, renderExtractedText } from '../../src/core/extracted-document.js';
+import {
+  type Extraction,
+  parseExtraction,
+  renderExtractedText,
+} from '../../src/document/extracted-document.js';
 
 const base: Extraction = {
   title: null,

@@ -1,7 +1,7 @@
 // Each extractor on files made by real writers, and on hostile files: what text and headings come out, and
 // which refusal each bad file gets. Runs the extractors in this thread (the thread pool has its own tests).
 import { describe, expect, it } from 'vitest';
-import { parseExtraction, renderExtractedText } from '../../src/core/extracted-document.js';
+import { parseExtraction, renderExtractedText } from '../../src/document/extracted-document.js';
 import { dehyphenate, garbledShare } from '../../src/fs/extract/extract-pdf.js';
 import { runExtractJob } from '../../src/fs/extract/extract-run.js';
 import {

@@ -4,15 +4,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyBoost, type RankedEntry } from '../../src/app/search/learned-stages.js';
-import { countJudgments, decayWeight, type JudgedServe } from '../../src/core/counted-judgments.js';
+import { countJudgments, decayWeight, type JudgedServe } from '../../src/rank/counted-judgments.js';
 import {
   type BoostParams,
   boostOf,
   buildBoostTable,
   helpfulnessOf,
   maxBoost,
-} from '../../src/core/feedback-boost.js';
-import { learnSignals } from '../../src/core/learned-signals.js';
+} from '../../src/rank/feedback-boost.js';
+import { learnSignals } from '../../src/rank/learned-signals.js';
 import type { ChunkKey } from '../../src/store/chunk-search.js';
 
 const NOW = new Date('2026-06-01T00:00:00Z');

@@ -1,7 +1,8 @@
 // The four golden-set filters over recorded judgments: each one fires on the case it exists for, counts what
 // it removed, and leaves clean input alone.
 import { describe, expect, it } from 'vitest';
-import { type FeedbackItem, type FeedbackServe, filterFeedback } from '../../src/core/feedback-filters.js';
+import { filterFeedback } from '../../src/measure/feedback-filters.js';
+import type { FeedbackItem, FeedbackServe } from '../../src/types.js';
 
 const item = (
   path: string,

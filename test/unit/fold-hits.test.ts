@@ -1,7 +1,7 @@
 // Folding keeps one hit per section (or document) in rank order, counts what it folded, and refills the list.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type FoldMode, type FoldPlace, foldKey, foldRanked } from '../../src/core/fold-hits.js';
+import { type FoldMode, type FoldPlace, foldKey, foldRanked } from '../../src/rank/fold-hits.js';
 
 interface Hit extends FoldPlace {
   id: number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { splitFrontmatter } from '../../src/core/frontmatter.js';
-import { readFrontmatterFields } from '../../src/core/frontmatter-fields.js';
+import { splitFrontmatter } from '../../src/document/frontmatter.js';
+import { readFrontmatterFields } from '../../src/document/frontmatter-fields.js';
 
 function fieldsOf(text: string) {
   const read = readFrontmatterFields(text);

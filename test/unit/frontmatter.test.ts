@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitFrontmatter } from '../../src/core/frontmatter.js';
+import { splitFrontmatter } from '../../src/document/frontmatter.js';
 
 function bytesBefore(text: string, body: string): number {
   // The body is a suffix of the text (BOM excluded), so its offset is the text's size minus the body's.

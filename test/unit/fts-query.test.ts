@@ -8,7 +8,7 @@ import {
   type FtsQuery,
   QUERY_STOP_WORDS,
   quoteFtsPhrase,
-} from '../../src/core/fts-query.js';
+} from '../../src/rank/fts-query.js';
 
 function compiled(query: string): FtsQuery {
   const result: CompileFtsQueryResult = compileFtsQuery(query);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fuseRrf } from '../../src/core/fuse-rrf.js';
 import { GrooveError } from '../../src/errors.js';
+import { fuseRrf } from '../../src/rank/fuse-rrf.js';
 
 describe('fuseRrf', () => {
   it('scores Σ weight / (k + rank) with 1-based ranks and reports each leg rank', () => {

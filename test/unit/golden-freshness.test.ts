@@ -1,6 +1,6 @@
 // Golden-set age and corpus drift: the limits fire past the threshold and not at it.
 import { describe, expect, it } from 'vitest';
-import { assessGoldenAge, formatDrift, measureCorpusDrift } from '../../src/core/golden-freshness.js';
+import { assessGoldenAge, formatDrift, measureCorpusDrift } from '../../src/measure/golden-freshness.js';
 
 const meta = {
   created: '2026-03-01T00:00:00+00:00',

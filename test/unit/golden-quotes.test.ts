@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ExpectedEntry } from '../../src/core/eval-metrics.js';
+import { buildMultiPatternMatcher } from '../../src/core/multi-pattern-search.js';
+import type { ExpectedEntry } from '../../src/measure/eval-metrics.js';
 import {
   buildQuoteNeedles,
   createQuoteScan,
   detectQuotedQueries,
   normalizeForQuote,
   type QuotedQueryFacts,
-} from '../../src/core/golden-quotes.js';
-import { buildMultiPatternMatcher } from '../../src/core/multi-pattern-search.js';
+} from '../../src/measure/golden-quotes.js';
 
 interface Golden {
   id: string;

@@ -2,10 +2,10 @@
 // items ignored), which neighbours a hop pulls in and with what score, the per-hit cap, several hops, and the
 // honest filter that leaves a golden query's own serves out.
 import { describe, expect, it } from 'vitest';
-import { buildCoHelpfulEdges } from '../../src/core/co-helpful-edges.js';
-import { countJudgments, type JudgedServe } from '../../src/core/counted-judgments.js';
-import { type GraphEdge, type HopParent, planGraphHop } from '../../src/core/graph-hop.js';
-import { normalizeQueryText, withoutOwnServes } from '../../src/core/learned-signals.js';
+import { buildCoHelpfulEdges } from '../../src/rank/co-helpful-edges.js';
+import { countJudgments, type JudgedServe } from '../../src/rank/counted-judgments.js';
+import { type GraphEdge, type HopParent, planGraphHop } from '../../src/rank/graph-hop.js';
+import { normalizeQueryText, withoutOwnServes } from '../../src/rank/learned-signals.js';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
 const window = { halfLifeDays: 10, horizonDays: 100 };

@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appendKbTable, removeKbTable, renameKbTable } from '../../src/app/kbs/kb-registry-text.js';
 import { grooveFolders } from '../../src/config/groove-folders.js';
 import { parseKbRegistry, readKbRegistry, rootsOverlap } from '../../src/config/kb-registry.js';
 import { resolveConfig } from '../../src/config/resolve-config.js';
-import { appendKbTable, removeKbTable, renameKbTable } from '../../src/core/kb-registry-text.js';
 import { lineOfTomlKey } from '../../src/core/toml-key-line.js';
 import { GrooveError, isUsageError } from '../../src/errors.js';
 

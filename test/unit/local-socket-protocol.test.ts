@@ -1,10 +1,15 @@
-// The local socket's wire rules (src/mcp/local-socket-protocol.ts) and the config keys the CLI and the server
+// The local socket's wire rules (src/local-socket/local-socket-protocol.ts) and the config keys the CLI and the server
 // compare (src/cli/local-server.ts): what is a request or a reply, how a line is framed and capped, and which
 // config differences make the server refuse.
 import { describe, expect, it } from 'vitest';
 import { configKeys, serverPathOff } from '../../src/cli/local-server.js';
 import { resolveConfig } from '../../src/config/resolve-config.js';
-import { LineReader, MAX_LINE_BYTES, parseReply, parseRequest } from '../../src/mcp/local-socket-protocol.js';
+import {
+  LineReader,
+  MAX_LINE_BYTES,
+  parseReply,
+  parseRequest,
+} from '../../src/local-socket/local-socket-protocol.js';
 
 const request = { v: 1, op: 'search', identity: '/kb/.groove.db', configKey: 'k', body: { format: 'json' } };
 

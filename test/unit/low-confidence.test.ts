@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLowConfidence } from '../../src/core/low-confidence.js';
+import { isLowConfidence } from '../../src/rank/low-confidence.js';
 
 describe('isLowConfidence', () => {
   it('is true when the top score does not stand out from the mean', () => {

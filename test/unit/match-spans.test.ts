@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeMatchSpans } from '../../src/core/match-spans.js';
+import { computeMatchSpans } from '../../src/rank/match-spans.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type MmrCandidate, selectMmr } from '../../src/core/mmr.js';
+import { type MmrCandidate, selectMmr } from '../../src/rank/mmr.js';
 
 function candidate(id: number, docId: number, relevance: number, vector: number[] | null): MmrCandidate {
   return { id, docId, relevance, vector: vector === null ? null : Float32Array.from(vector) };

@@ -8,7 +8,7 @@ import {
   type IndexIdentity,
   identityFromMeta,
   identityToMeta,
-} from '../../src/app/models/model-identity.js';
+} from '../../src/app/embedding/model-identity.js';
 import { resolveConfig } from '../../src/config/resolve-config.js';
 import { GrooveError } from '../../src/errors.js';
 

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { GrooveError } from '../../src/errors.js';
 import { listModels, modelFolderIn, resolveModelCacheDir } from '../../src/models/model-cache.js';
-import { isSameModelIdentity, toModelIdentity } from '../../src/models/model-identity.js';
 import {
   EMBEDDING_MODELS,
   findEmbeddingModel,
@@ -12,7 +11,6 @@ import {
   RERANKER_MODELS,
   requiredModelFiles,
 } from '../../src/models/model-registry.js';
-import { HashEmbedder } from '../support/hash-embedder.js';
 
 function thrown(work: () => unknown): GrooveError {
   try {
@@ -129,19 +127,5 @@ describe('model cache directory', () => {
       dimension: null,
       kind: 'reranker',
     });
-  });
-});
-
-describe('model identity', () => {
-  it('is model + provider + dimension, and none for lexical-only', () => {
-    const embedder = new HashEmbedder({ dimension: 64 });
-    expect(toModelIdentity(embedder)).toEqual({ model: 'hash-64', provider: 'test-hash', dimension: 64 });
-    expect(toModelIdentity(null)).toEqual({ model: 'none', provider: 'none', dimension: 0 });
-    expect(
-      isSameModelIdentity(toModelIdentity(embedder), toModelIdentity(new HashEmbedder({ dimension: 32 }))),
-    ).toBe(false);
-    expect(
-      isSameModelIdentity(toModelIdentity(embedder), toModelIdentity(new HashEmbedder({ dimension: 64 }))),
-    ).toBe(true);
   });
 });

@@ -1,8 +1,8 @@
 // The links a note's body names: Markdown links and wikilinks, never inside code or HTML, never external, each
 // resolved against the note's folder and stripped of its fragment and query.
 import { describe, expect, it } from 'vitest';
-import { extractNoteLinks, markdownLinkOf, wikilinkOf } from '../../src/core/note-links.js';
-import { parseDocument } from '../../src/core/parse-document.js';
+import { extractNoteLinks, markdownLinkOf, wikilinkOf } from '../../src/document/note-links.js';
+import { parseDocument } from '../../src/document/parse-document.js';
 import type { NoteLink } from '../../src/types.js';
 
 /** kind:target(#heading), the short form most expectations are written in. */
@@ -13,7 +13,7 @@ function brief(links: readonly NoteLink[]): string[] {
 const links = (body: string, source = 'notes/sub/here.md') => brief(extractNoteLinks(source, body));
 
 describe('Markdown links', () => {
-  it('resolves relative targets against the note folder, `/` from the KB root, `../` upwards', () => {
+  it('resolves relative targets against the note folder, `/` from the KB root, `..` upwards', () => {
     expect(links('[a](b.md) [c](../c.md) [d](/top/d.md) [e](./e.md) [f](../../f.md)')).toEqual([
       'markdown:notes/sub/b.md',
       'markdown:notes/c.md',

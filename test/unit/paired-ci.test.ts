@@ -2,7 +2,7 @@
 // and a naive two-pass mean/SD; plus the properties a confidence interval must have.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { comparePaired, studentTCdf, studentTQuantile } from '../../src/core/paired-ci.js';
+import { comparePaired, studentTCdf, studentTQuantile } from '../../src/measure/paired-ci.js';
 
 /** Two-sided 95% critical values (the 0.975 quantile) from a printed t table, three decimals. */
 const T975: Record<number, number> = {

@@ -4,7 +4,7 @@ import {
   type ParseOptions,
   parseDocument,
   titleFromFileName,
-} from '../../src/core/parse-document.js';
+} from '../../src/document/parse-document.js';
 
 const OPTIONS: ParseOptions = {
   maxHeadingLevel: 3,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scoreChunkQuality } from '../../src/core/quality-score.js';
+import { scoreChunkQuality } from '../../src/document/quality-score.js';
 
 const LONG_LINE = 'This sentence is comfortably longer than eighty characters so no length penalty applies.';
 

@@ -3,12 +3,12 @@ import type { AblationRow } from '../../src/app/eval/eval-ablation.js';
 import type { EvalReport, EvalRun } from '../../src/app/eval/evaluator.js';
 import { renderAblationText } from '../../src/cli/render-ablation.js';
 import { renderEvalText, renderGate, renderQuoteFindings } from '../../src/cli/render-eval.js';
-import { judgeAblation } from '../../src/core/ablation-verdict.js';
-import { compareWithPrevious } from '../../src/core/eval-compare.js';
-import { aggregateMetrics, computeQueryMetrics, type ExpectedEntry } from '../../src/core/eval-metrics.js';
-import { aggregateExtraMetrics, computeExtraQueryMetrics } from '../../src/core/eval-metrics-extra.js';
-import { pairRuns } from '../../src/core/eval-paired.js';
-import type { QuoteFinding } from '../../src/core/eval-run.js';
+import { judgeAblation } from '../../src/measure/ablation-verdict.js';
+import { compareWithPrevious } from '../../src/measure/eval-compare.js';
+import { aggregateMetrics, computeQueryMetrics, type ExpectedEntry } from '../../src/measure/eval-metrics.js';
+import { aggregateExtraMetrics, computeExtraQueryMetrics } from '../../src/measure/eval-metrics-extra.js';
+import { pairRuns } from '../../src/measure/eval-paired.js';
+import type { QuoteFinding } from '../../src/measure/eval-run.js';
 import { evalReportOf } from '../support/eval-report.js';
 
 const K = [1, 5, 10];

@@ -11,11 +11,11 @@ import { renderAblationBlock } from '../../src/cli/html-report/eval-ablation-htm
 import { renderEvalHtml, renderTuneHtml } from '../../src/cli/html-report/index.js';
 import { binDeltas } from '../../src/cli/html-report/svg-histogram.js';
 import { tuneReportToJson } from '../../src/cli/tune-json.js';
-import { aggregateMetrics, computeQueryMetrics } from '../../src/core/eval-metrics.js';
-import { aggregateExtraMetrics, computeExtraQueryMetrics } from '../../src/core/eval-metrics-extra.js';
-import { CONDITION_COUNT } from '../../src/core/tune-grid.js';
-import { runNestedLoo } from '../../src/core/tune-select.js';
-import { summariseTune } from '../../src/core/tune-summary.js';
+import { aggregateMetrics, computeQueryMetrics } from '../../src/measure/eval-metrics.js';
+import { aggregateExtraMetrics, computeExtraQueryMetrics } from '../../src/measure/eval-metrics-extra.js';
+import { CONDITION_COUNT } from '../../src/measure/tune-grid.js';
+import { runNestedLoo } from '../../src/measure/tune-select.js';
+import { summariseTune } from '../../src/measure/tune-summary.js';
 import { evalReportOf } from '../support/eval-report.js';
 import { buildLandscape } from '../support/tune-tables.js';
 

@@ -7,7 +7,7 @@ import {
   linkNameKey,
   resolveNoteLink,
   type StoredLink,
-} from '../../src/core/resolve-note-link.js';
+} from '../../src/document/resolve-note-link.js';
 
 const md = (target: string, source = 'notes/here.md'): StoredLink => ({
   source,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SEGMENT_PIECE_MAX_CHARS, segmentForIndex, segmentQueryWords } from '../../src/core/segment-words.js';
+import { SEGMENT_PIECE_MAX_CHARS, segmentForIndex, segmentQueryWords } from '../../src/rank/segment-words.js';
 
 describe('segmentForIndex', () => {
   it('splits Japanese into words separated by single spaces', () => {

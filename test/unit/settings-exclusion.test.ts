@@ -1,6 +1,6 @@
 // Why the settings leave a stored document out: a parser not enabled, or a folder in exclude_dirs.
 import { describe, expect, it } from 'vitest';
-import { describeExclusions, settingsExclusionMatcher } from '../../src/core/settings-exclusion.js';
+import { describeExclusions, settingsExclusionMatcher } from '../../src/app/indexing/settings-exclusion.js';
 
 describe('settings exclusion', () => {
   const exclusionOf = settingsExclusionMatcher({ extensions: ['md', 'TXT'], excludeDirs: ['Drafts'] });

@@ -4,9 +4,9 @@
 // rendering itself keeps hostile titles as text.
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { PAGE_HTML } from '../../src/mcp/ui/page-html.js';
-import { PAGE_SCRIPT } from '../../src/mcp/ui/page-script.js';
-import { PAGE_ICON, PAGE_STYLE } from '../../src/mcp/ui/page-style.js';
+import { PAGE_HTML } from '../../src/status-page/page-html.js';
+import { PAGE_SCRIPT } from '../../src/status-page/page-script.js';
+import { PAGE_ICON, PAGE_STYLE } from '../../src/status-page/page-style.js';
 
 const MARKUP_SINKS =
   /\.innerHTML\b|\.outerHTML\b|insertAdjacentHTML|document\.write|\beval\s*\(|\bFunction\s*\(|setTimeout\s*\(\s*['"]|createContextualFragment|DOMParser|srcdoc/;

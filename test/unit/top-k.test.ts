@@ -2,7 +2,7 @@
 // order treats equal scores.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type TieOrder, TopRows } from '../../src/core/top-k.js';
+import { type TieOrder, TopRows } from '../../src/rank/top-k.js';
 
 /** The oracle: every (score, row), sorted by score desc then row asc, cut to `limit`. */
 function bestOf(offers: readonly [score: number, row: number][], limit: number): number[] {

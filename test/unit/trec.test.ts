@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import type { ExpectedEntry, RankedHit } from '../../src/core/eval-metrics.js';
+import type { ExpectedEntry, RankedHit } from '../../src/measure/eval-metrics.js';
 import {
   decodeTrecId,
   encodeTrecId,
@@ -12,7 +12,7 @@ import {
   parseTrecQueries,
   runDocIds,
   trecDocId,
-} from '../../src/core/trec.js';
+} from '../../src/measure/trec.js';
 
 const e = (path: string, heading: string | null = null): ExpectedEntry => ({ path, heading });
 const ranked = (...hits: [string, string | null][]): RankedHit[] =>

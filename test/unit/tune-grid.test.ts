@@ -15,7 +15,7 @@ import {
   RRF_K_VALUES,
   WEIGHT_SET_COUNT,
   weightSetValues,
-} from '../../src/core/tune-grid.js';
+} from '../../src/measure/tune-grid.js';
 
 describe('tune grid', () => {
   it('has 6 k values x 4^3 weight sets = 384 distinct conditions', () => {

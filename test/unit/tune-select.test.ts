@@ -10,14 +10,14 @@ import {
   DEFAULT_K_INDEX,
   positionOf,
   WEIGHT_SET_COUNT,
-} from '../../src/core/tune-grid.js';
+} from '../../src/measure/tune-grid.js';
 import {
   computePairedSe,
   runNestedLoo,
   runSignTest,
   scoreAt,
   selectCondition,
-} from '../../src/core/tune-select.js';
+} from '../../src/measure/tune-select.js';
 import { buildLandscape, buildTable, seededRandom } from '../support/tune-tables.js';
 
 const all = (n: number) => Array.from({ length: n }, (_, i) => i);

@@ -6,8 +6,8 @@ import {
   DEFAULT_CONDITION,
   DEFAULT_K_INDEX,
   positionOf,
-} from '../../src/core/tune-grid.js';
-import { runNestedLoo } from '../../src/core/tune-select.js';
+} from '../../src/measure/tune-grid.js';
+import { runNestedLoo } from '../../src/measure/tune-select.js';
 import {
   assessCriteria,
   compareSecondaryMetrics,
@@ -18,7 +18,7 @@ import {
   measurePerQueryImpact,
   SE_MULTIPLIER,
   type VerdictEvidence,
-} from '../../src/core/tune-verdict.js';
+} from '../../src/measure/tune-verdict.js';
 import { buildLandscape } from '../support/tune-tables.js';
 
 const OTHER = conditionIndexOf({ k: 1, heading: 3, context: 1, content: 0 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Violation, validateFrontmatter } from '../../src/core/validate-frontmatter.js';
-import { compileValidationSchema } from '../../src/core/validation-schema.js';
+import { type Violation, validateFrontmatter } from '../../src/app/validate/validate-frontmatter.js';
+import { compileValidationSchema } from '../../src/app/validate/validation-schema.js';
 
 function check(schemaToml: string, frontmatter: string, strict = false): Violation[] {
   const schema = compileValidationSchema(schemaToml, 'schema.toml');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileValidationSchema } from '../../src/core/validation-schema.js';
+import { compileValidationSchema } from '../../src/app/validate/validation-schema.js';
 import { GrooveError } from '../../src/errors.js';
 
 function compile(text: string) {

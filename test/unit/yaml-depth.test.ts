@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseGoldenYaml } from '../../src/app/golden/golden-file.js';
 import { parseGoldenMeta } from '../../src/app/golden/golden-meta.js';
-import { splitFrontmatter } from '../../src/core/frontmatter.js';
-import { nestsDeeperThan } from '../../src/core/yaml-depth.js';
+import { splitFrontmatter } from '../../src/document/frontmatter.js';
+import { nestsDeeperThan } from '../../src/document/yaml-depth.js';
 import type { GrooveError } from '../../src/errors.js';
 
 const flow = (levels: number) => `${'['.repeat(levels)}1${']'.repeat(levels)}`;

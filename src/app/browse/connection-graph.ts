@@ -2,7 +2,7 @@
 // fan-out and a node budget, plus the note links from, to and among its documents (graph-links.ts), reporting
 // every place where something was cut off and how to see more.
 import * as z from 'zod';
-import { resolveNoteLink } from '../../core/resolve-note-link.js';
+import { resolveNoteLink } from '../../document/resolve-note-link.js';
 import { GrooveError } from '../../errors.js';
 import type { VectorIndex } from '../../store/vector-index.js';
 import type { ChunkRecord, DocumentFacts } from '../../types.js';

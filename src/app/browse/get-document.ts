@@ -5,13 +5,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { displayPath } from '../../core/display-path.js';
-import { formatOfPath, isBinaryFormat } from '../../core/document-formats.js';
-import { renderExtractedText } from '../../core/extracted-document.js';
 import { truncateToUtf8Bytes } from '../../core/utf8-bytes.js';
+import { formatOfPath, isBinaryFormat } from '../../document/document-formats.js';
+import { renderExtractedText } from '../../document/extracted-document.js';
 import { decodeUtf8Text, describeSkipReason, readCheckedFile } from '../../fs/checked-read.js';
 import { isAddressablePath } from '../../fs/walk-kb.js';
 import type { BrowseReader } from '../../store/browse-queries.js';
-import { extractFile } from '../index/index.js';
+import { extractFile } from '../indexing/index.js';
 
 /** Text larger than this is refused rather than cut, so a caller never mistakes a prefix for the file. */
 export const GET_DOCUMENT_MAX_BYTES = 1024 * 1024;

@@ -1,8 +1,8 @@
 // What `groove doctor` reports, the shape of one check, and the report's one wire form.
-import type { GoldenFreshness } from '../../core/golden-freshness.js';
+import type { GoldenFreshness } from '../../measure/golden-freshness.js';
 import type { IntegrityReader, RuleBreaks } from '../../store/index-integrity.js';
-import type { LockState } from '../index/index.js';
-import type { IndexIdentity, ModelFilesProblem } from '../models/index.js';
+import type { IndexIdentity, ModelFilesProblem } from '../embedding/index.js';
+import type { LockState } from '../indexing/index.js';
 
 /** A finding names at most this many of the rows or files it counts. */
 export const SAMPLE_LIMIT = 5;

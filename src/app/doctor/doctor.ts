@@ -2,13 +2,13 @@
 // files, the golden sidecar), run every check inside one read transaction, and report what broke. It writes
 // nothing: the index is opened read-only, so an old schema is reported rather than migrated.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
-import { assessGoldenAge, measureCorpusDrift } from '../../core/golden-freshness.js';
-import { NOTE_LINK_RULES } from '../../core/note-links.js';
+import { NOTE_LINK_RULES } from '../../document/note-links.js';
 import { describeError, isGrooveError } from '../../errors.js';
+import { assessGoldenAge, measureCorpusDrift } from '../../measure/golden-freshness.js';
 import type { IntegrityReader } from '../../store/index-integrity.js';
+import { findModelFilesProblem, identityFromMeta } from '../embedding/index.js';
 import { loadGoldenMeta, type ReadCheckedFile, resolveGoldenPath } from '../golden/index.js';
-import { inspectIndexLock } from '../index/index.js';
-import { findModelFilesProblem, identityFromMeta } from '../models/index.js';
+import { inspectIndexLock } from '../indexing/index.js';
 import { CURRENT_SCHEMA_VERSION, NOT_AN_INDEX_REMEDY, openDoctorDatabase } from './doctor-database.js';
 import {
   type DoctorCheck,

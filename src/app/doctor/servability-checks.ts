@@ -1,8 +1,9 @@
 // The servability checks: whether what surrounds the index lets it be served and measured — the model it was
 // built with, the writer lock, the golden set's sidecar — which files the last run refused, and which links in the
 // notes name a note that is not indexed.
-import { formatDrift } from '../../core/golden-freshness.js';
-import { isNoTextSkip } from '../../core/no-text-skip.js';
+
+import { isNoTextSkip } from '../../document/no-text-skip.js';
+import { formatDrift } from '../../measure/golden-freshness.js';
 import { type DoctorCheck, hasTables, NOT_APPLICABLE, plural, SAMPLE_LIMIT } from './doctor-report.js';
 
 const GOLDEN_REMEDY =

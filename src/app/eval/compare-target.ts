@@ -1,7 +1,8 @@
 // `--compare RUN_ID|PATH`: the baseline a run is compared with when the user names it, found in the eval history
 // or read from a JSON file written by `groove eval --format json` (or a history file).
-import type { EvalRun } from '../../core/eval-run.js';
+
 import { GrooveError } from '../../errors.js';
+import type { EvalRun } from '../../measure/eval-run.js';
 import type { ReadCheckedFile } from '../golden/index.js';
 import { MAX_HISTORY_BYTES } from './eval-history.js';
 import { evalRunFromJson } from './eval-run-json.js';

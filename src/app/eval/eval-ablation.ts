@@ -3,10 +3,10 @@
 // Ablation rows are measured by the same evaluator loop as `--rows` rows (one snapshot, one measureRow per
 // pipeline); this file only decides which pipelines, and pairs each with the full one.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
-import { type AblationJudgement, judgeAblation } from '../../core/ablation-verdict.js';
-import { type PairedRunComparison, pairRuns } from '../../core/eval-paired.js';
-import type { EvalRun } from '../../core/eval-run.js';
-import type { LegDown } from '../../core/leg-verdict.js';
+import { type AblationJudgement, judgeAblation } from '../../measure/ablation-verdict.js';
+import { type PairedRunComparison, pairRuns } from '../../measure/eval-paired.js';
+import type { EvalRun } from '../../measure/eval-run.js';
+import type { LegDown } from '../../measure/leg-verdict.js';
 import type { EffectivePipeline } from './eval-rows.js';
 
 /** The stages ablation switches off, in pipeline order. */

@@ -1,10 +1,11 @@
-// How much of each row's top k the recorded judgments cover (judged@k, core/eval-judged.ts): computed when the
+// How much of each row's top k the recorded judgments cover (judged@k, measure/eval-judged.ts): computed when the
 // index holds any judgment, or when the golden set was built from feedback (then an empty store reads 0, which
 // is the point: nothing returned can be credited beyond what was judged).
-import type { JudgedServe } from '../../core/counted-judgments.js';
-import { computeJudgedAtK, indexJudgedItems, meanJudgedAtK } from '../../core/eval-judged.js';
-import type { MetricsByK } from '../../core/eval-metrics.js';
-import type { QueryResult } from '../../core/eval-run.js';
+
+import { computeJudgedAtK, indexJudgedItems, meanJudgedAtK } from '../../measure/eval-judged.js';
+import type { MetricsByK } from '../../measure/eval-metrics.js';
+import type { QueryResult } from '../../measure/eval-run.js';
+import type { JudgedServe } from '../../rank/counted-judgments.js';
 
 export function judgedCoverage(
   serves: readonly JudgedServe[],

@@ -3,8 +3,8 @@
 // not parse held no baseline, so they start a fresh history with a warning. A history older versions kept inside
 // the KB (`<kb>/.groove-eval-history.json`) is read while the new one does not exist yet, and never written.
 import path from 'node:path';
-import type { EvalRun } from '../../core/eval-run.js';
 import { GrooveError } from '../../errors.js';
+import type { EvalRun } from '../../measure/eval-run.js';
 import type { ReadCheckedFile } from '../golden/index.js';
 import { evalRunFromJson, evalRunToJson } from './eval-run-json.js';
 

@@ -1,14 +1,14 @@
 // What eval's learned rows learn from. A naive row learns from every judgment recorded when the snapshot was
 // taken; its honest twin, for each golden query, from all of them but the ones that query produced (same task
-// id, or same normalised text: core/learned-signals.ts withoutOwnServes). Both are built by the same pure
+// id, or same normalised text: rank/learned-signals.ts withoutOwnServes). Both are built by the same pure
 // function as search's own signals, with eval's clock, and the report says how many judgments each row used,
 // pairs each learned row with core and with its twin, and fingerprints what it learned from.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
-import type { JudgedServe, JudgmentCounts, JudgmentWindow } from '../../core/counted-judgments.js';
-import type { EvalFingerprint } from '../../core/eval-fingerprint.js';
-import { type PairedRunComparison, pairRuns } from '../../core/eval-paired.js';
-import type { EvalRun } from '../../core/eval-run.js';
-import { type LearnedSignals, learnSignals, ownServesFilter } from '../../core/learned-signals.js';
+import type { EvalFingerprint } from '../../measure/eval-fingerprint.js';
+import { type PairedRunComparison, pairRuns } from '../../measure/eval-paired.js';
+import type { EvalRun } from '../../measure/eval-run.js';
+import type { JudgedServe, JudgmentCounts, JudgmentWindow } from '../../rank/counted-judgments.js';
+import { type LearnedSignals, learnSignals, ownServesFilter } from '../../rank/learned-signals.js';
 import type { GoldenQuery } from '../golden/index.js';
 import type { EffectivePipeline, EvalRowSpec } from './eval-rows.js';
 

@@ -1,11 +1,12 @@
 // One measurement pass of eval: every golden query through the search pipeline of one row, scored, with each
 // leg failure counted (a failed leg means the numbers measure less than they claim).
-import { countLegFailures, type LegFailure } from '../../core/eval-degradation.js';
-import { computeQueryMetrics } from '../../core/eval-metrics.js';
-import { computeExtraQueryMetrics } from '../../core/eval-metrics-extra.js';
-import type { QueryResult } from '../../core/eval-run.js';
-import type { LearnedSignals } from '../../core/learned-signals.js';
+
 import { GrooveError } from '../../errors.js';
+import { countLegFailures, type LegFailure } from '../../measure/eval-degradation.js';
+import { computeQueryMetrics } from '../../measure/eval-metrics.js';
+import { computeExtraQueryMetrics } from '../../measure/eval-metrics-extra.js';
+import type { QueryResult } from '../../measure/eval-run.js';
+import type { LearnedSignals } from '../../rank/learned-signals.js';
 import type { LegReport } from '../../types.js';
 import type { GoldenQuery } from '../golden/index.js';
 import type { SearchOptions, SearchResponse } from '../search/index.js';

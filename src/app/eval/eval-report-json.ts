@@ -2,11 +2,11 @@
 // integrity checks decided — the leg probe, degradation, golden freshness, paired intervals, both gates — and,
 // with --rows, every row's report; with --ablate, every stage switched off in turn. Not a frozen format; keys
 // are snake_case, non-finite numbers are null.
-import type { RegressionGate, SignificantGate } from '../../core/eval-compare.js';
-import type { AggregateDiff } from '../../core/eval-diff.js';
-import type { PairedRunComparison } from '../../core/eval-paired.js';
-import type { GoldenFreshness } from '../../core/golden-freshness.js';
-import type { LegProbeResult } from '../../core/leg-verdict.js';
+import type { RegressionGate, SignificantGate } from '../../measure/eval-compare.js';
+import type { AggregateDiff } from '../../measure/eval-diff.js';
+import type { PairedRunComparison } from '../../measure/eval-paired.js';
+import type { GoldenFreshness } from '../../measure/golden-freshness.js';
+import type { LegProbeResult } from '../../measure/leg-verdict.js';
 import type { AblationRow } from './eval-ablation.js';
 import type { LearningUse } from './eval-learning.js';
 import { evalRunToJson } from './eval-run-json.js';

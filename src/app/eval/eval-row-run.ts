@@ -1,17 +1,17 @@
 // One measured row of eval (a decision, reference or ablation row) as a run: its fingerprint, its aggregate
 // with the extra metrics and judged@k, its findings, and the refusal of a row whose legs failed on some queries.
-import { collectDegradation } from '../../core/eval-degradation.js';
-import type { EvalFingerprint } from '../../core/eval-fingerprint.js';
+import { collectDegradation } from '../../measure/eval-degradation.js';
+import type { EvalFingerprint } from '../../measure/eval-fingerprint.js';
 import {
   type AggregateMetrics,
   aggregateMetrics,
   METRIC_VERSION,
   type MetricsByK,
-} from '../../core/eval-metrics.js';
-import { aggregateExtraMetrics } from '../../core/eval-metrics-extra.js';
-import type { CorpusSnapshot, EvalRun, QuoteFinding } from '../../core/eval-run.js';
-import { FTS_QUERY_VERSION } from '../../core/fts-query.js';
-import { componentDownError, type LegProbeResult } from '../../core/leg-verdict.js';
+} from '../../measure/eval-metrics.js';
+import { aggregateExtraMetrics } from '../../measure/eval-metrics-extra.js';
+import type { CorpusSnapshot, EvalRun, QuoteFinding } from '../../measure/eval-run.js';
+import { componentDownError, type LegProbeResult } from '../../measure/leg-verdict.js';
+import { FTS_QUERY_VERSION } from '../../rank/fts-query.js';
 import type { GoldenSet } from '../golden/index.js';
 import { type LearningUse, learnedFingerprint } from './eval-learning.js';
 import type { RowMeasurement } from './eval-measure.js';

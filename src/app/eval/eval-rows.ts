@@ -4,15 +4,15 @@
 // row that learns from judgments (boost; graph over co-helpful edges) comes with its honest twin and with
 // `core`, appended when the list does not name them, so its leak and its gain can always be read.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
-import type { EvalFingerprint } from '../../core/eval-fingerprint.js';
+import type { EvalFingerprint } from '../../measure/eval-fingerprint.js';
 import {
   learnsFromJudgments,
   parseRowSpec,
   type RowSpec,
   rowError,
   twinOf,
-} from '../../core/eval-row-spec.js';
-import type { FoldMode } from '../../core/fold-hits.js';
+} from '../../measure/eval-row-spec.js';
+import type { FoldMode } from '../../rank/fold-hits.js';
 import {
   boostParamsOf,
   type CandidateLeg,

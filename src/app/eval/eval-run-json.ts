@@ -1,9 +1,9 @@
 // The wire form of eval runs (snake_case, as the history file and `--format json` spell it) and the lenient
 // reader for it: every field has a default, so a run written by an older version never costs its baseline.
 import * as z from 'zod';
-import type { EvalFingerprint } from '../../core/eval-fingerprint.js';
-import type { AggregateMetrics, MetricsByK, QueryMetrics } from '../../core/eval-metrics.js';
-import type { EvalRun, QuoteFinding } from '../../core/eval-run.js';
+import type { EvalFingerprint } from '../../measure/eval-fingerprint.js';
+import type { AggregateMetrics, MetricsByK, QueryMetrics } from '../../measure/eval-metrics.js';
+import type { EvalRun, QuoteFinding } from '../../measure/eval-run.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 // `groove eval --trec-run FILE --trec-qrels FILE`: the decision row's ranking as a TREC run and the golden set
-// as qrels (formats in core/trec.ts), each written atomically, so trec_eval, ranx or ir_measures can score
+// as qrels (formats in measure/trec.ts), each written atomically, so trec_eval, ranx or ir_measures can score
 // what groove scored.
-import { formatTrecQrels, formatTrecRun } from '../../core/trec.js';
+import { formatTrecQrels, formatTrecRun } from '../../measure/trec.js';
 import type { EvalReport } from './evaluator.js';
 
 export interface TrecExportOptions {

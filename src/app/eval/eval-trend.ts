@@ -1,9 +1,9 @@
 // What the HTML report plots and tabulates: every aggregate metric of a run under the name the paired intervals
 // use (`recall@5`, `MRR`, `nDCG@10`, `P@10`, …), and the trend over the eval history — each stored run against
 // the current one, compatible or not, degraded or not — oldest first, the current run last.
-import { compareRuns, type RunComparison } from '../../core/eval-diff.js';
-import type { AggregateMetrics } from '../../core/eval-metrics.js';
-import type { EvalRun } from '../../core/eval-run.js';
+import { compareRuns, type RunComparison } from '../../measure/eval-diff.js';
+import type { AggregateMetrics } from '../../measure/eval-metrics.js';
+import type { EvalRun } from '../../measure/eval-run.js';
 import type { EvalReport } from './evaluator.js';
 
 export interface NamedMetric {

@@ -3,17 +3,17 @@
 // snapshot and scan the corpus, compare with the baseline (with paired intervals) and decide the gates.
 // Printing and saving the history are separate steps, so numbers show before a save fails.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
-import type { JudgedServe } from '../../core/counted-judgments.js';
-import { compareWithPrevious, type EvalComparison, selectBaseline } from '../../core/eval-compare.js';
-import type { LegFailure } from '../../core/eval-degradation.js';
-import { normalizeEvalDepth } from '../../core/eval-fingerprint.js';
-import { type PairedRunComparison, pairRuns } from '../../core/eval-paired.js';
-import { type CorpusSnapshot, type EvalRun, formatRunTimestamp } from '../../core/eval-run.js';
-import type { FoldMode } from '../../core/fold-hits.js';
-import { assessGoldenAge, type GoldenFreshness, measureCorpusDrift } from '../../core/golden-freshness.js';
-import { buildQuoteNeedles, createQuoteScan, detectQuotedQueries } from '../../core/golden-quotes.js';
-import { componentDownError, describeLegsDown, type LegProbeResult } from '../../core/leg-verdict.js';
 import { GrooveError } from '../../errors.js';
+import { compareWithPrevious, type EvalComparison, selectBaseline } from '../../measure/eval-compare.js';
+import type { LegFailure } from '../../measure/eval-degradation.js';
+import { normalizeEvalDepth } from '../../measure/eval-fingerprint.js';
+import { type PairedRunComparison, pairRuns } from '../../measure/eval-paired.js';
+import { type CorpusSnapshot, type EvalRun, formatRunTimestamp } from '../../measure/eval-run.js';
+import { assessGoldenAge, type GoldenFreshness, measureCorpusDrift } from '../../measure/golden-freshness.js';
+import { buildQuoteNeedles, createQuoteScan, detectQuotedQueries } from '../../measure/golden-quotes.js';
+import { componentDownError, describeLegsDown, type LegProbeResult } from '../../measure/leg-verdict.js';
+import type { JudgedServe } from '../../rank/counted-judgments.js';
+import type { FoldMode } from '../../rank/fold-hits.js';
 import type { CorpusChunkRow } from '../../store/corpus-digest.js';
 import {
   checkGoldenKbs,
@@ -46,21 +46,21 @@ import { buildRun } from './eval-row-run.js';
 import { type EvalRowSpec, effectivePipeline, resolveEvalRows } from './eval-rows.js';
 import { probeLegs } from './leg-probe.js';
 
-export type { EvalComparison, RegressionGate, SignificantGate } from '../../core/eval-compare.js';
-export type { LegFailure } from '../../core/eval-degradation.js';
-export type { AggregateDiff, FlaggedQuery, RegressedMetric, RunComparison } from '../../core/eval-diff.js';
-export type { EvalFingerprint } from '../../core/eval-fingerprint.js';
-export type { PairedMetric, PairedRunComparison } from '../../core/eval-paired.js';
+export type { EvalComparison, RegressionGate, SignificantGate } from '../../measure/eval-compare.js';
+export type { LegFailure } from '../../measure/eval-degradation.js';
+export type { AggregateDiff, FlaggedQuery, RegressedMetric, RunComparison } from '../../measure/eval-diff.js';
+export type { EvalFingerprint } from '../../measure/eval-fingerprint.js';
+export type { PairedMetric, PairedRunComparison } from '../../measure/eval-paired.js';
 export type {
   CorpusSnapshot,
   EvalRun,
   LegDegradation,
   QueryResult,
   QuoteFinding,
-} from '../../core/eval-run.js';
-export type { CorpusDrift, GoldenFreshness } from '../../core/golden-freshness.js';
-export { formatDrift } from '../../core/golden-freshness.js';
-export type { LegDown, LegProbeResult } from '../../core/leg-verdict.js';
+} from '../../measure/eval-run.js';
+export type { CorpusDrift, GoldenFreshness } from '../../measure/golden-freshness.js';
+export { formatDrift } from '../../measure/golden-freshness.js';
+export type { LegDown, LegProbeResult } from '../../measure/leg-verdict.js';
 export type { CompareTarget } from './compare-target.js';
 export type { HistoryWriteResult } from './eval-history.js';
 export type { LearningUse } from './eval-learning.js';

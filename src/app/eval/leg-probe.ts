@@ -1,6 +1,6 @@
 // The leg probe run before eval and tune measure anything: one query taken from the index itself goes through
-// every configured leg; core/leg-verdict.ts judges which legs are down.
-import { judgeProbeLegs, type LegProbeResult } from '../../core/leg-verdict.js';
+// every configured leg; measure/leg-verdict.ts judges which legs are down.
+import { judgeProbeLegs, type LegProbeResult } from '../../measure/leg-verdict.js';
 import type { ChunkRecord, DocumentFacts } from '../../types.js';
 import type { SearchResponse } from '../search/index.js';
 

@@ -1,12 +1,12 @@
 // record_feedback as a use case: an agent says, for one task, which served items helped, were noise or were
 // wrong. Those marks are relevance judgments that already exist; stored durably they become the golden set
 // (see golden-build.ts). Validation here is about meaning; the MCP schema already checked the shape.
-import { compileFtsQuery } from '../../core/fts-query.js';
-import type { JudgmentBudget } from '../../core/judgment-budget.js';
-import { GrooveError } from '../../errors.js';
-import type { FeedbackServeInput, StoredFeedbackItem } from '../../store/feedback-store.js';
 
-export type FeedbackVerdict = 'helped' | 'noise' | 'wrong';
+import { GrooveError } from '../../errors.js';
+import { compileFtsQuery } from '../../rank/fts-query.js';
+import type { JudgmentBudget } from '../../rank/judgment-budget.js';
+import type { FeedbackServeInput, StoredFeedbackItem } from '../../store/feedback-store.js';
+import type { FeedbackVerdict } from '../../types.js';
 
 export interface FeedbackItemInput {
   path: string;

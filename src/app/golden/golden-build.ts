@@ -3,10 +3,11 @@
 // sidecar that lets eval refuse the set once it is too old for the corpus it measures.
 import { stringify as stringifyYaml } from 'yaml';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
-import { formatRunTimestamp } from '../../core/eval-run.js';
-import { type FeedbackServe, filterFeedback, type GoldenDraft } from '../../core/feedback-filters.js';
-import type { CorpusCounts, GoldenMeta } from '../../core/golden-freshness.js';
 import { GrooveError } from '../../errors.js';
+import { formatRunTimestamp } from '../../measure/eval-run.js';
+import { filterFeedback, type GoldenDraft } from '../../measure/feedback-filters.js';
+import type { CorpusCounts, GoldenMeta } from '../../measure/golden-freshness.js';
+import type { FeedbackServe } from '../../types.js';
 import {
   checkGoldenText,
   loadGoldenFile,
@@ -16,7 +17,7 @@ import {
 } from './golden-file.js';
 import { formatGoldenMeta, goldenMetaPathFor, loadGoldenMeta } from './golden-meta.js';
 
-export type { FeedbackFilterName, FilterStep, GoldenDraft } from '../../core/feedback-filters.js';
+export type { FeedbackFilterName, FilterStep, GoldenDraft } from '../../measure/feedback-filters.js';
 
 export interface GoldenBuildOptions {
   /** `--out`, already absolute; default the golden path eval reads. */

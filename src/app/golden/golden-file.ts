@@ -1,14 +1,15 @@
 // The golden file: where it is, a bounded checked read, and a strict parse — every mapping rejects unknown
 // keys, so an unsupported idea such as graded `relevance:` aborts the run instead of being silently ignored.
-import { createHash } from 'node:crypto';
+
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
-import type { ExpectedEntry } from '../../core/eval-metrics.js';
-import { compileFtsQuery } from '../../core/fts-query.js';
-import { nestsDeeperThan, YAML_TOO_DEEP, yamlFailureReason } from '../../core/yaml-depth.js';
+import { sha256Hex } from '../../core/sha256.js';
+import { nestsDeeperThan, YAML_TOO_DEEP, yamlFailureReason } from '../../document/yaml-depth.js';
 import { GrooveError } from '../../errors.js';
 import type { CheckedRead, CheckedReadOptions } from '../../fs/checked-read.js';
+import type { ExpectedEntry } from '../../measure/eval-metrics.js';
+import { compileFtsQuery } from '../../rank/fts-query.js';
 
 /** Far past what a hand-written golden set needs; it lives inside the KB, so a stray file must not be parsed whole. */
 export const MAX_GOLDEN_BYTES = 1024 * 1024;
@@ -95,7 +96,7 @@ export function loadGoldenFile(
   return {
     path: goldenPath,
     queries: parseGoldenYaml(text, goldenPath),
-    hash: createHash('sha256').update(read.bytes).digest('hex'),
+    hash: sha256Hex(read.bytes),
   };
 }
 

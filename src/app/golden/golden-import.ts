@@ -1,11 +1,11 @@
 // `groove eval golden import --qrels F --queries F [--out FILE]`: a golden set from TREC/BEIR-style files
-// (formats in core/trec.ts). Both inputs go through the same checked, bounded read as every golden file, and
+// (formats in measure/trec.ts). Both inputs go through the same checked, bounded read as every golden file, and
 // the YAML written must parse as eval will parse it. No sidecar is written: `groove eval golden stamp` dates
 // the set once it has been checked against this knowledge base.
 import { stringify as stringifyYaml } from 'yaml';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
-import { goldenFromTrec, parseTrecQrels, parseTrecQueries } from '../../core/trec.js';
 import { GrooveError } from '../../errors.js';
+import { goldenFromTrec, parseTrecQrels, parseTrecQueries } from '../../measure/trec.js';
 import { checkGoldenText, MAX_GOLDEN_BYTES, type ReadCheckedFile, resolveGoldenPath } from './golden-file.js';
 
 /** Each input is at most 16 MiB: the golden file it becomes is at most 1 MiB anyway. */

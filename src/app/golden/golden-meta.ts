@@ -2,12 +2,12 @@
 // against. Read strictly (a typo must not silently switch the age check off) and written by `golden stamp` and
 // `golden build`. Without a sidecar nothing is checked, so hand-written sets keep working unchanged.
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import type { GoldenMeta } from '../../core/golden-freshness.js';
-import { yamlFailureReason } from '../../core/yaml-depth.js';
+import { yamlFailureReason } from '../../document/yaml-depth.js';
 import { GrooveError } from '../../errors.js';
+import type { GoldenMeta } from '../../measure/golden-freshness.js';
 import type { ReadCheckedFile } from './golden-file.js';
 
-export type { GoldenMeta } from '../../core/golden-freshness.js';
+export type { GoldenMeta } from '../../measure/golden-freshness.js';
 
 const MAX_META_BYTES = 64 * 1024;
 const FIELDS = ['created', 'corpus_documents', 'corpus_chunks', 'source'] as const;

@@ -6,7 +6,7 @@ import { KB_INDEX_FILE_NAME, kbDataDir } from '../../config/groove-folders.js';
 import { checkKbName, findKbEntry, type KbEntry, readKbRegistry } from '../../config/kb-registry.js';
 import { type ResolvedConfig, resolveConfig } from '../../config/resolve-config.js';
 import { describeError, isGrooveError } from '../../errors.js';
-import { withDefaultIndexPath } from '../index/index.js';
+import { withDefaultIndexPath } from '../indexing/index.js';
 import { openKnowledgeBase } from '../knowledge-base.js';
 import { type KbCommandContext, registryPath } from './registry-edits.js';
 

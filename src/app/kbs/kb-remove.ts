@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import type { KbEntry, KbRegistry } from '../../config/kb-registry.js';
 import { GrooveError } from '../../errors.js';
-import { inspectIndexLock } from '../index/index.js';
+import { inspectIndexLock } from '../indexing/index.js';
 import { kbSettings } from './kb-overview.js';
 import { type KbCommandContext, unregisterKb } from './registry-edits.js';
 

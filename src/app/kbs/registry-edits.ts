@@ -16,16 +16,11 @@ import {
   readKbRegistry,
   registryFileIn,
 } from '../../config/kb-registry.js';
-import { PARSER_IDS } from '../../core/document-formats.js';
-import {
-  appendKbTable,
-  type KbTableValues,
-  removeKbTable,
-  renameKbTable,
-} from '../../core/kb-registry-text.js';
+import { PARSER_IDS } from '../../document/document-formats.js';
 import { GrooveError } from '../../errors.js';
 import { filePorts } from '../adapters.js';
-import { checkEmbeddingModelId } from '../models/index.js';
+import { checkEmbeddingModelId } from '../embedding/index.js';
+import { appendKbTable, type KbTableValues, removeKbTable, renameKbTable } from './kb-registry-text.js';
 
 /** Where a kb command runs: its folder (relative paths) and environment (where the registry is). */
 export interface KbCommandContext {

@@ -1,6 +1,8 @@
 // The two candidate legs of the search pipeline — query compilation, the lexical leg (word-level bm25 with
 // trigram and substring fill) and the exact-KNN vector leg — shared by the searcher and `groove tune`, so tune
 // sweeps exactly the lexical leg that search runs.
+
+import { answeredLeg, disabledLeg, failedLeg } from '../../measure/leg-health.js';
 import {
   type CompileFtsQueryResult,
   compileFtsQuery,
@@ -8,8 +10,7 @@ import {
   type FtsQuery,
   QUERY_STOP_WORDS,
   type WordQuery,
-} from '../../core/fts-query.js';
-import { answeredLeg, disabledLeg, failedLeg } from '../../core/leg-health.js';
+} from '../../rank/fts-query.js';
 import type { LexicalQueryOptions, SearchReader } from '../../store/chunk-search.js';
 import type { VectorHit, VectorSearchOptions } from '../../store/vector-index.js';
 import type { Bm25Weights, Embedder, LegHealth } from '../../types.js';

@@ -5,7 +5,7 @@
 // parts' statistics (store/corpus-ranking.ts): each part scores its matches with the sums, and the best of all
 // parts are kept, exactly as one index holding every part's rows would rank them (up to ties).
 
-import { sumCorpusStats } from '../../core/bm25-rank.js';
+import { sumCorpusStats } from '../../rank/bm25-rank.js';
 import type {
   ChunkKey,
   FtsTable,

@@ -3,7 +3,7 @@
 // similarities of one model are comparable as they are, so a model's snapshots are searched as one; knowledge
 // bases embedded by different models each get that model's vector leg, fused by rank (`legs.vectorByModel`).
 // One part is the one-KB search itself, its hits labelled with their KB.
-import type { LearnedSignals } from '../../core/learned-signals.js';
+import type { LearnedSignals } from '../../rank/learned-signals.js';
 import type { VectorHit, VectorSearchOptions } from '../../store/vector-index.js';
 import type { VectorLegSource, VectorSnapshot } from './candidate-legs.js';
 import { combineReaders, PartIds } from './combined-reader.js';

@@ -2,8 +2,8 @@
 // written (store/feedback-evidence.ts) when they were written with this half-life, so a boosted search reads a
 // few rows per judged document; the co-helpful edges and the counts (and the boost under another half-life)
 // from every judgment, read only when asked for.
-import type { JudgedServe, JudgmentWindow } from '../../core/counted-judgments.js';
-import { type LearnedSignals, learnSignals } from '../../core/learned-signals.js';
+import type { JudgedServe, JudgmentWindow } from '../../rank/counted-judgments.js';
+import { type LearnedSignals, learnSignals } from '../../rank/learned-signals.js';
 import { createStoredBoostTable, evidenceHalfLife } from '../../store/feedback-evidence.js';
 import type { SqliteDatabase } from '../../store/open-database.js';
 

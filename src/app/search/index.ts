@@ -1,6 +1,6 @@
 // The search feature's public surface: other features and the facade import only this file.
-export { buildDocumentFilter } from '../../core/document-filter.js';
-export { FOLD_MODES, type FoldMode } from '../../core/fold-hits.js';
+export { buildDocumentFilter } from '../../rank/document-filter.js';
+export { FOLD_MODES, type FoldMode } from '../../rank/fold-hits.js';
 export { type CompiledLegQuery, compileLegQuery, runLexicalLeg, runVectorLeg } from './candidate-legs.js';
 export { type CombinedHit, type CombinedResponse, type SearchPart, searchParts } from './combined-search.js';
 export { createPostingsCache, type PostingsCache, sweepLexicalLeg } from './lexical-sweep.js';

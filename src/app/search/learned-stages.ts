@@ -1,11 +1,11 @@
 // The two stages after fusion that look past a query's text: the boost (documents judged before move by a
-// bounded amount, core/feedback-boost.ts) and the graph hop (documents connected to the top hits are pulled in,
-// core/graph-hop.ts). Both read judgments only through the LearnedSignals they are handed.
+// bounded amount, rank/feedback-boost.ts) and the graph hop (documents connected to the top hits are pulled in,
+// rank/graph-hop.ts). Both read judgments only through the LearnedSignals they are handed.
 
-import type { BoostParams } from '../../core/feedback-boost.js';
-import { boostOf } from '../../core/feedback-boost.js';
-import { type EdgesFor, type GraphParams, planGraphHop } from '../../core/graph-hop.js';
-import type { LearnedSignals } from '../../core/learned-signals.js';
+import type { BoostParams } from '../../rank/feedback-boost.js';
+import { boostOf } from '../../rank/feedback-boost.js';
+import { type EdgesFor, type GraphParams, planGraphHop } from '../../rank/graph-hop.js';
+import type { LearnedSignals } from '../../rank/learned-signals.js';
 import type { ChunkKey, SearchReader } from '../../store/chunk-search.js';
 import { noteLinkEdgesFor } from './note-link-edges.js';
 import type { HitExplanation } from './search-types.js';
@@ -15,7 +15,7 @@ export interface RankedEntry {
   id: number;
   score: number;
   explain: HitExplanation;
-  /** Lower-ranked candidates of its section or document folded into it (core/fold-hits.ts); absent for none. */
+  /** Lower-ranked candidates of its section or document folded into it (rank/fold-hits.ts); absent for none. */
   folded?: number;
 }
 

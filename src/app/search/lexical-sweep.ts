@@ -3,8 +3,9 @@
 // read instead of 64 ranked FTS queries: ~50× faster on SciFact) and accepted only if it reproduces SQLite's
 // ranking at the default weights. Otherwise — fills from trigram or substring hits, or any mismatch — the leg
 // runs through SQL once per weight set, exactly as the searcher runs it.
-import { countPhraseHits, type PhraseHits, rankByBm25 } from '../../core/bm25-rank.js';
-import { WEIGHT_SET_COUNT, weightSetValues } from '../../core/tune-grid.js';
+
+import { WEIGHT_SET_COUNT, weightSetValues } from '../../measure/tune-grid.js';
+import { countPhraseHits, type PhraseHits, rankByBm25 } from '../../rank/bm25-rank.js';
 import type { SearchReader } from '../../store/chunk-search.js';
 import type { FtsPostingsReader } from '../../store/fts-postings.js';
 import { type CompiledLegQuery, runLexicalLeg } from './candidate-legs.js';

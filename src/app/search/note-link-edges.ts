@@ -1,7 +1,7 @@
 // The graph hop's written edges: links between indexed notes (Markdown links and [[wikilinks]]) as graph edges
 // of kind `link`, weight 1. The edge is followed both ways: a hit pulls in the notes it links to and the notes
 // that link to it.
-import type { GraphEdge } from '../../core/graph-hop.js';
+import type { GraphEdge } from '../../rank/graph-hop.js';
 import type { SearchReader } from '../../store/chunk-search.js';
 
 /**

@@ -4,13 +4,13 @@
 import { DEFAULTS } from '../../config/defaults.js';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import type { SearchRequest } from '../../config/search-params.js';
-import type { JudgmentWindow } from '../../core/counted-judgments.js';
-import type { BoostParams } from '../../core/feedback-boost.js';
-import type { FoldMode } from '../../core/fold-hits.js';
-import type { GraphParams } from '../../core/graph-hop.js';
+import type { JudgmentWindow } from '../../rank/counted-judgments.js';
+import type { BoostParams } from '../../rank/feedback-boost.js';
+import type { FoldMode } from '../../rank/fold-hits.js';
+import type { GraphParams } from '../../rank/graph-hop.js';
 
-export type { BoostParams } from '../../core/feedback-boost.js';
-export type { GraphParams } from '../../core/graph-hop.js';
+export type { BoostParams } from '../../rank/feedback-boost.js';
+export type { GraphParams } from '../../rank/graph-hop.js';
 
 /** The request's parameters that have a configured default (the query and the filters have none). */
 export type SearchKnobs = Partial<
@@ -53,7 +53,7 @@ export interface EffectiveSearchParams {
   boost: BoostParams | null;
   /** The graph hop's settings when it is on, else null. */
   graph: GraphParams | null;
-  /** What a later hit of a section or document already ranked is folded into (core/fold-hits.ts). */
+  /** What a later hit of a section or document already ranked is folded into (rank/fold-hits.ts). */
   fold: FoldMode;
   minConfidenceRatio: number;
   /** RRF and the bm25 column weights: configuration only, no request overrides them. */

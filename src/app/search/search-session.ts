@@ -1,9 +1,9 @@
 // A long-lived read side of one index: the connection, the model check, and the vector snapshot cache.
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
-import type { JudgedServe } from '../../core/counted-judgments.js';
-import { formatOfPath } from '../../core/document-formats.js';
-import type { LearnedSignals } from '../../core/learned-signals.js';
+import { formatOfPath } from '../../document/document-formats.js';
+import type { JudgedServe } from '../../rank/counted-judgments.js';
+import type { LearnedSignals } from '../../rank/learned-signals.js';
 import { type BrowseReader, createBrowseReader } from '../../store/browse-queries.js';
 import { createSearchReader, type SearchReader } from '../../store/chunk-search.js';
 import { type CorpusChunkRow, type CorpusDigest, readCorpusDigest } from '../../store/corpus-digest.js';
@@ -19,7 +19,6 @@ import { readWordChanges } from '../../store/word-changes.js';
 import { WordIndex, type WordLoad, type WordRankOptions } from '../../store/word-index.js';
 import { WordTokenizer } from '../../store/word-tokenizer.js';
 import type { Bm25Weights, ChunkRecord, DocumentFacts, Embedder, Reranker } from '../../types.js';
-import { IndexDatabase } from '../index/index.js';
 import {
   adoptIndexModel,
   assertSameIdentity,
@@ -27,7 +26,8 @@ import {
   identityOf,
   loadFailureOf,
   rerankerInsteadOf,
-} from '../models/index.js';
+} from '../embedding/index.js';
+import { IndexDatabase } from '../indexing/index.js';
 import { learnedSignalsOf } from './index-learned-signals.js';
 import { judgmentWindowOf } from './resolve-search-params.js';
 import type { SearchResponse } from './search-types.js';

@@ -1,8 +1,8 @@
 // What a search returns: hits with citations, the confidence flag, the filters echoed, and each leg's health.
 
 import { toWireKeys } from '../../config/search-params.js';
-import type { DocumentFilters } from '../../core/document-filter.js';
-import type { BoostEvidence } from '../../core/feedback-boost.js';
+import type { DocumentFilters } from '../../rank/document-filter.js';
+import type { BoostEvidence } from '../../rank/feedback-boost.js';
 import type { LegReport } from '../../types.js';
 
 export interface MatchSpan {

@@ -1,14 +1,14 @@
 // The one search pipeline shared by the CLI, the MCP server and eval.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
-import { presentFilters } from '../../core/document-filter.js';
-import { type FoldMode, foldKey, foldRanked } from '../../core/fold-hits.js';
-import { fuseRrf } from '../../core/fuse-rrf.js';
-import type { LearnedSignals } from '../../core/learned-signals.js';
-import { answeredLeg, disabledLeg, failedLeg } from '../../core/leg-health.js';
-import { isLowConfidence } from '../../core/low-confidence.js';
-import { computeMatchSpans } from '../../core/match-spans.js';
-import { selectMmr } from '../../core/mmr.js';
 import { GrooveError } from '../../errors.js';
+import { answeredLeg, disabledLeg, failedLeg } from '../../measure/leg-health.js';
+import { presentFilters } from '../../rank/document-filter.js';
+import { type FoldMode, foldKey, foldRanked } from '../../rank/fold-hits.js';
+import { fuseRrf } from '../../rank/fuse-rrf.js';
+import type { LearnedSignals } from '../../rank/learned-signals.js';
+import { isLowConfidence } from '../../rank/low-confidence.js';
+import { computeMatchSpans } from '../../rank/match-spans.js';
+import { selectMmr } from '../../rank/mmr.js';
 import type { SearchReader } from '../../store/chunk-search.js';
 import type { ChunkRecord, Embedder, LegHealth, Reranker } from '../../types.js';
 import {

@@ -2,7 +2,7 @@
 // not a second run in this one. rebuild_index calls are refused while one is pending; watcher syncs queue.
 // The runner remembers its last few runs (what ran, when, how it ended) for the status page.
 import { GrooveError, isGrooveError } from '../../errors.js';
-import type { IndexEventSink, IndexSummary } from '../index/index.js';
+import type { IndexEventSink, IndexSummary } from '../indexing/index.js';
 import type { IndexOptions } from '../knowledge-base.js';
 
 /** What the runner drives: the facade's `index` (an interface so tests can count runs). */

@@ -6,7 +6,7 @@
 // Composition root: binds the watcher.
 import { describeError, isGrooveError } from '../../errors.js';
 import { type KbChange, watchKnowledgeBase } from '../../fs/watch-kb.js';
-import type { IndexEvent, IndexSummary } from '../index/index.js';
+import type { IndexEvent, IndexSummary } from '../indexing/index.js';
 import type { KnowledgeBase } from '../knowledge-base.js';
 import type { IndexRunner } from './index-runner.js';
 

@@ -4,7 +4,7 @@
 // The doctor reads every table: it runs at most once per `doctorMaxAgeMs`, and again after each finished run.
 import { isGrooveError } from '../../errors.js';
 import { type DoctorReport, doctorReportToJson } from '../doctor/index.js';
-import { indexSummaryToJson, type StatusReport, statusReportToJson } from '../index/index.js';
+import { indexSummaryToJson, type StatusReport, statusReportToJson } from '../indexing/index.js';
 import type { KnowledgeBase } from '../knowledge-base.js';
 import type { IndexRunner, IndexRunnerStatus, IndexRunRecord } from './index-runner.js';
 import type { LiveSyncHandle, LiveSyncStats } from './live-sync.js';

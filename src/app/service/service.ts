@@ -6,6 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { xdgBaseFolders } from '../../config/groove-folders.js';
+import { GrooveError } from '../../errors.js';
+import { writeFileAtomic } from '../../fs/atomic-write.js';
+import { checkIndexLocation } from '../indexing/index.js';
 import {
   isValidServiceName,
   launchdLabel,
@@ -14,10 +17,7 @@ import {
   type ServiceSpec,
   systemdUnitName,
   unitPathProblem,
-} from '../../core/service-units.js';
-import { GrooveError } from '../../errors.js';
-import { writeFileAtomic } from '../../fs/atomic-write.js';
-import { checkIndexLocation } from '../index/index.js';
+} from './service-units.js';
 
 export type ServicePlatform = 'linux' | 'darwin';
 

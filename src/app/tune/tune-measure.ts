@@ -1,10 +1,9 @@
 // The measuring half of `groove tune`: per golden query, the pre-flight (candidate legs at the default weights,
 // the FTS diagnostics) and the sweep (one lexical leg per bm25 weight set, rrf_k applied in memory with the
 // pipeline's own fusion, every metric of every condition written into one table).
-import { computeQueryMetrics, type RankedHit } from '../../core/eval-metrics.js';
-import { fuseRrf } from '../../core/fuse-rrf.js';
-import { legBroke } from '../../core/leg-health.js';
-import { countScoreTies, describeInsensitive, rankingsDiffer } from '../../core/tune-diagnostics.js';
+import { computeQueryMetrics, type RankedHit } from '../../measure/eval-metrics.js';
+import { legBroke } from '../../measure/leg-health.js';
+import { countScoreTies, describeInsensitive, rankingsDiffer } from '../../measure/tune-diagnostics.js';
 import {
   CONTENT_HEAVY_WEIGHT_SET,
   DEFAULT_CONDITION,
@@ -14,8 +13,9 @@ import {
   RRF_K_VALUES,
   WEIGHT_SET_COUNT,
   weightSetValues,
-} from '../../core/tune-grid.js';
-import type { MetricTable } from '../../core/tune-metric-table.js';
+} from '../../measure/tune-grid.js';
+import type { MetricTable } from '../../measure/tune-metric-table.js';
+import { fuseRrf } from '../../rank/fuse-rrf.js';
 import type { SearchReader } from '../../store/chunk-search.js';
 import type { CorpusChunkRow, CorpusDigest } from '../../store/corpus-digest.js';
 import type { VectorIndex } from '../../store/vector-index.js';

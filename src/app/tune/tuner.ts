@@ -8,10 +8,10 @@ import {
   PRIMARY_K,
   RRF_K_VALUES,
   WEIGHT_SET_COUNT,
-} from '../../core/tune-grid.js';
-import { createMetricTable } from '../../core/tune-metric-table.js';
-import { runNestedLoo } from '../../core/tune-select.js';
-import { summariseTune, type TuneStatistics } from '../../core/tune-summary.js';
+} from '../../measure/tune-grid.js';
+import { createMetricTable } from '../../measure/tune-metric-table.js';
+import { runNestedLoo } from '../../measure/tune-select.js';
+import { summariseTune, type TuneStatistics } from '../../measure/tune-summary.js';
 import { loadGoldenFile, type ReadCheckedFile, resolveGoldenPath } from '../golden/index.js';
 import { compileLegQuery, createPostingsCache, type PostingsCache } from '../search/index.js';
 import {
@@ -22,16 +22,16 @@ import {
   type TuneReadSnapshot,
 } from './tune-measure.js';
 
-export type { FusionCondition } from '../../core/tune-grid.js';
-export type { SignTest } from '../../core/tune-select.js';
-export type { ScoredFusion, TuneStatistics } from '../../core/tune-summary.js';
+export type { FusionCondition } from '../../measure/tune-grid.js';
+export type { SignTest } from '../../measure/tune-select.js';
+export type { ScoredFusion, TuneStatistics } from '../../measure/tune-summary.js';
 export type {
   PerQueryImpact,
   SecondaryComparison,
   SecondaryMetrics,
   TuneCriterion,
   TuneVerdict,
-} from '../../core/tune-verdict.js';
+} from '../../measure/tune-verdict.js';
 export type { QueryDiagnostics, TuneReadSnapshot } from './tune-measure.js';
 
 /** Below this many effective queries the IR convention (50 topics) is not met: numbers are suggestive. */

@@ -1,5 +1,5 @@
 // The validate feature's public surface: frontmatter checked against the KB's schema, without an index.
-export type { Violation, ViolationKind } from '../../core/validate-frontmatter.js';
+export type { Violation, ViolationKind } from './validate-frontmatter.js';
 export {
   type FileViolations,
   type ValidateRequest,

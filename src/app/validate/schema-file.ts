@@ -1,8 +1,9 @@
 // Reads the frontmatter schema through the checked reads every KB file goes through (one handle, no links, no
 // hard links, a regular file, a size cap, strict UTF-8 without NUL bytes) and compiles it (composition root).
-import { compileValidationSchema, type ValidationSchema } from '../../core/validation-schema.js';
+
 import { GrooveError } from '../../errors.js';
 import { decodeUtf8Text, readCheckedFile } from '../../fs/checked-read.js';
+import { compileValidationSchema, type ValidationSchema } from './validation-schema.js';
 
 /** The schema's file name inside the KB, used when no --schema is given. */
 export const DEFAULT_SCHEMA_FILE = 'groove-schema.toml';

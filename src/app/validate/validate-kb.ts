@@ -3,11 +3,11 @@
 // is opened or needed.
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
-import { formatCarriesFrontmatter, formatOfPath } from '../../core/parse-document.js';
-import { type Violation, validateFrontmatter } from '../../core/validate-frontmatter.js';
+import { formatCarriesFrontmatter, formatOfPath } from '../../document/parse-document.js';
 import { GrooveError } from '../../errors.js';
-import { buildIndexerPorts } from '../index/index.js';
+import { buildIndexerPorts } from '../indexing/index.js';
 import { DEFAULT_SCHEMA_FILE, loadSchemaFile } from './schema-file.js';
+import { type Violation, validateFrontmatter } from './validate-frontmatter.js';
 
 export interface ValidateRequest {
   /** Absolute; default `<kb>/groove-schema.toml`. */

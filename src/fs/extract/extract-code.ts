@@ -4,8 +4,8 @@
 // definitions (its own lines between them stay with it). Grammars: tree-sitter WASM from @vscode/tree-sitter-wasm.
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { ExtractedSection, Extraction } from '../../core/extracted-document.js';
 import { countUtf8Bytes } from '../../core/utf8-bytes.js';
+import type { ExtractedSection, Extraction } from '../../document/extracted-document.js';
 import type { ExtractionLimits } from './extract-job.js';
 
 const require = createRequire(import.meta.url);

@@ -2,7 +2,7 @@
 // Title, by style name as mammoth resolves it; deeper headings are body lines, as in Markdown), paragraphs as lines, list items as `- ` / `1. ` lines indented by level, tables as rows of cells
 // joined by ` | `. mammoth reads the document; groove walks mammoth's document tree rather than its HTML.
 import { createRequire } from 'node:module';
-import type { ExtractedSection, Extraction } from '../../core/extracted-document.js';
+import type { ExtractedSection, Extraction } from '../../document/extracted-document.js';
 import { type ExtractionLimits, TextBudget } from './extract-job.js';
 import { ExtractRefusal } from './extract-refusal.js';
 import { openOoxml, readCoreProperties } from './ooxml-common.js';

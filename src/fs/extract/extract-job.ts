@@ -1,6 +1,6 @@
 // The request the extraction process serves and the caps it enforces (plain data: it crosses the thread boundary).
-import type { BinaryFormat } from '../../core/document-formats.js';
-import type { Extraction } from '../../core/extracted-document.js';
+import type { BinaryFormat } from '../../document/document-formats.js';
+import type { Extraction } from '../../document/extracted-document.js';
 import type { ExtractRefusalReason } from './extract-refusal.js';
 
 export interface ExtractionLimits {

@@ -1,7 +1,7 @@
 // PDF → one section per page with text (`p. N`), through pdf.js (pdfjs-dist's legacy build, the one for Node).
 // No OCR: a file with no extractable text at all is refused as image-only (a text layer, however short, is
 // indexed), as is one that needs a password or whose text layer is garbled.
-import type { ExtractedSection, Extraction } from '../../core/extracted-document.js';
+import type { ExtractedSection, Extraction } from '../../document/extracted-document.js';
 import { type ExtractionLimits, TextBudget } from './extract-job.js';
 import { ExtractRefusal } from './extract-refusal.js';
 

@@ -2,7 +2,7 @@
 // the slide's text by shape and paragraph, table rows as cells joined by ` | `, then its speaker notes. No
 // maintained library extracts PPTX text on Node, so the slide XML is read with saxes from the bounded archive.
 import { SaxesParser } from 'saxes';
-import type { ExtractedSection, Extraction } from '../../core/extracted-document.js';
+import type { ExtractedSection, Extraction } from '../../document/extracted-document.js';
 import { type ExtractionLimits, TextBudget } from './extract-job.js';
 import { ExtractRefusal } from './extract-refusal.js';
 import { openOoxml, readCoreProperties } from './ooxml-common.js';

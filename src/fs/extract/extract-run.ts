@@ -1,7 +1,7 @@
 // Runs one extraction job to an outcome: the extractor for the format, its refusals as data, any other throw
 // from a parser library as a refusal of that one file. Loading a format's libraries is a step of its own, so the
 // thread can start a job's deadline only once they are in (see extraction-pool.ts).
-import type { Extraction } from '../../core/extracted-document.js';
+import type { Extraction } from '../../document/extracted-document.js';
 import type { ExtractJob, ExtractOutcome } from './extract-job.js';
 import { ExtractRefusal } from './extract-refusal.js';
 

@@ -3,8 +3,8 @@
 // reader reads the rows; past the cell cap the rest of a sheet is left out.
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
-import type { ExtractedSection, Extraction } from '../../core/extracted-document.js';
 import { countUtf8Bytes } from '../../core/utf8-bytes.js';
+import type { ExtractedSection, Extraction } from '../../document/extracted-document.js';
 import { type ExtractionLimits, TextBudget } from './extract-job.js';
 import { ExtractRefusal } from './extract-refusal.js';
 import { openOoxml, readCoreProperties } from './ooxml-common.js';
