@@ -19,7 +19,7 @@ const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 /**
  * The note links of one Markdown body (frontmatter already removed). `sourcePath` is the note's KB-relative path:
- * relative Markdown targets and `../core` / `..` wikilinks are resolved against its folder.
+ * relative Markdown targets and `./` / `../` wikilinks are resolved against its folder.
  */
 export function extractNoteLinks(sourcePath: string, body: string): NoteLink[] {
   // A Markdown link needs `](` or a `]:` definition, a wikilink `[[`: most notes skip the scan entirely.
@@ -72,7 +72,7 @@ export function wikilinkOf(sourcePath: string, inner: string): NoteLink | null {
   const { path, heading } = splitFragment(written);
   const name = path.trim();
   if (name === '' || SCHEME.test(name)) return null;
-  const anchored = name.startsWith('/') || name.startsWith('../core') || name.startsWith('..');
+  const anchored = name.startsWith('/') || name.startsWith('./') || name.startsWith('../');
   const target = name.startsWith('/')
     ? normalizeKbPath(name)
     : anchored

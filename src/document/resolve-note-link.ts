@@ -2,7 +2,7 @@
 // file name — so the store narrows the candidates with one indexed lookup and this file applies the rules:
 //   1. the path itself (a Markdown file may be named without its extension): the target read from the KB root,
 //      then — for a wikilink name — read from the linking note's folder; byte-exact first, then case-folded;
-//   2. a wikilink name only (never a Markdown link or a `../core` `..` `/` wikilink): any document whose path ends
+//   2. a wikilink name only (never a Markdown link or a `./` `../` `/` wikilink): any document whose path ends
 //      with the name at a folder boundary, case-folded (`[[Name]]` is a unique file-name match, `[[b/Name]]`
 //      a path-suffix match).
 // Several documents on one rung: the shortest path wins, then the first in code-unit order.

@@ -13,7 +13,7 @@ function brief(links: readonly NoteLink[]): string[] {
 const links = (body: string, source = 'notes/sub/here.md') => brief(extractNoteLinks(source, body));
 
 describe('Markdown links', () => {
-  it('resolves relative targets against the note folder, `/` from the KB root, `..` upwards', () => {
+  it('resolves relative targets against the note folder, `/` from the KB root, `../` upwards', () => {
     expect(links('[a](b.md) [c](../c.md) [d](/top/d.md) [e](./e.md) [f](../../f.md)')).toEqual([
       'markdown:notes/sub/b.md',
       'markdown:notes/c.md',
