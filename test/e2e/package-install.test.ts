@@ -67,7 +67,7 @@ beforeAll(() => {
   fs.copyFileSync(path.join(repoRoot, addon), path.join(project, addon));
   fs.cpSync(path.join(repoRoot, 'examples/sample-kb'), path.join(project, 'notes'), { recursive: true });
 }, 300_000);
-afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
+afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }), 120_000);
 
 describe('the packed package', () => {
   it('ships the bin, the built code and the CLI bundle only', () => {
