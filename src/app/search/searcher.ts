@@ -1,5 +1,6 @@
 // The one search pipeline shared by the CLI, the MCP server and eval.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
+import { chunkModelText } from '../../document/chunk-model-input.js';
 import { GrooveError } from '../../errors.js';
 import { answeredLeg, disabledLeg, failedLeg } from '../../measure/leg-health.js';
 import { presentFilters } from '../../rank/document-filter.js';
@@ -239,11 +240,10 @@ async function rerank(
 ): Promise<{ ranked: RankedEntry[]; health: LegHealth }> {
   const present = ranked.filter((r) => records.has(r.id));
   try {
+    const contextual = context.config.contextual.enabled;
     const passages = present.map((r) => {
       const record = records.get(r.id)!;
-      return context.config.contextual.enabled && record.context
-        ? `${record.context}\n\n${record.content}`
-        : record.content;
+      return chunkModelText(record.context, record.content, contextual);
     });
     const scores = await context.reranker!.score(query, passages);
     const rescored = present.map((r, i) => ({
