@@ -1,7 +1,6 @@
 // The one search pipeline shared by the CLI, the MCP server and eval.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { chunkModelText } from '../../document/chunk-model-input.js';
-import { GrooveError } from '../../errors.js';
 import { answeredLeg, disabledLeg, failedLeg } from '../../measure/leg-health.js';
 import { presentFilters } from '../../rank/document-filter.js';
 import { type FoldMode, foldKey, foldRanked } from '../../rank/fold-hits.js';
@@ -13,19 +12,17 @@ import { selectMmr } from '../../rank/mmr.js';
 import type { SearchReader } from '../../store/chunk-search.js';
 import type { ChunkRecord, Embedder, LegHealth, Reranker } from '../../types.js';
 import {
-  type CompiledLegQuery,
-  compileLegQuery,
   type LexicalLegResult,
   runLexicalLeg,
   runVectorLeg,
   type VectorLegSource,
   type VectorSnapshot,
 } from './candidate-legs.js';
+import { checkSearchRequest } from './checked-search.js';
 import { applyLearnedStages, type RankedEntry } from './learned-stages.js';
 import { expandHit } from './parent-retriever.js';
 import { type EffectiveSearchParams, resolveSearchParams } from './resolve-search-params.js';
 import { resolveDocumentIds } from './search-filters.js';
-import { type SearchRequest, validateSearchRequest } from './search-request.js';
 import type { ExpandedFrom, SearchHit, SearchResponse } from './search-types.js';
 
 export interface SearchContext {
@@ -66,36 +63,23 @@ export interface SearchOptions {
 /** The two candidate legs fusion combines. */
 export type CandidateLeg = 'lexical' | 'vector';
 
-/** Check a request without an index: its arguments, and that its query has something to search for. */
-export function checkSearchRequest(input: unknown): SearchRequest {
-  const request = validateSearchRequest(input);
-  compileSearchable(request.query);
-  return request;
-}
-
-function compileSearchable(query: string): Extract<CompiledLegQuery, { kind: 'query' }> {
-  const compiled = compileLegQuery(query);
-  if (compiled.kind === 'exclusion-only') throw new GrooveError('QUERY_INVALID', compiled.message);
-  return compiled;
-}
-
 /**
- * Stages: validate → compile queries (word-level, trigram, exclusions, short CJK terms) → resolve filters to
- * documents → lexical leg (word-level bm25 ranks; trigram and substring hits only fill what words left) and
- * vector leg (exact KNN, exclusions removed) → RRF → optional boost → optional graph hop → optional rerank →
- * optional fold → optional MMR → low_confidence → optional parent retriever → match_spans → response with leg health. Eval's
- * stage ablation may skip one candidate leg (`skipLeg`).
+ * Stages: validate and compile the request (word-level, trigram, exclusions, short CJK terms; once, see
+ * checked-search.ts) → resolve filters to documents → lexical leg (word-level bm25 ranks; trigram and substring
+ * hits only fill what words left) and vector leg (exact KNN, exclusions removed) → RRF → optional boost →
+ * optional graph hop → optional rerank → optional fold → optional MMR → low_confidence → optional parent
+ * retriever → match_spans → response with leg health and the settings it was ranked with. Eval's stage ablation
+ * may skip one candidate leg (`skipLeg`).
  */
 export async function runSearch(
   context: SearchContext,
   input: unknown,
   options: SearchOptions = {},
 ): Promise<SearchResponse> {
-  const request = validateSearchRequest(input);
+  const { request, query: compiled } = checkSearchRequest(input);
   const { reader } = context;
   const params = resolveSearchParams(request, context.config);
   const { limit, minQuality } = params;
-  const compiled = compileSearchable(request.query);
   const { trigram, words } = compiled;
 
   const documentIds = resolveDocumentIds(reader, request);
@@ -194,6 +178,7 @@ export async function runSearch(
     },
     lexicalOnly: context.embedder === null,
     ...(hidden > 0 ? { hiddenByQuality: { count: hidden, minQuality } } : {}),
+    settings: { minConfidenceRatio: params.minConfidenceRatio, fold: params.fold },
   };
 }
 
