@@ -16,6 +16,7 @@ export {
   resolveSearchParams,
   type SearchKnobs,
 } from './resolve-search-params.js';
+export type { SearchCache, WordRanking } from './search-cache.js';
 export { searchWireSchema } from './search-param-schema.js';
 export { validateSearchRequest } from './search-request.js';
 export { type ReadSnapshot, SearchSession, type SessionView } from './search-session.js';

@@ -22,11 +22,15 @@ import { checkSearchRequest } from './checked-search.js';
 import { applyLearnedStages, type RankedEntry } from './learned-stages.js';
 import { expandHit } from './parent-retriever.js';
 import { type EffectiveSearchParams, resolveSearchParams } from './resolve-search-params.js';
+import type { SearchCache } from './search-cache.js';
 import { resolveDocumentIds } from './search-filters.js';
 import type { ExpandedFrom, SearchHit, SearchResponse } from './search-types.js';
 
+/** What one search reads: the store's statements, the session's caches over them, the models and snapshots. */
 export interface SearchContext {
   reader: SearchReader;
+  /** The document facts and the in-memory word ranking, read from memory where the session keeps them. */
+  cache: SearchCache;
   config: ResolvedConfig;
   embedder: Embedder | null;
   reranker: Reranker | null;
@@ -82,7 +86,7 @@ export async function runSearch(
   const { limit, minQuality } = params;
   const { trigram, words } = compiled;
 
-  const documentIds = resolveDocumentIds(reader, request);
+  const documentIds = resolveDocumentIds(context.cache, request);
   const useMmr = params.mmr !== null;
   const useRerank = Boolean(context.reranker) && params.rerank;
   const useFold = params.fold !== 'none';
@@ -112,6 +116,7 @@ export async function runSearch(
           pool,
           minQuality,
           documentIds,
+          words: context.cache.words,
         });
   const vector = await pendingVector;
   const others = await pendingOthers;
