@@ -1,6 +1,5 @@
 // What a search reads beside the store's statements: the session's in-memory state over its connection — every
 // document's facts and the word snapshot's ranking — as explicit members, never patched into the store's reader.
-import type { SearchReader } from '../../store/chunk-search.js';
 import type { CorpusQuery, PreparedCorpusRanking } from '../../store/corpus-ranking.js';
 import type { WordRankOptions } from '../../store/word-index.js';
 import type { Bm25Weights, DocumentFacts } from '../../types.js';
@@ -26,9 +25,4 @@ export interface SearchCache {
   documentFacts(): DocumentFacts[];
   /** The in-memory word ranking, or null where there is none (the leg then ranks through FTS5). */
   readonly words: WordRanking | null;
-}
-
-/** No cache: every read goes to the reader (a one-off read, a test). */
-export function uncachedReads(reader: SearchReader): SearchCache {
-  return { documentFacts: () => reader.readDocumentFacts(), words: null };
 }
