@@ -4,10 +4,10 @@
 import { searchStages } from '../src/app/index.js';
 import { DEFAULTS } from '../src/config/defaults.js';
 import { fuseRrf } from '../src/rank/fuse-rrf.js';
-import { createSearchReader, type SearchReader } from '../src/store/chunk-search.js';
+import { createSearchReader } from '../src/store/chunk-search.js';
 import { openDatabase } from '../src/store/open-database.js';
 import { VectorIndex } from '../src/store/vector-index.js';
-import { WordIndex } from '../src/store/word-index.js';
+import { WordIndex, type WordRankOptions } from '../src/store/word-index.js';
 import { WordTokenizer } from '../src/store/word-tokenizer.js';
 import type { BenchQuery } from './synthetic-kb.js';
 import { summarise, type Timing } from './vector-scan.js';
@@ -57,10 +57,12 @@ export function measureStages(
     const words = WordIndex.load(db, weights);
     const wordLoadMs = performance.now() - t;
     const tokenizer = WordTokenizer.forWordTable(db);
-    // What a long-lived session's reader adds: the in-memory word ranking (search-session.ts rankWords).
-    const reader: SearchReader = {
-      ...fts5Reader,
-      rankWords: (terms, rankOptions) => words?.rankTerms(tokenizer, terms, rankOptions) ?? null,
+    const reader = fts5Reader;
+    // What a long-lived session adds: the in-memory word ranking (its word snapshot, word-snapshots.ts).
+    const wordRanking = {
+      rankTerms: (terms: readonly string[], rankOptions: WordRankOptions) =>
+        words?.rankTerms(tokenizer, terms, rankOptions) ?? null,
+      prepareCorpusRanking: () => null,
     };
     const minQuality = DEFAULTS.qualityFilter.threshold;
     const stage: Record<'filter' | 'lexical' | 'fts5' | 'vector' | 'exact' | 'records' | 'total', number[]> =
@@ -90,7 +92,13 @@ export function measureStages(
           : null;
         const filterMs = performance.now() - t;
         t = performance.now();
-        const lexical = searchStages.lexicalLeg(reader, compiled, { weights, pool, minQuality, documentIds });
+        const lexical = searchStages.lexicalLeg(reader, compiled, {
+          weights,
+          pool,
+          minQuality,
+          documentIds,
+          words: wordRanking,
+        });
         const lexicalMs = performance.now() - t;
         t = performance.now();
         searchStages.lexicalLeg(fts5Reader, compiled, { weights, pool, minQuality, documentIds });

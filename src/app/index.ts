@@ -77,7 +77,6 @@ export {
   type EffectiveSearchParams,
   FOLD_MODES,
   type FoldMode,
-  resolveSearchParams,
   type SearchHit,
   type SearchResponse,
   type SnapshotMemory,

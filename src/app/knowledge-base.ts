@@ -172,16 +172,15 @@ export class KnowledgeBase {
     if (this.owner) assertIndexOwner(this.dbPath, this.kbPath, this.owner);
     this.file = new IndexFile(this.dbPath, async () => {
       await this.shared?.ensureRead();
-      return SearchSession.open(this.dbPath, this.settings, {
-        embedder: (followed) => {
-          this.settings = followed;
-          return this.embedder();
-        },
+      const session = await SearchSession.open(this.dbPath, this.settings, {
+        embedder: (followed) => this.embedder(followed),
         reranker: (followed) => this.createReranker(followed),
         now: this.now,
         onNotice: deps.onNotice,
         lineRange: filePorts.lineRange,
       });
+      this.settings = session.config;
+      return session;
     });
   }
 
@@ -598,18 +597,18 @@ export class KnowledgeBase {
   tune(options: TuneOptions = {}, onEvent?: (event: TuneEvent) => void): Promise<TuneOutcome> {
     const withSnapshot: TunerPorts['withSnapshot'] = (work) =>
       this.file.withSession(async (session) => {
-        const { reader, vectors, embedder } = session.view();
+        const { reader, cache, vectors, embedder } = session.view();
         return session.withReadSnapshot(({ model, readCorpus }) =>
-          work({ model, readCorpus, reader, vectors, embedder }),
+          work({ model, readCorpus, reader, words: cache.words, vectors, embedder }),
         );
       });
     const ports = { readFile: filePorts.readFile, withSnapshot, onEvent, nowMs: () => performance.now() };
     return runTune(options, { config: this.goldenSettings('read'), kbPath: this.kbPath, ports });
   }
 
-  /** The embedder for this configuration, loaded once per facade. */
-  embedder(): Promise<Embedder | null> {
-    this.embedderPromise ??= this.createEmbedder(this.settings);
+  /** The embedder for this configuration (or `config`, the one a search session follows), loaded once per facade. */
+  embedder(config: ResolvedConfig = this.settings): Promise<Embedder | null> {
+    this.embedderPromise ??= this.createEmbedder(config);
     return this.embedderPromise;
   }
 

@@ -2,7 +2,6 @@
 // used both in-process and by `groove serve`'s local socket, so the two answers are the same bytes.
 import {
   type KnowledgeBase,
-  resolveSearchParams,
   type SearchResponse,
   searchKnowledgeBases,
   searchResponseToJson,
@@ -22,9 +21,9 @@ export async function searchOutput(
   kb: KnowledgeBase,
   request: SearchRequest,
   format: string | undefined,
-  text: Omit<SearchTextOptions, 'minConfidenceRatio' | 'fold'> = {},
+  text: SearchTextOptions = {},
 ): Promise<CommandOutput> {
-  return responseOutput(await kb.search(request), kb, request, format, text);
+  return responseOutput(await kb.search(request), format, text);
 }
 
 /**
@@ -35,23 +34,17 @@ export async function searchAcrossOutput(
   targets: readonly { kb: KnowledgeBase; name: string }[],
   request: SearchRequest,
   format: string | undefined,
-  text: Omit<SearchTextOptions, 'minConfidenceRatio'> = {},
+  text: SearchTextOptions = {},
 ): Promise<CommandOutput> {
-  const response = await searchKnowledgeBases(targets, request);
-  return responseOutput(response, targets[0]!.kb, request, format, text);
+  return responseOutput(await searchKnowledgeBases(targets, request), format, text);
 }
 
 function responseOutput(
   response: SearchResponse,
-  kb: KnowledgeBase,
-  request: SearchRequest,
   format: string | undefined,
-  text: Omit<SearchTextOptions, 'minConfidenceRatio'>,
+  text: SearchTextOptions,
 ): CommandOutput {
-  if (format === 'text') {
-    const { minConfidenceRatio, fold } = resolveSearchParams(request, kb.config);
-    return { stdout: renderSearchText(response, { ...text, minConfidenceRatio, fold }), stderr: '' };
-  }
+  if (format === 'text') return { stdout: renderSearchText(response, text), stderr: '' };
   const stderr =
     response.lexicalOnly && format === 'json'
       ? 'groove: lexical-only index (no embedding model): keyword matches only\n'

@@ -4,10 +4,8 @@
 import pc from 'picocolors';
 import { describeLeg, displayLine, displayPath, legBroke, type SearchResponse } from '../app/index.js';
 
+/** How to print (the ratio and the fold mode it names come with the response: `settings`). */
 export interface SearchTextOptions {
-  minConfidenceRatio: number;
-  /** What hits were folded by (`[search] fold` or the request's), named on a hit that folded others. */
-  fold?: 'none' | 'section' | 'document';
   /** Print each hit's whole text instead of a snippet. */
   full?: boolean;
   /** Mark the matched words (a terminal). */
@@ -29,14 +27,22 @@ export function renderSearchText(response: SearchResponse, options: SearchTextOp
     if (legBroke(health)) lines.push(`[${leg} leg ${describeLeg(health)}]`);
   }
   if (response.lowConfidence)
-    lines.push(`[low_confidence: top1 / mean ratio < ${options.minConfidenceRatio}]`);
+    lines.push(`[low_confidence: top1 / mean ratio < ${response.settings.minConfidenceRatio}]`);
   if (response.results.length === 0) lines.push(noResultsLine(response));
   const top = response.results[0]?.score ?? 0;
-  const blocks = response.results.map((hit, i) => renderHit(hit, i + 1, top, options));
+  const blocks = response.results.map((hit, i) =>
+    renderHit(hit, i + 1, top, response.settings.fold, options),
+  );
   return `${[...lines, blocks.join('\n\n')].filter((s) => s !== '').join('\n')}\n`;
 }
 
-function renderHit(hit: Hit, rank: number, topScore: number, options: SearchTextOptions): string {
+function renderHit(
+  hit: Hit,
+  rank: number,
+  topScore: number,
+  fold: SearchResponse['settings']['fold'],
+  options: SearchTextOptions,
+): string {
   const paint = pc.createColors(options.color === true);
   // Every line is escaped whole: neither a file name nor a heading nor the text can forge a line.
   const where = hit.lineStart === null ? hit.path : `${hit.path}:${hit.lineStart}`;
@@ -50,9 +56,7 @@ function renderHit(hit: Hit, rank: number, topScore: number, options: SearchText
   block.push(`   ${relevanceLine(hit.score, topScore)}`);
   if (hit.tags.length > 0) block.push(`   tags: ${displayLine(hit.tags.join(', '))}`);
   if (hit.folded)
-    block.push(
-      `   +${hit.folded} lower hits of this ${options.fold ?? 'section'} folded in (--fold none lists them)`,
-    );
+    block.push(`   +${hit.folded} lower hits of this ${fold} folded in (--fold none lists them)`);
   const from = hit.expandedFrom;
   if (from && (from.kind === 'link' || from.kind === 'co_helpful')) {
     const parent = displayPath(from.heading ? `${from.path}#${from.heading}` : from.path);

@@ -8,7 +8,6 @@ import { createFtsPostingsReader, type FtsPostingsReader } from './fts-postings.
 import { createLinkReader } from './link-edges.js';
 import type { SqliteDatabase } from './open-database.js';
 import { decodeTags } from './tags-column.js';
-import type { WordRankOptions } from './word-index.js';
 
 export interface LexicalQueryOptions {
   /** MATCH expression for the table. */
@@ -277,11 +276,6 @@ export interface SearchReader {
   rankSubstrings(terms: readonly string[], options: SubstringOptions): { id: number; hits: number }[];
   /** This index's matches and statistics for bm25 over several indexes as one (corpus-ranking.ts). */
   prepareCorpusRanking(query: CorpusQuery): PreparedCorpusRanking;
-  /**
-   * Optional: the same from a long-lived session's word snapshot, without reading postings; null when it cannot
-   * answer (no snapshot yet, other weights, exclusions, a phrase), and prepareCorpusRanking must.
-   */
-  prepareSnapshotRanking?(query: CorpusQuery, weights: Bm25Weights): PreparedCorpusRanking | null;
   findExcludedChunkIds(expression: string): Set<number>;
   countFtsUnion(parts: readonly { table: FtsTable; expression: string }[]): number;
   /** Postings of the word-level table (tune's in-memory bm25); a fresh reader each call (TEMP helper tables). */
@@ -291,11 +285,6 @@ export interface SearchReader {
   readDocumentFacts(): DocumentFacts[];
   readChunkKeys(ids: readonly number[]): ChunkKey[];
   readDocumentChunkKeys(path: string, minQuality: number): ChunkKey[];
-  /**
-   * Optional in-memory ranking of the word-level leg (a long-lived session's snapshot): the same ids as
-   * `searchFts('fts_words', …)` for an OR of `terms`, or null when it cannot answer and FTS5 must.
-   */
-  rankWords?(terms: readonly string[], options: WordRankOptions & { weights: Bm25Weights }): number[] | null;
   /** Whether FTS5 itself agrees that chunk `id` matches `expression` (a spot check of an in-memory answer). */
   confirmMatch(table: FtsTable, expression: string, id: number): boolean;
   /**

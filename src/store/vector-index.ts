@@ -4,8 +4,19 @@
 // memory and scans them exactly. A snapshot loaded without codes (they would not fit `[search] memory_budget_mb`)
 // holds only the per-row facts and scores every vector exactly as it streams from the file.
 import { TopRows } from '../rank/top-k.js';
-import { createInt8DotKernel, type Int8DotKernel, int8FixedBytes, int8RowBytes } from './int8-dot-kernel.js';
+import { type Int8DotKernel, int8FixedBytes, int8RowBytes } from './int8-dot-kernel.js';
 import type { SqliteDatabase } from './open-database.js';
+import {
+  appendEntries,
+  appendFacts,
+  capacityFor,
+  copyCodes,
+  createStore,
+  FACT_BYTES,
+  lastOfEachId,
+  ROW_LIST_BYTES,
+  type RowStore,
+} from './vector-row-store.js';
 import {
   copyEmbedding,
   memoryVectorSource,
@@ -13,6 +24,7 @@ import {
   type VectorEntry,
   type VectorSource,
 } from './vector-rows.js';
+import { dotProduct, maskOf, quantiseQuery } from './vector-scoring.js';
 
 export type { VectorEntry } from './vector-rows.js';
 
@@ -41,37 +53,12 @@ const RESCORE_FACTOR = 8;
 const RESCORE_MIN = 256;
 /** Rows quantised per kernel call while loading (1.5 MB of float32 at 384 dimensions). */
 const LOAD_BATCH_ROWS = 1024;
-/** Room left for rows appended after a commit: 1/32 of the rows, at least this many (then a compacting copy). */
-const APPEND_SLACK_MIN = 1024;
-const APPEND_SLACK_DIVISOR = 32;
 /** Rows deleted beyond this share of the store's rows are dropped by a compacting copy. */
 const MAX_DEAD_SHARE = 0.25;
-/** Bytes per row of the facts (id, document, quality) and of the per-document row lists, roughly. */
-const FACT_BYTES = 12;
-const ROW_LIST_BYTES = 16;
 
 export interface VectorLoadOptions {
   /** Load int8 codes only if they (with the facts) take at most this many bytes; else load without codes. */
   maxCodeBytes?: number;
-}
-
-/**
- * The rows a snapshot shares with the snapshots refreshed from it: per-row facts (ids ascend), the int8 codes
- * and the rows of each document, sized with room to append. Rows are only ever appended, and only by the
- * snapshot that wrote the last one, so an older snapshot never sees a row change under it.
- */
-interface RowStore {
-  capacity: number;
-  ids: Int32Array;
-  documentIds: Int32Array;
-  quality: Float32Array;
-  /** The int8 codes of every row; null without WebAssembly SIMD (every search is then exact). */
-  kernel: Int8DotKernel | null;
-  rowsByDocument: Map<number, number[]>;
-  /** Rows written so far. */
-  used: number;
-  /** Loaded without codes because they did not fit (`maxCodeBytes`); searches read every vector from the file. */
-  codesLeftOut: boolean;
 }
 
 /** What changed in the index since a snapshot was taken. */
@@ -407,97 +394,4 @@ export class VectorIndex {
     });
     return top.sorted().map((kept) => ({ id: kept.row, similarity: kept.score }));
   }
-}
-
-/** Σ a[i]·b[i] over `dim` components, in four running sums (the one float32 similarity every path reports). */
-function dotProduct(a: Float32Array, b: Float32Array, dim: number): number {
-  let d0 = 0;
-  let d1 = 0;
-  let d2 = 0;
-  let d3 = 0;
-  let i = 0;
-  for (; i + 3 < dim; i += 4) {
-    d0 += a[i]! * b[i]!;
-    d1 += a[i + 1]! * b[i + 1]!;
-    d2 += a[i + 2]! * b[i + 2]!;
-    d3 += a[i + 3]! * b[i + 3]!;
-  }
-  for (; i < dim; i++) d0 += a[i]! * b[i]!;
-  return d0 + d1 + d2 + d3;
-}
-
-/** An empty store with room for `rows` and the slack to append after commits; codes only if `quantised`. */
-function createStore(rows: number, dimension: number, quantised: boolean): RowStore {
-  const capacity = capacityFor(rows);
-  return {
-    capacity,
-    ids: new Int32Array(capacity),
-    documentIds: new Int32Array(capacity),
-    quality: new Float32Array(capacity),
-    kernel: quantised ? createInt8DotKernel(capacity, dimension) : null,
-    rowsByDocument: new Map(),
-    used: 0,
-    codesLeftOut: false,
-  };
-}
-
-/** Rows a store for `rows` has room for: the slack lets a few commits append in place. */
-function capacityFor(rows: number): number {
-  return rows + Math.max(APPEND_SLACK_MIN, Math.ceil(rows / APPEND_SLACK_DIVISOR));
-}
-
-function appendFacts(store: RowStore, id: number, documentId: number, quality: number): void {
-  const row = store.used++;
-  store.ids[row] = id;
-  store.documentIds[row] = documentId;
-  store.quality[row] = quality;
-  const rows = store.rowsByDocument.get(documentId);
-  if (rows) rows.push(row);
-  else store.rowsByDocument.set(documentId, [row]);
-}
-
-/** Append `entries` (ids ascending past the store's last), quantising their vectors cut or padded to `dimension`. */
-function appendEntries(store: RowStore, entries: readonly VectorEntry[], dimension: number): void {
-  if (entries.length === 0) return;
-  const firstRow = store.used;
-  for (const entry of entries) appendFacts(store, entry.id, entry.documentId, entry.quality);
-  if (!store.kernel) return;
-  const matrix = new Float32Array(entries.length * dimension);
-  entries.forEach((entry, i) => {
-    matrix.set(entry.vector.subarray(0, dimension), i * dimension);
-  });
-  store.kernel.quantise(matrix, dimension, firstRow);
-}
-
-function copyCodes(from: Int8DotKernel, fromRow: number, to: Int8DotKernel, toRow: number): void {
-  const stride = from.stride;
-  to.codes.set(from.codes.subarray(fromRow * stride, (fromRow + 1) * stride), toRow * stride);
-  to.scales[toRow] = from.scales[fromRow]!;
-}
-
-/**
- * The query's int8 codes (symmetric, scaled to its own max |x|). Its scale is one factor common to every row,
- * so the first pass can rank without it. A zero or non-finite query gets zero codes.
- */
-function quantiseQuery(query: Float32Array, dim: number, target: Int8Array): void {
-  let maxAbs = 0;
-  for (let i = 0; i < dim; i++) {
-    const a = Math.abs(query[i]!);
-    if (a > maxAbs) maxAbs = a;
-  }
-  const scale = maxAbs > 0 && Number.isFinite(maxAbs) ? 127 / maxAbs : 0;
-  for (let i = 0; i < dim; i++) target[i] = Math.round(query[i]! * scale) || 0;
-}
-
-function maskOf(rows: readonly number[], size: number): Uint8Array {
-  const mask = new Uint8Array(size);
-  for (const row of rows) mask[row] = 1;
-  return mask;
-}
-
-/** `added` in chunk-id order, one entry per id: a chunk listed twice keeps its later vector. */
-function lastOfEachId(added: readonly VectorEntry[]): VectorEntry[] {
-  const byId = new Map<number, VectorEntry>();
-  for (const entry of added) byId.set(entry.id, entry);
-  return [...byId.values()].sort((a, b) => a.id - b.id);
 }

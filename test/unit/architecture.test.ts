@@ -65,6 +65,8 @@ const COMPOSITION_ROOT = new Set([
   'app/embedding/model-files.ts',
   'app/doctor/doctor-database.ts',
   'app/search/search-session.ts',
+  'app/search/vector-snapshots.ts',
+  'app/search/word-snapshots.ts',
   'app/search/index-learned-signals.ts',
   'app/browse/get-document.ts',
   'app/serve/live-sync.ts',

@@ -40,7 +40,7 @@ function hit(overrides: Partial<Hit>): Hit {
   };
 }
 
-function response(results: Hit[]): SearchResponse {
+function response(results: Hit[], settings: Partial<SearchResponse['settings']> = {}): SearchResponse {
   return {
     results,
     lowConfidence: false,
@@ -51,6 +51,7 @@ function response(results: Hit[]): SearchResponse {
       reranker: { status: 'disabled', candidates: 0 },
     },
     lexicalOnly: false,
+    settings: { minConfidenceRatio: 1.5, fold: 'section', ...settings },
   };
 }
 
@@ -60,10 +61,10 @@ const spans = [{ start, end: start + 'pg_restore'.length }];
 describe('search text for people', () => {
   it('says how many lower hits a hit folded in, and by what', () => {
     const folded = (fold?: 'section' | 'document') =>
-      renderSearchText(response([hit({ folded: 3 }), hit({ path: 'ops/other.md' })]), {
-        minConfidenceRatio: 1.5,
-        ...(fold ? { fold } : {}),
-      }).split('\n\n');
+      renderSearchText(
+        response([hit({ folded: 3 }), hit({ path: 'ops/other.md' })], fold ? { fold } : {}),
+        {},
+      ).split('\n\n');
     const [first, second] = folded('document');
     expect(first).toContain('\n   +3 lower hits of this document folded in (--fold none lists them)\n');
     expect(second).not.toContain('folded');
@@ -76,7 +77,7 @@ describe('search text for people', () => {
         hit({ matchSpans: spans }),
         hit({ score: 0.0082, path: 'ops/other.md', lineStart: null, lineEnd: null, matchSpans: [] }),
       ]),
-      { minConfidenceRatio: 1.5 },
+      {},
     );
     const [first, second] = text.trimEnd().split('\n\n');
     expect(first!.split('\n')).toEqual([
@@ -97,7 +98,6 @@ describe('search text for people', () => {
 
   it('--full prints the whole text', () => {
     const text = renderSearchText(response([hit({ matchSpans: spans })]), {
-      minConfidenceRatio: 1.5,
       full: true,
     });
     for (const line of LONG.split('\n')) expect(text).toContain(`   │ ${line}\n`);
@@ -105,10 +105,9 @@ describe('search text for people', () => {
   });
 
   it('marks the matched words only on a terminal', () => {
-    const plain = renderSearchText(response([hit({ matchSpans: spans })]), { minConfidenceRatio: 1.5 });
+    const plain = renderSearchText(response([hit({ matchSpans: spans })]), {});
     expect(plain).not.toContain('\u001b[');
     const coloured = renderSearchText(response([hit({ matchSpans: spans })]), {
-      minConfidenceRatio: 1.5,
       color: true,
     });
     expect(coloured).toMatch(
@@ -124,7 +123,7 @@ describe('search text for people', () => {
         hit({ content: long, matchSpans: [{ start: at, end: at + 6 }] }),
         hit({ title: 'evil\u001b[2J', content: 'fake\u001b]0;title\u0007 line', matchSpans: [] }),
       ]),
-      { minConfidenceRatio: 1.5 },
+      {},
     );
     const cut = text.split('\n').find((line) => line.includes('needle'))!;
     expect(cut.length).toBeLessThan(180);

@@ -1,5 +1,6 @@
 // The embedding input of a chunk row, its key, and (on an index made before long inputs were read in windows)
 // which reused vectors were cut off at the model's limit and must be embedded again.
+import { chunkModelInput, chunkModelText } from '../../document/chunk-model-input.js';
 import type { ChunkRowInput } from '../../store/document-store.js';
 import type { Embedder } from '../../types.js';
 
@@ -49,15 +50,17 @@ export function embeddingText(
   content: string,
   options: Pick<EmbedRowsOptions, 'contextual'>,
 ) {
-  return options.contextual && context ? `${context}\n\n${content}` : content;
+  return chunkModelText(context, content, options.contextual);
 }
 
-/** The embedding input as its vector's key hashes it: the embedding text cut at maxInputChars. */
+/** The embedding input as its vector's key hashes it: the embedding text cut at maxInputChars as the embedder cuts it. */
 export function toEmbeddingInput(
   context: string,
   content: string,
   options: Pick<EmbedRowsOptions, 'contextual' | 'maxInputChars'>,
 ): string {
-  const text = embeddingText(context, content, options);
-  return text.length > options.maxInputChars ? text.slice(0, options.maxInputChars) : text;
+  return chunkModelInput(context, content, {
+    contextual: options.contextual,
+    maxChars: options.maxInputChars,
+  });
 }

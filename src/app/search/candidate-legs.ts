@@ -14,6 +14,7 @@ import {
 import type { LexicalQueryOptions, SearchReader } from '../../store/chunk-search.js';
 import type { VectorHit, VectorSearchOptions } from '../../store/vector-index.js';
 import type { Bm25Weights, Embedder, LegHealth } from '../../types.js';
+import type { WordRanking } from './search-cache.js';
 
 /** Rows the short-term substring fallback may examine: bounds its cost on large KBs. */
 export const SUBSTRING_SCAN_LIMIT = 50_000;
@@ -31,6 +32,8 @@ export interface LexicalLegOptions {
   pool: number;
   minQuality: number;
   documentIds: readonly number[] | null;
+  /** The session's in-memory word ranking, tried before FTS5 (absent or null: FTS5 ranks). */
+  words?: WordRanking | null;
 }
 
 export interface LexicalLegResult {
@@ -96,7 +99,7 @@ export function runLexicalLeg(
       errors.push(`${kind}: ${(error as Error).message}`);
     }
   };
-  if (words.expression) stage(() => rankWordLeg(reader, query, common), 'words');
+  if (words.expression) stage(() => rankWordLeg(reader, options.words ?? null, query, common), 'words');
   if (trigram.expression && ids.length < pool) {
     const expression = trigram.expression;
     stage(
@@ -122,13 +125,14 @@ export function runLexicalLeg(
  */
 function rankWordLeg(
   reader: SearchReader,
+  words: WordRanking | null,
   query: Extract<CompiledLegQuery, { kind: 'query' }>,
   common: Omit<LexicalQueryOptions, 'expression'>,
 ): number[] {
   const expression = query.words.expression ?? '';
   const inMemory =
-    query.trigram.negatives.length === 0 && reader.rankWords
-      ? reader.rankWords(query.words.terms, {
+    query.trigram.negatives.length === 0 && words
+      ? words.rankTerms(query.words.terms, {
           weights: common.weights,
           limit: common.limit,
           minQuality: common.minQuality,

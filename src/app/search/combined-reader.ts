@@ -13,7 +13,14 @@ import type {
   SearchReader,
   SubstringOptions,
 } from '../../store/chunk-search.js';
-import type { ChunkRecord } from '../../types.js';
+import type { ChunkRecord, DocumentFacts } from '../../types.js';
+import type { SearchCache } from './search-cache.js';
+
+/** What a search reads of one index, or of several read as one: the store's statements and the caches. */
+export interface PartReads {
+  reader: SearchReader;
+  cache: SearchCache;
+}
 
 /** How ids and paths of `count` parts are told apart once read as one. */
 export class PartIds {
@@ -93,8 +100,27 @@ function readByPart<T extends { id: number }>(
   });
 }
 
-/** One SearchReader over several parts' readers (one per index), for the search pipeline. */
-export function combineReaders(readers: readonly SearchReader[]): SearchReader {
+/**
+ * Several parts' reads (one per index) as one index's, for the search pipeline: the parts' document facts come
+ * from their caches; the combined search ranks no words in memory itself (each part's snapshot answers inside
+ * searchFts).
+ */
+export function combineReads(parts: readonly PartReads[]): PartReads {
+  const ids = new PartIds(parts.length);
+  const relabel = (part: number, facts: DocumentFacts[]) =>
+    facts.map((fact) => ({ ...fact, id: ids.global(part, fact.id) }));
+  return {
+    reader: combineReaders(parts),
+    cache: {
+      documentFacts: () => parts.flatMap((p, part) => relabel(part, p.cache.documentFacts())),
+      words: null,
+    },
+  };
+}
+
+/** One SearchReader over several parts' readers (one per index). */
+function combineReaders(parts: readonly PartReads[]): SearchReader {
+  const readers = parts.map((part) => part.reader);
   const ids = new PartIds(readers.length);
   const record = (part: number, r: ChunkRecord): ChunkRecord => ({
     ...r,
@@ -115,8 +141,8 @@ export function combineReaders(readers: readonly SearchReader[]): SearchReader {
   const searchFts = (table: FtsTable, options: LexicalQueryOptions, snapshots = true): number[] => {
     if (!options.phrases) throw new Error('ranking several indexes as one needs the expression phrases');
     const query = { table, expression: options.expression, phrases: options.phrases };
-    const prepared = readers.map((reader) => {
-      const snapshot = snapshots ? (reader.prepareSnapshotRanking?.(query, options.weights) ?? null) : null;
+    const prepared = parts.map(({ reader, cache }) => {
+      const snapshot = snapshots ? (cache.words?.prepareCorpusRanking(query, options.weights) ?? null) : null;
       return { snapshot: snapshot !== null, ranking: snapshot ?? reader.prepareCorpusRanking(query) };
     });
     // Filters never change the statistics: bm25 divides by the whole table's, filtered or not.

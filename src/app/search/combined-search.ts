@@ -6,7 +6,7 @@
 import type { LearnedSignals } from '../../rank/learned-signals.js';
 import type { VectorHit, VectorSearchOptions } from '../../store/vector-index.js';
 import type { VectorLegSource, VectorSnapshot } from './candidate-legs.js';
-import { combineReaders, PartIds } from './combined-reader.js';
+import { combineReads, PartIds } from './combined-reader.js';
 import type { SessionView } from './search-session.js';
 import type { ExpandedFrom, HitExplanation, SearchHit, SearchResponse } from './search-types.js';
 import { runSearch, type SearchContext, type SearchOptions } from './searcher.js';
@@ -31,6 +31,7 @@ export interface CombinedResponse extends Omit<SearchResponse, 'results'> {
 function contextOf(view: SessionView): SearchContext {
   return {
     reader: view.reader,
+    cache: view.cache,
     config: view.config,
     embedder: view.embedder,
     reranker: view.reranker,
@@ -141,7 +142,7 @@ function vectorLegsOf(
 function combinedContext(ids: PartIds, views: readonly SessionView[]): SearchContext {
   const [first, ...otherModels] = vectorLegsOf(ids, views);
   return {
-    reader: combineReaders(views.map((view) => view.reader)),
+    ...combineReads(views),
     config: views[0]!.config,
     reranker: views[0]!.reranker,
     embedder: first?.legs.embedder ?? null,

@@ -2,6 +2,7 @@
 export { buildDocumentFilter } from '../../rank/document-filter.js';
 export { FOLD_MODES, type FoldMode } from '../../rank/fold-hits.js';
 export { type CompiledLegQuery, compileLegQuery, runLexicalLeg, runVectorLeg } from './candidate-legs.js';
+export { type CheckedSearch, checkSearchRequest } from './checked-search.js';
 export { type CombinedHit, type CombinedResponse, type SearchPart, searchParts } from './combined-search.js';
 export { createPostingsCache, type PostingsCache, sweepLexicalLeg } from './lexical-sweep.js';
 export {
@@ -15,9 +16,15 @@ export {
   resolveSearchParams,
   type SearchKnobs,
 } from './resolve-search-params.js';
+export type { SearchCache, WordRanking } from './search-cache.js';
 export { searchWireSchema } from './search-param-schema.js';
 export { validateSearchRequest } from './search-request.js';
 export { type ReadSnapshot, SearchSession, type SessionView } from './search-session.js';
-export { type SearchHit, type SearchResponse, searchResponseToJson } from './search-types.js';
-export { type CandidateLeg, checkSearchRequest, type SearchOptions } from './searcher.js';
+export {
+  type SearchHit,
+  type SearchResponse,
+  type SearchResponseSettings,
+  searchResponseToJson,
+} from './search-types.js';
+export type { CandidateLeg, SearchOptions } from './searcher.js';
 export type { SnapshotMemory } from './snapshot-budget.js';

@@ -1,4 +1,5 @@
-// A long-lived read side of one index: the connection, the model check, and the vector snapshot cache.
+// A long-lived read side of one index: the connection, the model check, and what it keeps in memory between
+// searches (the vector and word snapshots, the document facts, the judgments and what they teach).
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { formatOfPath } from '../../document/document-formats.js';
@@ -7,18 +8,10 @@ import type { LearnedSignals } from '../../rank/learned-signals.js';
 import { type BrowseReader, createBrowseReader } from '../../store/browse-queries.js';
 import { createSearchReader, type SearchReader } from '../../store/chunk-search.js';
 import { type CorpusChunkRow, type CorpusDigest, readCorpusDigest } from '../../store/corpus-digest.js';
-import {
-  type CorpusQuery,
-  type PreparedCorpusRanking,
-  prepareSnapshotRanking,
-} from '../../store/corpus-ranking.js';
 import { readFeedbackServes } from '../../store/feedback-store.js';
-import { readMaxChunkId, readVectorChanges, type VectorMark } from '../../store/vector-changes.js';
-import { VectorIndex } from '../../store/vector-index.js';
-import { readWordChanges } from '../../store/word-changes.js';
-import { WordIndex, type WordLoad, type WordRankOptions } from '../../store/word-index.js';
-import { WordTokenizer } from '../../store/word-tokenizer.js';
-import type { Bm25Weights, ChunkRecord, DocumentFacts, Embedder, Reranker } from '../../types.js';
+import { ReadConnection } from '../../store/read-connection.js';
+import type { VectorIndex } from '../../store/vector-index.js';
+import type { ChunkRecord, DocumentFacts, Embedder, Reranker } from '../../types.js';
 import {
   adoptIndexModel,
   assertSameIdentity,
@@ -30,9 +23,12 @@ import {
 import { IndexDatabase } from '../indexing/index.js';
 import { learnedSignalsOf } from './index-learned-signals.js';
 import { judgmentWindowOf } from './resolve-search-params.js';
+import type { SearchCache } from './search-cache.js';
 import type { SearchResponse } from './search-types.js';
 import { runSearch, type SearchOptions } from './searcher.js';
 import { SnapshotBudget, type SnapshotMemory } from './snapshot-budget.js';
+import { preloadVectors, type VectorSnapshotRead, VectorSnapshots } from './vector-snapshots.js';
+import { WordSnapshots } from './word-snapshots.js';
 
 export interface SearchSessionDeps {
   /** The embedder for the config in effect (the requested one, following the index's model). */
@@ -79,7 +75,10 @@ export interface ReadSnapshot {
 
 /** What the browse use cases (get_document, list_topics, the connection graph) read, on the session's connection. */
 export interface SessionView {
+  /** The store's statements on the session's connection. */
   reader: SearchReader;
+  /** What the session keeps in memory for a search: the document facts and the word snapshot's ranking. */
+  cache: SearchCache;
   browser: BrowseReader;
   config: ResolvedConfig;
   /** The current vector snapshot, or null for a lexical-only index (or one without vectors yet). */
@@ -96,98 +95,28 @@ export interface SessionView {
   linesOf(record: ChunkRecord): LineSpan | null;
 }
 
-/**
- * The vector snapshot of one data_version, with where it stands (`mark`: its highest chunk id and the chunks then
- * waiting for a vector), so the next version's snapshot is this one with the changes since applied.
- */
-interface VectorSnapshot {
-  version: number;
-  text: string;
-  mark: VectorMark;
-  index: VectorIndex | null;
-}
-
-/** The index's text generation (`g…`), or its data_version (`v…`) for an index without the counter. */
-function textKeyOf(database: IndexDatabase): string {
-  const generation = database.textGeneration();
-  return generation === null ? `v${database.db.pragma('data_version', { simple: true })}` : `g${generation}`;
-}
-
-/** Yield once so the model's load message goes out first, then load the snapshot of the current data_version. */
-async function preloadVectors(
-  database: IndexDatabase,
-  dimension: number,
-  text: () => string,
-  budget: SnapshotBudget,
-) {
-  await new Promise((resolve) => setImmediate(resolve));
-  return readVectorSnapshot(database, dimension, text, null, budget);
-}
-
-/**
- * The snapshot of the current data_version: `previous` with the changes since applied when there is one (see
- * vector-changes.ts), else loaded whole — with its codes only if they fit the budget; a refreshed snapshot whose
- * codes grew past it, or were left out and fit now, is loaded whole again. The queue and the vectors are read in
- * one read transaction, so a commit in between cannot be missed or counted twice.
- */
-function readVectorSnapshot(
-  database: IndexDatabase,
-  dimension: number,
-  text: () => string,
-  previous: VectorSnapshot | null,
-  budget: SnapshotBudget,
-): VectorSnapshot {
-  const db = database.db;
-  return db.transaction((): VectorSnapshot => {
-    const version = db.pragma('data_version', { simple: true }) as number;
-    const key = text();
-    const queuedNow = database.embeddingQueue.readIds();
-    const mark = { maxChunkId: readMaxChunkId(db), queued: Int32Array.from(queuedNow) };
-    // Without the text generation counter (an index from before it) a text change is not told apart: load.
-    const base = previous?.index && key.startsWith('g') ? previous.index : null;
-    const load = () => VectorIndex.load(db, dimension, { maxCodeBytes: budget.vectorRoom() });
-    const refreshed = base
-      ? base.withChanges(
-          readVectorChanges(db, base, {
-            mark: previous!.mark,
-            queuedNow,
-            textChanged: previous!.text !== key,
-          }),
-        )
-      : null;
-    const index = refreshed && !budget.vectorsMisfit(refreshed) ? refreshed : load();
-    const kept = index.size > 0 ? index : null;
-    budget.noteVectors(kept);
-    return { version, text: key, mark, index: kept };
-  })();
-}
-
 export class SearchSession {
-  private readonly database: IndexDatabase;
-  private readonly config: ResolvedConfig;
+  /** The configuration in effect: the requested one, following the model the index records. */
+  readonly config: ResolvedConfig;
   private readonly embedder: Embedder | null;
   private readonly reranker: Reranker | null;
   private readonly reader: SearchReader;
+  private readonly cache: SearchCache;
   private browser: BrowseReader | null = null;
-  private vectorCache: VectorSnapshot | null = null;
+  private readonly vectors: VectorSnapshots | null;
+  private readonly words: WordSnapshots;
   private factsCache: { text: string; facts: DocumentFacts[] } | null = null;
-  private wordCache: { text: string; index: WordIndex | null } | null = null;
-  /** Searches run against the current text; the word snapshot is built from the second one on. */
-  private searchesSeen = { text: '', count: 0 };
   /** Which text the index holds, read again only after another connection committed (see textKey). */
   private textCache: { version: number; text: string } | null = null;
   private judgmentCache: { version: number; serves: JudgedServe[] } | null = null;
   private learnedCache: { version: number; builtAtMs: number; signals: LearnedSignals } | null = null;
   private readonly now: () => Date;
-  /** Query tokens as fts_words makes them; created with the first word snapshot. */
-  private wordTokenizer: WordTokenizer | null = null;
-  /** Open withReadSnapshot calls sharing the read transaction. */
-  private snapshotUsers = 0;
   private readonly budget: SnapshotBudget;
   private readonly lineRange: SearchSessionDeps['lineRange'] | null;
 
   private constructor(
-    database: IndexDatabase,
+    private readonly database: IndexDatabase,
+    private readonly connection: ReadConnection,
     config: ResolvedConfig,
     models: {
       embedder: Embedder | null;
@@ -195,24 +124,22 @@ export class SearchSession {
       now: () => Date;
       lineRange?: SearchSessionDeps['lineRange'];
     },
-    budget: SnapshotBudget,
+    snapshots: { budget: SnapshotBudget; preloaded: VectorSnapshotRead | null },
   ) {
     const { embedder, reranker } = models;
     this.lineRange = models.lineRange ?? null;
-    this.budget = budget;
+    this.budget = snapshots.budget;
     this.now = models.now;
-    this.database = database;
     this.config = config;
     this.embedder = embedder;
     this.reranker = reranker;
-    const reader = createSearchReader(database.db);
-    // Filters look at every document's facts; re-read them only after another connection committed.
-    this.reader = {
-      ...reader,
-      readDocumentFacts: () => this.currentDocumentFacts(reader),
-      rankWords: (terms, options) => this.rankWords(terms, options),
-      prepareSnapshotRanking: (query, weights) => this.snapshotRanking(query, weights),
-    };
+    this.reader = createSearchReader(connection.db);
+    const textKey = () => this.textKey();
+    const source = { connection, queue: database.embeddingQueue, textKey, budget: this.budget };
+    this.vectors = embedder ? new VectorSnapshots(source, embedder.dimension, snapshots.preloaded) : null;
+    this.words = new WordSnapshots(connection, textKey, WordSnapshots.weightsOf(config), this.budget);
+    // Filters look at every document's facts; re-read them only after the text changed.
+    this.cache = { documentFacts: () => this.currentDocumentFacts(), words: this.words };
   }
 
   /** Open the index, follow or check its model identity, and load the models once. */
@@ -223,18 +150,21 @@ export class SearchSession {
   ): Promise<SearchSession> {
     const database = IndexDatabase.open(dbPath, { create: false, kbPath: requested.kbPath ?? undefined });
     try {
-      database.db.pragma(`cache_size = -${SESSION_PAGE_CACHE_KIB}`);
+      const connection = new ReadConnection(database.db, { pageCacheKib: SESSION_PAGE_CACHE_KIB });
       const stored = database.identity();
       const config = stored ? adoptIndexModel(requested, stored) : requested;
       const pendingEmbedder = deps.embedder(config);
       pendingEmbedder.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
       // The model loads on its own thread: read the vector snapshot meanwhile (a search needs it next).
-      const text = () => textKeyOf(database);
       const budget = new SnapshotBudget(config.search.memoryBudgetMb, deps.onNotice);
+      const source = {
+        connection,
+        queue: database.embeddingQueue,
+        textKey: () => connection.textKey(),
+        budget,
+      };
       const preloaded =
-        stored && stored.dimension > 0
-          ? await preloadVectors(database, stored.dimension, text, budget)
-          : null;
+        stored && stored.dimension > 0 ? await preloadVectors(source, stored.dimension) : null;
       // A model that cannot load is a failed leg of this session, not a failed command (see unloaded-models.ts).
       const embedder = await pendingEmbedder.catch((error: unknown) =>
         embedderInsteadOf(error, config, stored),
@@ -245,10 +175,9 @@ export class SearchSession {
         .catch((error: unknown) => rerankerInsteadOf(error, config));
       const now = deps.now ?? (() => new Date());
       const models = { embedder, reranker, now, lineRange: deps.lineRange };
-      const session = new SearchSession(database, config, models, budget);
-      if (embedder && preloaded && embedder.dimension === stored?.dimension) session.vectorCache = preloaded;
-      else budget.noteVectors(null); // the preloaded snapshot is dropped: it holds none of the budget
-      return session;
+      const kept = embedder && preloaded && embedder.dimension === stored?.dimension ? preloaded : null;
+      if (!kept) budget.noteVectors(null); // the preloaded snapshot is dropped: it holds none of the budget
+      return new SearchSession(database, connection, config, models, { budget, preloaded: kept });
     } catch (error) {
       database.close();
       throw error;
@@ -259,6 +188,7 @@ export class SearchSession {
     return runSearch(
       {
         reader: this.reader,
+        cache: this.cache,
         config: this.config,
         embedder: this.embedder,
         reranker: this.reranker,
@@ -286,22 +216,22 @@ export class SearchSession {
 
   /** The feedback tables as of the current data_version: read again only after another connection committed. */
   private currentJudgments(): JudgedServe[] {
-    const version = this.dataVersion();
+    const version = this.connection.dataVersion();
     if (this.judgmentCache?.version !== version) {
-      this.judgmentCache = { version, serves: readFeedbackServes(this.database.db) };
+      this.judgmentCache = { version, serves: readFeedbackServes(this.connection.db) };
     }
     return this.judgmentCache.serves;
   }
 
   /** The signals of every recorded judgment, rebuilt when the tables changed or the clock moved an hour. */
   private currentLearned(): LearnedSignals {
-    const version = this.dataVersion();
+    const version = this.connection.dataVersion();
     const now = this.now();
     const cached = this.learnedCache;
     if (cached?.version === version && Math.abs(now.getTime() - cached.builtAtMs) < LEARNED_MAX_AGE_MS) {
       return cached.signals;
     }
-    const signals = learnedSignalsOf(this.database.db, () => this.currentJudgments(), {
+    const signals = learnedSignalsOf(this.connection.db, () => this.currentJudgments(), {
       now,
       window: judgmentWindowOf(this.config),
     });
@@ -311,9 +241,10 @@ export class SearchSession {
 
   /** Read access for the browse use cases; the browse statements are prepared on first use. */
   view(): SessionView {
-    this.browser ??= createBrowseReader(this.database.db);
+    this.browser ??= createBrowseReader(this.connection.db);
     return {
       reader: this.reader,
+      cache: this.cache,
       browser: this.browser,
       config: this.config,
       vectors: () => this.currentVectors(),
@@ -329,89 +260,7 @@ export class SearchSession {
   /** Build the snapshots a search needs now, so the first searches do not pay for them (serve calls this). */
   preload(): void {
     this.currentVectors();
-    this.currentWordIndex(true);
-  }
-
-  /**
-   * Rank single-token terms in memory, or null to let the caller use FTS5: no snapshot (yet), an index from
-   * before schema 3, or a term that is a phrase under the table's tokenizer.
-   */
-  private rankWords(
-    terms: readonly string[],
-    options: WordRankOptions & { weights: Bm25Weights },
-  ): number[] | null {
-    const index = this.wordIndexFor(options.weights);
-    return index?.rankTerms(this.wordTokenizer!, terms, options) ?? null;
-  }
-
-  /** The word snapshot's share and ranking for a search over several indexes (corpus-ranking.ts), if it can. */
-  private snapshotRanking(query: CorpusQuery, weights: Bm25Weights): PreparedCorpusRanking | null {
-    const index = this.wordIndexFor(weights);
-    return index && prepareSnapshotRanking(index, this.wordTokenizer!, query);
-  }
-
-  /** The word snapshot (and its tokenizer) when it ranks with `weights`; see currentWordIndex. */
-  private wordIndexFor(weights: Bm25Weights): WordIndex | null {
-    // Other weights (tune's sweep) rank through FTS5; they must not build a snapshot they cannot use.
-    const f = this.config.search.fusion;
-    if (
-      weights.heading !== f.bm25HeadingWeight ||
-      weights.context !== f.bm25ContextWeight ||
-      weights.content !== f.bm25ContentWeight
-    )
-      return null;
-    const index = this.currentWordIndex(false);
-    if (index) this.wordTokenizer ??= WordTokenizer.forWordTable(this.database.db);
-    return index;
-  }
-
-  /**
-   * The word snapshot of the current text: the previous one with the changed rows applied (word-changes.ts), or
-   * loaded whole. Loading costs a few dozen FTS5 searches, so a one-shot search (the CLI) never loads it: only
-   * the second search of a version, or `preload`, does.
-   */
-  private currentWordIndex(eager: boolean): WordIndex | null {
-    const text = this.textKey();
-    const cached = this.wordCache;
-    if (cached?.text === text) {
-      // The vector codes come first: codes that grew (vectors stored since) can push the postings out.
-      if (!cached.index || !this.budget.wordsOver(cached.index.memoryBytes)) return cached.index;
-      this.budget.noteWords({ index: null, neededBytes: cached.index.memoryBytes }, () => this.countChunks());
-      this.wordCache = { text, index: null };
-      return null;
-    }
-    const db = this.database.db;
-    // Without the text generation counter (an index from before it) a text change is not told apart: load.
-    const base = this.wordCache?.index && text.startsWith('g') ? this.wordCache.index : null;
-    if (this.searchesSeen.text !== text) this.searchesSeen = { text, count: 0 };
-    // Applying the changes to a snapshot costs little, so the first search after a commit does it.
-    if (!eager && !base && ++this.searchesSeen.count < 2) return null;
-    const f = this.config.search.fusion;
-    const weights = {
-      heading: f.bm25HeadingWeight,
-      context: f.bm25ContextWeight,
-      content: f.bm25ContentWeight,
-    };
-    const index = db.transaction(() => {
-      const changes = base ? readWordChanges(db, base) : null;
-      const refreshed = changes && base?.withChanges(db, changes);
-      const chunks = () => this.countChunks();
-      if (refreshed && !this.budget.wordsOver(refreshed.memoryBytes)) {
-        this.budget.noteWords({ index: refreshed, neededBytes: refreshed.memoryBytes }, chunks);
-        return refreshed;
-      }
-      // Refused for the budget as the index is: not tried again (a counting pass) until that could change.
-      if (!this.budget.mayLoadWords(chunks)) return null;
-      const load: WordLoad = WordIndex.loadWithin(db, weights, this.budget.wordRoom());
-      this.budget.noteWords(load, chunks);
-      return load.index;
-    })();
-    this.wordCache = { text, index };
-    return index;
-  }
-
-  private countChunks(): number {
-    return this.database.db.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
+    this.words.current(true);
   }
 
   /** What the snapshots hold now under `[search] memory_budget_mb`. */
@@ -419,71 +268,43 @@ export class SearchSession {
     return this.budget.memory();
   }
 
-  private currentDocumentFacts(reader: SearchReader): DocumentFacts[] {
+  private currentDocumentFacts(): DocumentFacts[] {
     const text = this.textKey();
-    if (this.factsCache?.text !== text) this.factsCache = { text, facts: reader.readDocumentFacts() };
+    if (this.factsCache?.text !== text) this.factsCache = { text, facts: this.reader.readDocumentFacts() };
     return this.factsCache.facts;
   }
 
   /**
-   * Which documents and chunks the index holds: their text generation (bumped by every write of a document, a
-   * removal or a word-count backfill), so commits that only store vectors (a first index embedding behind its
-   * text) or judgments keep the word snapshot and the facts. An index without the counter falls back to
-   * data_version: any commit.
+   * Which documents and chunks the index holds (ReadConnection.textKey), so commits that only store vectors (a
+   * first index embedding behind its text) or judgments keep the word snapshot and the facts.
    */
   private textKey(): string {
-    const version = this.dataVersion();
-    if (this.textCache?.version !== version) this.textCache = { version, text: textKeyOf(this.database) };
+    const version = this.connection.dataVersion();
+    if (this.textCache?.version !== version) this.textCache = { version, text: this.connection.textKey() };
     return this.textCache.text;
-  }
-
-  private dataVersion(): number {
-    return this.database.db.pragma('data_version', { simple: true }) as number;
   }
 
   /** Chunks waiting in the embedding queue: the queue the current vector snapshot was read with. */
   private pendingEmbeddings(): number {
-    if (!this.embedder) return 0;
-    this.currentVectors();
-    return this.vectorCache?.mark.queued.length ?? this.database.embeddingQueue.size();
+    return this.vectors?.pending() ?? 0;
   }
 
   /** Refresh the vector snapshot only when another connection committed since it was taken. */
   private currentVectors(): VectorIndex | null {
-    // No dimension: a model that never loaded for this index, which then holds no vectors.
-    if (!this.embedder || this.embedder.dimension === 0) return null;
-    const cached = this.vectorCache;
-    if (cached?.version === this.dataVersion()) return cached.index;
-    this.vectorCache = readVectorSnapshot(
-      this.database,
-      this.embedder.dimension,
-      () => this.textKey(),
-      cached,
-      this.budget,
-    );
-    return this.vectorCache.index;
+    return this.vectors?.current() ?? null;
   }
 
-  /**
-   * Run `work` inside one deferred read transaction, so every search and the corpus pass read the same WAL
-   * snapshot even while an indexer commits; it only reads, so it ends with a rollback.
-   */
-  async withReadSnapshot<T>(work: (snapshot: ReadSnapshot) => Promise<T>): Promise<T> {
-    const db = this.database.db;
-    // Concurrent snapshots on one connection (two evals on one facade) share the transaction; the last to
-    // finish ends it.
-    if (this.snapshotUsers++ === 0 && !db.inTransaction) db.exec('BEGIN DEFERRED');
-    try {
-      return await work({
+  /** Run `work` inside one read transaction: every search and the corpus pass read the same snapshot. */
+  withReadSnapshot<T>(work: (snapshot: ReadSnapshot) => Promise<T>): Promise<T> {
+    return this.connection.withReadTransaction(() =>
+      work({
         model: this.embedder?.id ?? 'none',
         contextMode: this.database.identity()?.contextMode ?? 'off',
         search: (request, options) => this.search(request, options),
-        readCorpus: (visit) => readCorpusDigest(db, visit),
+        readCorpus: (visit) => readCorpusDigest(this.connection.db, visit),
         judgments: () => this.currentJudgments(),
-      });
-    } finally {
-      if (--this.snapshotUsers === 0 && db.inTransaction) db.exec('ROLLBACK');
-    }
+      }),
+    );
   }
 
   /**
@@ -491,8 +312,8 @@ export class SearchSession {
    * dropped so only the connection stays.
    */
   retire(): void {
-    this.vectorCache = null;
-    this.wordCache = null;
+    this.vectors?.drop();
+    this.words.drop();
     this.factsCache = null;
     this.textCache = null;
     this.judgmentCache = null;
@@ -505,7 +326,7 @@ export class SearchSession {
   }
 
   close(): void {
-    this.wordTokenizer?.close();
+    this.words.close();
     this.database.close();
   }
 }

@@ -3,6 +3,7 @@
 import { toWireKeys } from '../../config/search-params.js';
 import type { DocumentFilters } from '../../rank/document-filter.js';
 import type { BoostEvidence } from '../../rank/feedback-boost.js';
+import type { FoldMode } from '../../rank/fold-hits.js';
 import type { LegReport } from '../../types.js';
 
 export interface MatchSpan {
@@ -88,6 +89,14 @@ export interface SearchResponse {
   lexicalOnly: boolean;
   /** Only with no results and no document filter: chunks holding the query's keywords that the quality filter hid. */
   hiddenByQuality?: { count: number; minQuality: number };
+  /** The settings in effect that a person's text output names (not part of the wire form). */
+  settings: SearchResponseSettings;
+}
+
+/** What the search ranked with, as the CLI's text names it: the low_confidence ratio and the fold mode. */
+export interface SearchResponseSettings {
+  minConfidenceRatio: number;
+  fold: FoldMode;
 }
 
 /** How to see what the quality filter hid, in the words of each surface. */

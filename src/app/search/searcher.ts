@@ -1,6 +1,6 @@
 // The one search pipeline shared by the CLI, the MCP server and eval.
 import type { ResolvedConfig } from '../../config/resolve-config.js';
-import { GrooveError } from '../../errors.js';
+import { chunkModelText } from '../../document/chunk-model-input.js';
 import { answeredLeg, disabledLeg, failedLeg } from '../../measure/leg-health.js';
 import { presentFilters } from '../../rank/document-filter.js';
 import { type FoldMode, foldKey, foldRanked } from '../../rank/fold-hits.js';
@@ -12,23 +12,25 @@ import { selectMmr } from '../../rank/mmr.js';
 import type { SearchReader } from '../../store/chunk-search.js';
 import type { ChunkRecord, Embedder, LegHealth, Reranker } from '../../types.js';
 import {
-  type CompiledLegQuery,
-  compileLegQuery,
   type LexicalLegResult,
   runLexicalLeg,
   runVectorLeg,
   type VectorLegSource,
   type VectorSnapshot,
 } from './candidate-legs.js';
+import { checkSearchRequest } from './checked-search.js';
 import { applyLearnedStages, type RankedEntry } from './learned-stages.js';
 import { expandHit } from './parent-retriever.js';
 import { type EffectiveSearchParams, resolveSearchParams } from './resolve-search-params.js';
+import type { SearchCache } from './search-cache.js';
 import { resolveDocumentIds } from './search-filters.js';
-import { type SearchRequest, validateSearchRequest } from './search-request.js';
 import type { ExpandedFrom, SearchHit, SearchResponse } from './search-types.js';
 
+/** What one search reads: the store's statements, the session's caches over them, the models and snapshots. */
 export interface SearchContext {
   reader: SearchReader;
+  /** The document facts and the in-memory word ranking, read from memory where the session keeps them. */
+  cache: SearchCache;
   config: ResolvedConfig;
   embedder: Embedder | null;
   reranker: Reranker | null;
@@ -65,39 +67,26 @@ export interface SearchOptions {
 /** The two candidate legs fusion combines. */
 export type CandidateLeg = 'lexical' | 'vector';
 
-/** Check a request without an index: its arguments, and that its query has something to search for. */
-export function checkSearchRequest(input: unknown): SearchRequest {
-  const request = validateSearchRequest(input);
-  compileSearchable(request.query);
-  return request;
-}
-
-function compileSearchable(query: string): Extract<CompiledLegQuery, { kind: 'query' }> {
-  const compiled = compileLegQuery(query);
-  if (compiled.kind === 'exclusion-only') throw new GrooveError('QUERY_INVALID', compiled.message);
-  return compiled;
-}
-
 /**
- * Stages: validate → compile queries (word-level, trigram, exclusions, short CJK terms) → resolve filters to
- * documents → lexical leg (word-level bm25 ranks; trigram and substring hits only fill what words left) and
- * vector leg (exact KNN, exclusions removed) → RRF → optional boost → optional graph hop → optional rerank →
- * optional fold → optional MMR → low_confidence → optional parent retriever → match_spans → response with leg health. Eval's
- * stage ablation may skip one candidate leg (`skipLeg`).
+ * Stages: validate and compile the request (word-level, trigram, exclusions, short CJK terms; once, see
+ * checked-search.ts) → resolve filters to documents → lexical leg (word-level bm25 ranks; trigram and substring
+ * hits only fill what words left) and vector leg (exact KNN, exclusions removed) → RRF → optional boost →
+ * optional graph hop → optional rerank → optional fold → optional MMR → low_confidence → optional parent
+ * retriever → match_spans → response with leg health and the settings it was ranked with. Eval's stage ablation
+ * may skip one candidate leg (`skipLeg`).
  */
 export async function runSearch(
   context: SearchContext,
   input: unknown,
   options: SearchOptions = {},
 ): Promise<SearchResponse> {
-  const request = validateSearchRequest(input);
+  const { request, query: compiled } = checkSearchRequest(input);
   const { reader } = context;
   const params = resolveSearchParams(request, context.config);
   const { limit, minQuality } = params;
-  const compiled = compileSearchable(request.query);
   const { trigram, words } = compiled;
 
-  const documentIds = resolveDocumentIds(reader, request);
+  const documentIds = resolveDocumentIds(context.cache, request);
   const useMmr = params.mmr !== null;
   const useRerank = Boolean(context.reranker) && params.rerank;
   const useFold = params.fold !== 'none';
@@ -127,6 +116,7 @@ export async function runSearch(
           pool,
           minQuality,
           documentIds,
+          words: context.cache.words,
         });
   const vector = await pendingVector;
   const others = await pendingOthers;
@@ -193,6 +183,7 @@ export async function runSearch(
     },
     lexicalOnly: context.embedder === null,
     ...(hidden > 0 ? { hiddenByQuality: { count: hidden, minQuality } } : {}),
+    settings: { minConfidenceRatio: params.minConfidenceRatio, fold: params.fold },
   };
 }
 
@@ -239,11 +230,10 @@ async function rerank(
 ): Promise<{ ranked: RankedEntry[]; health: LegHealth }> {
   const present = ranked.filter((r) => records.has(r.id));
   try {
+    const contextual = context.config.contextual.enabled;
     const passages = present.map((r) => {
       const record = records.get(r.id)!;
-      return context.config.contextual.enabled && record.context
-        ? `${record.context}\n\n${record.content}`
-        : record.content;
+      return chunkModelText(record.context, record.content, contextual);
     });
     const scores = await context.reranker!.score(query, passages);
     const rescored = present.map((r, i) => ({

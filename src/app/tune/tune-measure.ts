@@ -27,6 +27,7 @@ import {
   runLexicalLeg,
   runVectorLeg,
   sweepLexicalLeg,
+  type WordRanking,
 } from '../search/index.js';
 
 /** The index as tune reads it, inside one read transaction. */
@@ -34,6 +35,8 @@ export interface TuneReadSnapshot {
   /** The embedding model id, or `none` for a lexical-only index. */
   model: string;
   reader: SearchReader;
+  /** The session's in-memory word ranking, which the lexical leg tries first (as a search does). */
+  words: WordRanking | null;
   embedder: Embedder | null;
   vectors(): VectorIndex | null;
   readCorpus(visit: (row: CorpusChunkRow) => void): CorpusDigest;
@@ -93,6 +96,7 @@ export async function prepareQuery(
     pool,
     minQuality: 0,
     documentIds: null,
+    words: snapshot.words,
   });
   const parts = [
     ...(compiled.words.expression

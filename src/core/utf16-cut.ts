@@ -1,0 +1,10 @@
+// Cutting a string to a number of UTF-16 units without leaving half of a surrogate pair.
+
+/** Cut `text` to at most `maxChars` UTF-16 units, never leaving half of a surrogate pair at the end. */
+export function truncateToChars(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  let end = maxChars;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return text.slice(0, end);
+}
