@@ -36,14 +36,13 @@ const unique = (values: string[]) => [...new Set(values)];
 export const CONFIG_KEYS = [
   key(
     'kb_path',
-    { ...nonEmpty, setting: 'kbPath', read: expandPath, docDefault: '—' },
+    { ...nonEmpty, read: expandPath, docDefault: '—' },
     'the knowledge-base folder (`--kb-path` wins)',
   ),
   key(
     'db_path',
     {
       ...nonEmpty,
-      setting: 'dbPath',
       read: expandPath,
       docDefault: "the KB's own folder (see [Folders](#folders))",
     },
