@@ -8,14 +8,7 @@ import { derived, fraction, key, nonEmpty, nonEmptyList, searchParameter } from 
 import { expandPath } from './expand-path.js';
 import { SEARCH_KEYS } from './search-config-keys.js';
 
-export const DEFAULT_EXCLUDE_DIRS = [
-  '.obsidian',
-  '.git',
-  'node_modules',
-  'target',
-  '.vscode',
-  '.idea',
-] as const;
+const DEFAULT_EXCLUDE_DIRS = ['.obsidian', '.git', 'node_modules', 'target', '.vscode', '.idea'] as const;
 
 const EXTRACTION_MEMORY_FLOOR = 128 * MIB;
 
@@ -34,11 +27,7 @@ function extractionMemory(value: number | string): number {
 const unique = (values: string[]) => [...new Set(values)];
 
 export const CONFIG_KEYS = [
-  key(
-    'kb_path',
-    { ...nonEmpty, read: expandPath, docDefault: '—' },
-    'the knowledge-base folder (`--kb-path` wins)',
-  ),
+  key('kb_path', { ...nonEmpty, read: expandPath }, 'the knowledge-base folder (`--kb-path` wins)'),
   key(
     'db_path',
     {

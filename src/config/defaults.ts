@@ -1,10 +1,7 @@
 // The built-in settings, generated from the table of groove.toml keys (config-keys.ts), where each default is
 // declared; docs/configuration.md documents each key with its range.
 import { type ConfigKey, type SettingsOf, setAt } from './config-key.js';
-import { CONFIG_KEYS, DEFAULT_EXCLUDE_DIRS } from './config-keys.js';
-
-export { MIB } from './byte-size.js';
-export { DEFAULT_EXCLUDE_DIRS };
+import { CONFIG_KEYS } from './config-keys.js';
 
 /** Directories skipped whatever `exclude_dirs` says. */
 export const ALWAYS_EXCLUDED_DIRS = ['.git', '.svn', 'node_modules'] as const;

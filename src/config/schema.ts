@@ -45,7 +45,7 @@ function valueSchema(spec: ValueSpec): z.ZodType {
     case 'integer':
       return numberSchema(spec, z.number().int());
     case 'number':
-      return numberSchema(spec, finite() as unknown as z.ZodNumber);
+      return numberSchema(spec, finite());
     case 'boolean':
       return z.boolean();
     case 'string':

@@ -56,7 +56,9 @@ function fromConfig(path: string): { default: ParamDefault; min?: number; max?: 
   const key = (CONFIG_KEYS as readonly ConfigKey[]).find((k) => k.setting === path);
   const value = key?.default;
   if (typeof value !== 'number' && typeof value !== 'boolean' && typeof value !== 'string') {
-    throw new Error(`search parameter default "${path}" is not a number, boolean or string in DEFAULTS`);
+    throw new Error(
+      `search parameter default "${path}" is not a number, boolean or string in the table of groove.toml keys`,
+    );
   }
   return {
     default: { value, configPath: path },
