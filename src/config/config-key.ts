@@ -47,7 +47,7 @@ export const weight = { type: 'number', min: 0, max: 1e6 } as const;
 export const fraction = { type: 'number', min: 0, max: 1 } as const;
 /** The description of a key that sets a search parameter's default (the search parameter table describes it). */
 export const searchParameter = (name: string) =>
-  `the default of the search parameter \`${name}\` (see below)`;
+  `the default of the search parameter [\`${name}\`](#search-parameters)`;
 
 type Camel<S extends string> = S extends `${infer Head}_${infer Rest}`
   ? `${Head}${Capitalize<Camel<Rest>>}`
