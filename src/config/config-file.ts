@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type * as z from 'zod';
 import { GrooveError } from '../errors.js';
-import { MIB } from './defaults.js';
+import { MIB } from './byte-size.js';
 import { expandPath } from './expand-path.js';
 import { type ConfigFile, configFileSchema } from './schema.js';
 
@@ -73,27 +73,4 @@ function describeSchemaError(file: string, error: z.ZodError): string {
     return `config "${file}": unknown key "${key}" (remove it or check its spelling; see docs/configuration.md)`;
   }
   return `config "${file}": key "${where}" ${issue.message}`;
-}
-
-/** Parse `52428800`, `"50MiB"`, `"20MB"` into bytes. */
-export function parseByteSize(value: number | string): number {
-  if (typeof value === 'number') return value;
-  const match = /^\s*(\d+)\s*([a-z]*)\s*$/i.exec(value);
-  const units: Record<string, number> = {
-    '': 1,
-    b: 1,
-    kb: 1e3,
-    mb: 1e6,
-    gb: 1e9,
-    kib: 1024,
-    mib: MIB,
-    gib: 1024 * MIB,
-  };
-  const factor = match ? units[match[2]!.toLowerCase()] : undefined;
-  if (!match || factor === undefined) {
-    throw new GrooveError('CONFIG_INVALID', `size "${value}" is not understood`, {
-      hint: 'write e.g. "50MiB"',
-    });
-  }
-  return Number(match[1]) * factor;
 }

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { lineOfTomlKey } from '../core/toml-key-line.js';
 import { PARSER_IDS, type ParserId } from '../document/document-formats.js';
 import { GrooveError } from '../errors.js';
-import { MIB } from './defaults.js';
+import { MIB } from './byte-size.js';
 import { expandPath } from './expand-path.js';
 
 /** A KB name: lowercase letters, digits, `-` and `_`, starting with a letter or digit, at most 63 characters. */

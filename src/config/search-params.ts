@@ -1,9 +1,10 @@
 // The search parameters, declared once: name (camelCase in the app, snake_case on the wire), command-line
 // form, type, bounds, default and the one description the CLI help, the MCP schema and the docs all show.
 // The request schemas (search-param-schema.ts), `groove search`'s options and docs/configuration.md are
-// generated from this table.
+// generated from this table; a default, with its bounds, is the groove.toml key's (config-keys.ts).
 import { FOLD_MODES } from '../rank/fold-hits.js';
-import { DEFAULTS } from './defaults.js';
+import type { ConfigKey } from './config-key.js';
+import { CONFIG_KEYS } from './config-keys.js';
 
 export type ParamType = 'string' | 'number' | 'integer' | 'boolean' | 'stringList' | 'date' | 'choice';
 
@@ -50,14 +51,20 @@ export interface SearchParam {
   values?: readonly string[];
 }
 
-/** The default of DEFAULTS at `path`; an unknown path or a non-scalar value is a programming error. */
-function fromConfig(path: string): ParamDefault {
-  let value: unknown = DEFAULTS;
-  for (const key of path.split('.')) value = (value as Record<string, unknown>)[key];
+/** A parameter's default and bounds: those of the groove.toml key that sets its default (config-keys.ts). */
+function fromConfig(path: string): { default: ParamDefault; min?: number; max?: number } {
+  const key = (CONFIG_KEYS as readonly ConfigKey[]).find((k) => k.setting === path);
+  const value = key?.default;
   if (typeof value !== 'number' && typeof value !== 'boolean' && typeof value !== 'string') {
-    throw new Error(`search parameter default "${path}" is not a number, boolean or string in DEFAULTS`);
+    throw new Error(
+      `search parameter default "${path}" is not a number, boolean or string in the table of groove.toml keys`,
+    );
   }
-  return { value, configPath: path };
+  return {
+    default: { value, configPath: path },
+    ...(key?.min === undefined ? {} : { min: key.min }),
+    ...(key?.max === undefined ? {} : { max: key.max }),
+  };
 }
 
 const MAX_QUERY_BYTES = 1024;
@@ -81,9 +88,7 @@ export const SEARCH_PARAMS = [
     wire: 'limit',
     type: 'integer',
     cli: { kind: 'option', flag: '--limit', value: '<n>' },
-    min: 1,
-    max: 1000,
-    default: fromConfig('search.limit'),
+    ...fromConfig('search.limit'),
     description: 'how many results to return',
   },
   {
@@ -151,9 +156,7 @@ export const SEARCH_PARAMS = [
     wire: 'min_quality',
     type: 'number',
     cli: { kind: 'option', flag: '--min-quality', value: '<0..1>' },
-    min: 0,
-    max: 1,
-    default: fromConfig('qualityFilter.threshold'),
+    ...fromConfig('qualityFilter.threshold'),
     description: 'hide chunks whose quality score is below this',
   },
   {
@@ -172,7 +175,7 @@ export const SEARCH_PARAMS = [
       flag: '--rerank',
       negation: 'skip the reranker even when rerank_by_default is on',
     },
-    default: fromConfig('rerankByDefault'),
+    ...fromConfig('rerankByDefault'),
     description: 'rerank with the configured cross-encoder; no effect when none is configured',
   },
   {
@@ -180,7 +183,7 @@ export const SEARCH_PARAMS = [
     wire: 'mmr',
     type: 'boolean',
     cli: { kind: 'option', flag: '--mmr', negation: 'turn MMR off even when [search.mmr] enables it' },
-    default: fromConfig('search.mmr.enabled'),
+    ...fromConfig('search.mmr.enabled'),
     description: 'diversify results with maximal marginal relevance, so one document does not fill them',
   },
   {
@@ -188,9 +191,7 @@ export const SEARCH_PARAMS = [
     wire: 'mmr_lambda',
     type: 'number',
     cli: { kind: 'option', flag: '--mmr-lambda', value: '<0..1>' },
-    min: 0,
-    max: 1,
-    default: fromConfig('search.mmr.lambda'),
+    ...fromConfig('search.mmr.lambda'),
     description: 'MMR relevance/diversity trade-off; lower is more diverse',
   },
   {
@@ -198,9 +199,7 @@ export const SEARCH_PARAMS = [
     wire: 'mmr_same_doc_penalty',
     type: 'number',
     cli: { kind: 'option', flag: '--mmr-same-doc-penalty', value: '<0..1>' },
-    min: 0,
-    max: 1,
-    default: fromConfig('search.mmr.sameDocPenalty'),
+    ...fromConfig('search.mmr.sameDocPenalty'),
     description: 'MMR penalty for a second chunk of the same document',
   },
   {
@@ -212,7 +211,7 @@ export const SEARCH_PARAMS = [
       flag: '--parent-retriever',
       negation: 'turn the parent retriever off even when [search.parent_retriever] enables it',
     },
-    default: fromConfig('search.parentRetriever.enabled'),
+    ...fromConfig('search.parentRetriever.enabled'),
     description: 'expand short hits to their neighbouring chunks or the whole short document',
   },
   {
@@ -224,7 +223,7 @@ export const SEARCH_PARAMS = [
       flag: '--boost',
       negation: 'turn the boost off even when [search.boost] enables it',
     },
-    default: fromConfig('search.boost.enabled'),
+    ...fromConfig('search.boost.enabled'),
     description:
       'raise documents agents judged helped (record_feedback) and lower those judged noise or wrong, by a ' +
       'bounded amount; no effect without judgments',
@@ -238,7 +237,7 @@ export const SEARCH_PARAMS = [
       flag: '--graph',
       negation: 'turn the graph hop off even when [search.graph] enables it',
     },
-    default: fromConfig('search.graph.enabled'),
+    ...fromConfig('search.graph.enabled'),
     description:
       'pull in documents linked to the top hits, or judged helped in the same task as one; pulled-in hits ' +
       'carry expanded_from',
@@ -249,7 +248,7 @@ export const SEARCH_PARAMS = [
     type: 'choice',
     cli: { kind: 'option', flag: '--fold', value: '<mode>' },
     values: FOLD_MODES,
-    default: fromConfig('search.fold'),
+    ...fromConfig('search.fold'),
     description:
       'fold lower hits of the same section (same document and heading path) or the same document into the ' +
       'first one, which carries `folded`: how many; the list is refilled from further candidates. Built in: ' +
@@ -260,8 +259,7 @@ export const SEARCH_PARAMS = [
     wire: 'min_confidence_ratio',
     type: 'number',
     cli: { kind: 'option', flag: '--min-confidence-ratio', value: '<r>' },
-    min: 0,
-    default: fromConfig('search.minConfidenceRatio'),
+    ...fromConfig('search.minConfidenceRatio'),
     description: 'low_confidence is set when the top score / mean score is below this; 0 disables it',
   },
   {

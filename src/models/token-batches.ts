@@ -1,5 +1,6 @@
 // Token-level batching for local inference: truncate token ids keeping the closing special token, group
-// texts of similar token length under an item and a token budget, and pad a group into int64 feeds.
+// texts of similar token length under an item and a token budget, pad a group into int64 feeds, and run a
+// model over the groups (the one batch loop of the local embedder and reranker).
 
 export interface TokenizedText {
   inputIds: number[];
@@ -20,6 +21,11 @@ export interface PlanTokenBatchesOptions {
   maxItems: number;
   /** At most this many padded tokens (items × longest) per batch; bounds attention memory. */
   maxTokens: number;
+}
+
+export interface TokenBatchRunOptions extends PlanTokenBatchesOptions {
+  /** The id that pads a row to its batch's longest. */
+  padId: number;
 }
 
 /**
@@ -85,4 +91,32 @@ export function padTokenBatch(rows: TokenizedText[], padId: number): PaddedBatch
     }
   });
   return { dims: [rows.length, width], inputIds, attentionMask, tokenTypeIds };
+}
+
+/**
+ * Run `rows` through `runBatch` in the batches planTokenBatches plans (one batch at a time, longest rows first)
+ * and return `runBatch`'s result for each row, in the order of `rows`.
+ */
+export async function runInTokenBatches<T>(
+  rows: TokenizedText[],
+  options: TokenBatchRunOptions,
+  runBatch: (batch: PaddedBatch) => Promise<T[]>,
+): Promise<T[]> {
+  const plan = planTokenBatches(
+    rows.map((row) => row.inputIds.length),
+    options,
+  );
+  const results = new Array<T>(rows.length);
+  for (const batch of plan) {
+    const batchResults = await runBatch(
+      padTokenBatch(
+        batch.map((i) => rows[i] as TokenizedText),
+        options.padId,
+      ),
+    );
+    batch.forEach((original, k) => {
+      results[original] = batchResults[k] as T;
+    });
+  }
+  return results;
 }

@@ -12,7 +12,7 @@ import type { ModelProgressListener } from './model-progress.js';
 import { ensureModelFolder } from './model-pull.js';
 import { findEmbeddingModel } from './model-registry.js';
 import { poolHiddenStates } from './pool-hidden-states.js';
-import { type PaddedBatch, padTokenBatch, planTokenBatches, type TokenizedText } from './token-batches.js';
+import { type PaddedBatch, runInTokenBatches, type TokenizedText } from './token-batches.js';
 import { averageUnitVectors, frameOf, windowTokens } from './token-windows.js';
 import {
   type LoadedModel,
@@ -122,23 +122,13 @@ export class TransformersEmbedder implements Embedder {
   }
 
   /** One unit vector per window, in order; batches hold at most batchSize windows and maxBatchTokens tokens. */
-  private async embedWindows(windows: TokenizedText[]): Promise<Float32Array[]> {
-    const plan = planTokenBatches(
-      windows.map((w) => w.inputIds.length),
-      { maxItems: this.settings.batchSize, maxTokens: this.settings.maxBatchTokens },
+  private embedWindows(windows: TokenizedText[]): Promise<Float32Array[]> {
+    const { batchSize, maxBatchTokens } = this.settings;
+    return runInTokenBatches(
+      windows,
+      { maxItems: batchSize, maxTokens: maxBatchTokens, padId: this.loaded.padTokenId },
+      (batch) => this.embedBatch(batch),
     );
-    const result = new Array<Float32Array>(windows.length);
-    for (const batch of plan) {
-      const padded = padTokenBatch(
-        batch.map((i) => windows[i] as TokenizedText),
-        this.loaded.padTokenId,
-      );
-      const vectors = await this.embedBatch(padded);
-      batch.forEach((original, k) => {
-        result[original] = vectors[k] as Float32Array;
-      });
-    }
-    return result;
   }
 
   /** The model's prefix alone as the tokenizer frames it (special tokens around it), once per prefix. */

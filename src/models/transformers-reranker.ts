@@ -9,13 +9,7 @@ import { inspectModelFolder } from './model-folder.js';
 import type { ModelProgressListener } from './model-progress.js';
 import { ensureModelFolder } from './model-pull.js';
 import { findRerankerModel } from './model-registry.js';
-import {
-  type PaddedBatch,
-  padTokenBatch,
-  planTokenBatches,
-  type TokenizedText,
-  truncateTokens,
-} from './token-batches.js';
+import { type PaddedBatch, runInTokenBatches, type TokenizedText, truncateTokens } from './token-batches.js';
 import { type LoadedModel, loadModelFolder, summarizeError } from './transformers-runtime.js';
 
 export interface TransformersRerankerSettings {
@@ -58,22 +52,11 @@ export class TransformersReranker implements Reranker {
       throw this.failure(passages.length, error);
     }
     const rows = pairs.map((pair) => truncateTokens(pair, maxTokens));
-    const plan = planTokenBatches(
-      rows.map((row) => row.inputIds.length),
-      { maxItems: batchSize, maxTokens: maxBatchTokens },
+    return runInTokenBatches(
+      rows,
+      { maxItems: batchSize, maxTokens: maxBatchTokens, padId: this.loaded.padTokenId },
+      (batch) => this.scoreBatch(batch),
     );
-    const scores = new Array<number>(rows.length);
-    for (const batch of plan) {
-      const padded = padTokenBatch(
-        batch.map((i) => rows[i] as TokenizedText),
-        this.loaded.padTokenId,
-      );
-      const batchScores = await this.scoreBatch(padded);
-      batch.forEach((original, k) => {
-        scores[original] = batchScores[k] as number;
-      });
-    }
-    return scores;
   }
 
   async close(): Promise<void> {

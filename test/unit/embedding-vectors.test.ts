@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { GrooveError } from '../../src/errors.js';
 import { prepareInputs, truncateToChars } from '../../src/models/input-text.js';
 import { poolHiddenStates } from '../../src/models/pool-hidden-states.js';
-import { padTokenBatch, planTokenBatches, truncateTokens } from '../../src/models/token-batches.js';
+import {
+  type PaddedBatch,
+  padTokenBatch,
+  planTokenBatches,
+  runInTokenBatches,
+  truncateTokens,
+} from '../../src/models/token-batches.js';
 import { normalizeInPlace, validateVectors } from '../../src/models/validate-vectors.js';
 
 describe('input text', () => {
@@ -48,6 +54,28 @@ describe('token batches', () => {
     expect([...batch.inputIds]).toEqual([2n, 7n, 3n, 2n, 3n, 1n]);
     expect([...batch.attentionMask]).toEqual([1n, 1n, 1n, 1n, 1n, 0n]);
     expect(batch.tokenTypeIds).toBeNull();
+  });
+  it('runs the planned batches padded and answers each row in the order of the rows', async () => {
+    const rows = [5, 100, 20, 100, 7, 60].map((length, i) => ({
+      inputIds: Array.from({ length }, () => i + 10),
+      tokenTypeIds: null,
+    }));
+    const seen: PaddedBatch['dims'][] = [];
+    const results = await runInTokenBatches(
+      rows,
+      { maxItems: 3, maxTokens: 200, padId: 0 },
+      async (batch) => {
+        seen.push(batch.dims);
+        const [count, width] = batch.dims;
+        return Array.from({ length: count }, (_, r) => Number(batch.inputIds[r * width]));
+      },
+    );
+    expect(seen).toEqual([
+      [2, 100],
+      [3, 60],
+      [1, 5],
+    ]);
+    expect(results).toEqual([10, 11, 12, 13, 14, 15]);
   });
 });
 
