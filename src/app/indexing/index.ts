@@ -12,13 +12,13 @@ export { inspectIndexLock, type LockOwner, type LockState } from './index-lock.j
 export {
   assertIndexOwner,
   crossKbEvalHistoryPathOf,
-  defaultIndexPath,
   evalHistoryPathOf,
   judgeIndexOwner,
   type KbIdentity,
   kbGoldenPathOf,
   kbIdentityOf,
   type OwnerVerdict,
+  ownIndexPath,
   withDefaultIndexPath,
 } from './index-owner.js';
 export { runIndexOn } from './index-run.js';
