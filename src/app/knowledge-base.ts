@@ -1,5 +1,6 @@
 // The application facade: CLI, MCP and eval call this object and nothing below it. Each method delegates to one
-// use case; the index file (session, swap gate, rebuild) is an IndexFile, the file ports come from adapters.ts.
+// use case; the index file (session, swap gate, rebuild) is an IndexFile, where it is kept (a SQLite file or a
+// shared store) an IndexBackend, and the file ports come from adapters.ts.
 import fs from 'node:fs';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { ReplicaState } from '../core/index-storage.js';
