@@ -1,5 +1,6 @@
 // The application facade: CLI, MCP and eval call this object and nothing below it. Each method delegates to one
-// use case; the index file (session, swap gate, rebuild) is an IndexFile, the file ports come from adapters.ts.
+// use case; the index file (session, swap gate, rebuild) is an IndexFile, where it is kept (a SQLite file or a
+// shared store) an IndexBackend, and the file ports come from adapters.ts.
 import fs from 'node:fs';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { ReplicaState } from '../core/index-storage.js';
@@ -26,13 +27,9 @@ import {
 } from './browse/index.js';
 import { type DoctorReport, runDoctor } from './doctor/index.js';
 import {
-  adoptIndexModel,
-  assertSameIdentity,
   createEmbedderFor,
   createRerankerFor,
   embedderIdOf,
-  type IndexIdentity,
-  identityOf,
   loadFailureOf,
   mayLoadLater,
 } from './embedding/index.js';
@@ -66,24 +63,17 @@ import {
   withGoldenDefault,
 } from './golden/index.js';
 import {
-  assertIndexOwner,
   crossKbEvalHistoryPathOf,
   evalHistoryPathOf,
-  guardSettingsDropsAt,
-  IndexDatabase,
-  type IndexEventSink,
+  type IndexBackend,
   IndexFile,
+  type IndexOptions,
   type IndexSummary,
-  type KbIdentity,
+  indexKnowledgeBase,
   kbGoldenPathOf,
-  kbIdentityOf,
+  openIndexBackend,
   type ReplicaEvents,
-  readIndexStatus,
-  requireKbPaths,
-  runIndexOn,
-  SharedIndex,
   type StatusReport,
-  unsupportedOnSharedStore,
   withFeedbackDatabase,
 } from './indexing/index.js';
 import {
@@ -101,7 +91,7 @@ import {
   type TunerPorts,
 } from './tune/index.js';
 
-export type { StatusReport } from './indexing/index.js';
+export type { IndexOptions, StatusReport } from './indexing/index.js';
 
 /** Seams for the composition root; tests inject a deterministic embedder here. */
 export interface KnowledgeBaseDeps {
@@ -118,32 +108,6 @@ export interface KnowledgeBaseDeps {
   onNotice?: (line: string) => void;
 }
 
-export interface IndexOptions {
-  force?: boolean;
-  onEvent?: IndexEventSink;
-  /**
-   * Asked between embedding batches: true ends the run early with the rest of the embedding queue left for the
-   * next run (the server's live sync, so an edit is not held up behind a long first embedding).
-   */
-  shouldPauseEmbedding?: () => boolean;
-  /**
-   * Look at these KB-relative paths only (live sync's changed files); every file when absent. Ignored by
-   * `force`, and by a run that must re-parse everything.
-   */
-  paths?: readonly string[];
-  /**
-   * Documents the settings in effect would drop while their files are still there, when those settings were not
-   * chosen for this KB (found from the current folder, or the defaults): `refuse` the run (default) or `keep`
-   * them and say so (live sync, which must go on serving).
-   */
-  settingsDrops?: 'refuse' | 'keep';
-  /**
-   * On an index whose model never loaded, a model that still cannot load does not fail the run: the text is
-   * indexed and the chunks keep waiting (the server's live sync, while it tries the model again).
-   */
-  keepTextWithoutModel?: boolean;
-}
-
 export class KnowledgeBase {
   readonly kbPath: string;
   readonly dbPath: string;
@@ -154,24 +118,19 @@ export class KnowledgeBase {
   private readonly createEmbedder: (config: ResolvedConfig) => Promise<Embedder | null>;
   private readonly createReranker: (config: ResolvedConfig) => Promise<Reranker | null>;
   private readonly now: () => Date;
-  /** The shared store and its working copy ([storage] backend = "postgres"); null for a SQLite index file. */
-  private readonly shared: SharedIndex | null;
-  /** The KB a SQLite index records as its owner (null on a shared store, whose KB is its `[storage] kb`). */
-  private readonly owner: KbIdentity | null;
+  /** Where the index is kept: a SQLite file, or a shared store and its working copy. */
+  private readonly backend: IndexBackend;
 
   constructor(config: ResolvedConfig, deps: KnowledgeBaseDeps = {}) {
     this.settings = config;
     this.now = deps.now ?? (() => new Date());
     this.createEmbedder = deps.createEmbedder ?? createEmbedderFor;
     this.createReranker = deps.createReranker ?? createRerankerFor;
-    this.shared = SharedIndex.of(config, { readOnly: deps.readOnly });
-    const paths = requireKbPaths(this.shared ? { ...config, dbPath: this.shared.dbPath } : config);
-    this.kbPath = paths.kbPath;
-    this.dbPath = paths.dbPath;
-    this.owner = this.shared ? null : kbIdentityOf(this.kbPath, config.kbName);
-    if (this.owner) assertIndexOwner(this.dbPath, this.kbPath, this.owner);
+    this.backend = openIndexBackend(config, { readOnly: deps.readOnly });
+    this.kbPath = this.backend.kbPath;
+    this.dbPath = this.backend.dbPath;
     this.file = new IndexFile(this.dbPath, async () => {
-      await this.shared?.ensureRead();
+      await this.backend.ensureRead();
       const session = await SearchSession.open(this.dbPath, this.settings, {
         embedder: (followed) => this.embedder(followed),
         reranker: (followed) => this.createReranker(followed),
@@ -191,89 +150,21 @@ export class KnowledgeBase {
 
   /** Index the KB incrementally; `force` rebuilds into a new file and swaps it in only when complete. */
   index(options: IndexOptions = {}): Promise<IndexSummary> {
-    const shared = this.shared;
-    if (shared) {
-      const run = () => this.update(options);
-      return this.file.write(() =>
-        options.force ? shared.rebuild(this.settings, run) : shared.update(this.settings, run),
-      );
-    }
-    return this.file.write(() => (options.force ? this.rebuild(options) : this.update(options)));
-  }
-
-  private async update(options: IndexOptions): Promise<IndexSummary> {
-    const database = IndexDatabase.open(this.dbPath, { create: true });
-    try {
-      const fresh = database.documentCount() === 0;
-      const stored = fresh ? null : database.identity();
-      if (stored) this.settings = adoptIndexModel(this.settings, stored);
-      // A first index writes every file's text while the model loads (or downloads): nothing to check it against.
-      // So does a run on an index whose model never loaded yet (it records no model): its text stays current.
-      if ((fresh || stored === null) && embedderIdOf(this.settings) !== 'none') {
-        const loading = this.embedder();
-        loading.catch(() => undefined); // awaited by the run once the text is written
-        return await this.runOn(database, loading, null, options);
-      }
-      const embedder = await this.embedder();
-      const wanted = identityOf(embedder, this.settings);
-      if (stored) assertSameIdentity(stored, wanted, this.dbPath);
-      return await this.runOn(database, embedder, wanted, options);
-    } finally {
-      database.close();
-    }
-  }
-
-  private async rebuild(options: IndexOptions): Promise<IndexSummary> {
-    IndexDatabase.assertReplaceable(this.dbPath); // before any work: only groove's own index is ever replaced
-    guardSettingsDropsAt(this.dbPath, {
-      kbPath: this.kbPath,
-      config: this.settings,
-      onEvent: options.onEvent,
-    });
-    const embedder = await this.embedder();
-    const wanted = identityOf(embedder, this.settings);
-    return this.file.rebuild(async (tempPath) => {
-      const database = IndexDatabase.open(tempPath, { create: true });
-      try {
-        return await this.runOn(database, embedder, wanted, options);
-      } finally {
-        database.close();
-      }
-    }, options.onEvent);
-  }
-
-  /** `identity` null: the model is still loading; the run records its identity once it is loaded. */
-  private runOn(
-    database: IndexDatabase,
-    embedder: Embedder | null | Promise<Embedder | null>,
-    identity: IndexIdentity | null,
-    options: IndexOptions,
-  ): Promise<IndexSummary> {
-    const input = {
-      kbPath: this.kbPath,
-      config: this.settings,
-      embedder,
-      identity,
-      modelLabel: embedderIdOf(this.settings) ?? this.settings.model,
-      onEvent: options.onEvent,
-      shouldPauseEmbedding: options.shouldPauseEmbedding,
-      onlyPaths: options.force ? undefined : options.paths,
-      owner: this.owner,
-      settingsDrops: options.settingsDrops,
-      keepTextWithoutModel: options.keepTextWithoutModel,
+    const target = {
+      file: this.file,
+      backend: this.backend,
+      settings: () => this.settings,
+      follow: (followed: ResolvedConfig) => {
+        this.settings = followed;
+      },
+      embedder: () => this.embedder(),
     };
-    return runIndexOn(database, input);
+    return indexKnowledgeBase(target, options);
   }
 
   /** Counts and identity of the index; never creates one. On a shared store, of the working copy once read. */
   status(): StatusReport {
-    if (this.shared && !this.shared.hasWorkingCopy()) {
-      throw unsupportedOnSharedStore('a synchronous status read before the store was read');
-    }
-    const storage = this.shared
-      ? { backend: 'postgres' as const, location: this.shared.location }
-      : { backend: 'sqlite' as const, location: this.dbPath };
-    return readIndexStatus(this.kbPath, this.dbPath, this.statusSettings(), storage);
+    return this.backend.status(this.statusSettings());
   }
 
   private statusSettings() {
@@ -282,7 +173,7 @@ export class KnowledgeBase {
 
   /** Whether the index lives in a shared store ([storage] backend = "postgres"). */
   get sharedStore(): boolean {
-    return this.shared !== null;
+    return this.backend.kind === 'postgres';
   }
 
   /**
@@ -290,26 +181,18 @@ export class KnowledgeBase {
    * SharedIndex.startReplica). Refused on a SQLite index, whose server is the only one.
    */
   startReplica(events: ReplicaEvents): Promise<void> {
-    if (!this.shared) throw new GrooveError('INTERNAL', 'replicas need [storage] backend = "postgres"');
-    return this.shared.startReplica(events);
+    return this.backend.startReplica(events);
   }
 
   /** The replica's role and lag for /healthz; null on a SQLite index. */
   replicaState(): ReplicaState | null {
-    return this.shared?.replicaState() ?? null;
+    return this.backend.replicaState();
   }
 
   /** `groove status` on either backend: a shared store is read into the working copy first. */
-  async describe(): Promise<StatusReport> {
-    if (!this.shared) return this.status();
-    const shared = this.shared;
-    return this.file.outsideSwap(async () => {
-      await shared.ensureRead();
-      return readIndexStatus(this.kbPath, this.dbPath, this.statusSettings(), {
-        backend: 'postgres',
-        location: shared.location,
-      });
-    });
+  describe(): Promise<StatusReport> {
+    const outsideSwap = <T>(work: () => Promise<T>) => this.file.outsideSwap(work);
+    return this.backend.describe(() => this.statusSettings(), outsideSwap);
   }
 
   /** What the search snapshots hold under `[search] memory_budget_mb` (opens the search session). */
@@ -319,7 +202,8 @@ export class KnowledgeBase {
 
   /** `groove doctor`: integrity and servability checks on a read-only connection; changes nothing. */
   doctor(): DoctorReport {
-    if (this.shared) throw unsupportedOnSharedStore('`groove doctor`');
+    const refused = this.backend.refusal('`groove doctor`');
+    if (refused) throw refused;
     const input = { kbPath: this.kbPath, dbPath: this.dbPath, config: this.goldenSettings('read') };
     return runDoctor(input, { read: filePorts.readFile, now: this.now });
   }
@@ -444,7 +328,8 @@ export class KnowledgeBase {
     input: FeedbackInput,
     options: { budget?: JudgmentBudget } = {},
   ): Promise<FeedbackReceipt> {
-    if (this.shared) throw unsupportedOnSharedStore('recording feedback');
+    const refused = this.backend.refusal('recording feedback');
+    if (refused) throw refused;
     const budget = options.budget ?? null;
     assertWithinRate(input.items.length, budget);
     const { halfLifeDays } = this.settings.search.boost;
@@ -463,7 +348,8 @@ export class KnowledgeBase {
 
   /** `groove eval golden build --from-feedback`: the four filters, then the golden YAML and its sidecar. */
   buildGolden(options: GoldenBuildOptions = {}): Promise<GoldenBuildResult> {
-    if (this.shared) return Promise.reject(unsupportedOnSharedStore('building a golden set from feedback'));
+    const refused = this.backend.refusal('building a golden set from feedback');
+    if (refused) return Promise.reject(refused);
     return this.file.outsideSwap(() =>
       withFeedbackDatabase(this.dbPath, (database) =>
         buildGoldenFromFeedback(options, {
@@ -481,7 +367,8 @@ export class KnowledgeBase {
 
   /** `groove eval golden stamp`: write the sidecar dating the golden set against the index as it is now. */
   stampGolden(options: { golden?: string } = {}): Promise<GoldenStampResult> {
-    if (this.shared) return Promise.reject(unsupportedOnSharedStore('`groove eval golden stamp`'));
+    const refused = this.backend.refusal('`groove eval golden stamp`');
+    if (refused) return Promise.reject(refused);
     return this.file.outsideSwap(() =>
       withFeedbackDatabase(this.dbPath, (database) =>
         stampGolden(options, {
@@ -555,8 +442,7 @@ export class KnowledgeBase {
    * the server answers by keyword meanwhile and tries again (retryModel). Any other load failure is thrown.
    */
   async warmUp(): Promise<GrooveError | null> {
-    await this.shared?.readOnce();
-    if (!IndexDatabase.exists(this.dbPath) || this.shared?.hasWorkingCopy() === false) {
+    if (!(await this.backend.hasIndex())) {
       return this.embedder().then(
         () => null,
         (error: unknown) => {
@@ -614,7 +500,7 @@ export class KnowledgeBase {
 
   async close(): Promise<void> {
     await this.file.close();
-    await this.shared?.close();
+    await this.backend.close();
     const embedder = await this.embedderPromise?.catch(() => null);
     await embedder?.close();
   }

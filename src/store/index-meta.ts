@@ -96,6 +96,12 @@ export function peekOwnerFacts(
   }
 }
 
+/** The text generation (see DocumentStore), or null for an index written before it was counted. */
+export function readTextGeneration(db: SqliteDatabase): string | null {
+  const value = db.prepare("SELECT value FROM index_meta WHERE key = 'text_generation'").pluck().get();
+  return typeof value === 'string' ? value : null;
+}
+
 export function writeMeta(db: SqliteDatabase, values: Partial<Record<MetaKey, string>>): void {
   const upsert = db.prepare(
     'INSERT INTO index_meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',

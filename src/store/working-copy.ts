@@ -328,3 +328,11 @@ export function readLeanContents(
     };
   })();
 }
+
+/**
+ * Copy the database into a new file at `target` in one read transaction (a consistent state, whatever another
+ * process applies meanwhile).
+ */
+export function copyDatabaseInto(db: SqliteDatabase, target: string): void {
+  db.prepare('VACUUM INTO ?').run(target);
+}

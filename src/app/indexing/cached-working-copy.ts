@@ -13,7 +13,12 @@ import { sha256Hex } from '../../core/sha256.js';
 import { GrooveError } from '../../errors.js';
 import { segmentForIndex } from '../../rank/segment-words.js';
 import { gatePathFor, withFileGate } from '../../store/file-gate.js';
-import { applyDelta, knownContents, readWorkingCopyState } from '../../store/working-copy.js';
+import {
+  applyDelta,
+  copyDatabaseInto,
+  knownContents,
+  readWorkingCopyState,
+} from '../../store/working-copy.js';
 import { IndexDatabase } from './index-database.js';
 
 /** A whole first read of a large KB can take minutes: others wait for it rather than read it again. */
@@ -94,7 +99,7 @@ async function applyChangesSince(storage: IndexStorage, dbPath: string): Promise
 export function copyCachedCopy(cachePath: string, target: string): void {
   const database = IndexDatabase.open(cachePath, { create: false });
   try {
-    database.db.prepare('VACUUM INTO ?').run(target);
+    copyDatabaseInto(database.db, target);
   } finally {
     database.close();
   }

@@ -6,11 +6,13 @@ import { NOTE_LINK_RULES } from '../../document/note-links.js';
 import { GrooveError, storageFailure } from '../../errors.js';
 import { DocumentStore } from '../../store/document-store.js';
 import { EmbeddingQueue } from '../../store/embedding-queue.js';
+import { countDocuments, countIndexRows, type RowCounts } from '../../store/index-counts.js';
 import {
   type MetaKey,
   type OwnerFacts,
   peekOwnerFacts,
   readMeta,
+  readTextGeneration,
   writeMeta,
 } from '../../store/index-meta.js';
 import { createLinkReader, type LinkTally } from '../../store/link-edges.js';
@@ -30,15 +32,6 @@ import {
 } from '../../store/skipped-files.js';
 import { type IndexIdentity, identityFromMeta, identityToMeta } from '../embedding/index.js';
 import { acquireIndexLock, type IndexLock } from './index-lock.js';
-
-export interface RowCounts {
-  documents: number;
-  chunks: number;
-  vectors: number;
-  /** Chunks written and still waiting for their vector. */
-  pendingEmbeddings: number;
-  frontmatterErrors: number;
-}
 
 /** Where a forced rebuild builds its new file, beside the index. */
 export function rebuildPathOf(dbPath: string): string {
@@ -239,22 +232,15 @@ export class IndexDatabase {
 
   /** The text generation (see DocumentStore), or null for an index written before it was counted. */
   textGeneration(): string | null {
-    const value = this.db.prepare("SELECT value FROM index_meta WHERE key = 'text_generation'").pluck().get();
-    return typeof value === 'string' ? value : null;
+    return readTextGeneration(this.db);
   }
 
   documentCount(): number {
-    return this.db.prepare('SELECT count(*) FROM documents').pluck().get() as number;
+    return countDocuments(this.db);
   }
 
   counts(): RowCounts {
-    const row = this.db
-      .prepare(`SELECT (SELECT count(*) FROM documents) AS documents, (SELECT count(*) FROM chunks) AS chunks,
-        (SELECT count(*) FROM chunk_vectors) AS vectors,
-        (SELECT count(*) FROM embedding_queue) AS pendingEmbeddings,
-        (SELECT count(*) FROM documents WHERE frontmatter_error IS NOT NULL) AS frontmatterErrors`)
-      .get() as RowCounts;
-    return row;
+    return countIndexRows(this.db);
   }
 
   /** Every stored note link resolved now: how many, and how many name a note that is not indexed. */

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  type GrooveFolders,
   KB_EVAL_HISTORY_FILE_NAME,
   KB_GOLDEN_FILE_NAME,
   KB_INDEX_FILE_NAME,
@@ -139,7 +140,14 @@ export function defaultIndexPath(config: ResolvedConfig, kbPath: string): string
   const legacy = path.join(path.dirname(kbPath), LEGACY_INDEX_NAME);
   const verdict = judgeIndexOwner(legacy, kb);
   if (verdict.kind === 'own' || verdict.kind === 'adopt') return legacy;
-  return path.join(ensureOwnFolder(kbDataDir(config.folders, kb)), KB_INDEX_FILE_NAME);
+  const own = ownIndexPath(config.folders, kb);
+  ensureOwnFolder(path.dirname(own));
+  return own;
+}
+
+/** The index file in a KB's own folder under groove's data folder (the folder is not created). */
+export function ownIndexPath(folders: GrooveFolders, kb: KbFolderKey): string {
+  return path.join(kbDataDir(folders, kb), KB_INDEX_FILE_NAME);
 }
 
 /** The config with its index path filled in where none was named (left as is when the KB folder is missing). */

@@ -5,7 +5,7 @@ import { GrooveError } from '../../errors.js';
 import type { EmbeddingSetup } from '../../types.js';
 import { identityFromMeta } from '../embedding/index.js';
 import { checkIndexLocation, IndexDatabase } from './index-database.js';
-import { defaultIndexPath } from './index-owner.js';
+import { withDefaultIndexPath } from './index-owner.js';
 
 /** Where an index lives: a SQLite file, or a shared PostgreSQL store (URL with the password masked, KB name). */
 export interface StorageDescription {
@@ -67,7 +67,7 @@ export function requireKbPaths(config: ResolvedConfig): { kbPath: string; dbPath
           : `its folder is gone; its index is kept: restore the folder, or see \`groove kb show ${config.kbName}\``,
     });
   }
-  const dbPath = config.dbPath ?? defaultIndexPath(config, config.kbPath);
+  const { dbPath } = withDefaultIndexPath(config);
   if (dbPath === null)
     throw new GrooveError('KB_NOT_FOUND', `knowledge base "${config.kbPath}" is not a directory`);
   checkIndexLocation(config.kbPath, dbPath);

@@ -1,5 +1,7 @@
 // The index feature's public surface: other features and the facade import only this file.
+
 export { withFeedbackDatabase } from './feedback-database.js';
+export { type IndexBackend, openIndexBackend, unsupportedOnSharedStore } from './index-backend.js';
 export { checkIndexLocation, IndexDatabase } from './index-database.js';
 export {
   type IndexEvent,
@@ -12,22 +14,22 @@ export { inspectIndexLock, type LockOwner, type LockState } from './index-lock.j
 export {
   assertIndexOwner,
   crossKbEvalHistoryPathOf,
-  defaultIndexPath,
   evalHistoryPathOf,
   judgeIndexOwner,
   type KbIdentity,
   kbGoldenPathOf,
   kbIdentityOf,
   type OwnerVerdict,
+  ownIndexPath,
   withDefaultIndexPath,
 } from './index-owner.js';
-export { runIndexOn } from './index-run.js';
 export {
   readIndexStatus,
   requireKbPaths,
   type StatusReport,
   statusReportToJson,
 } from './index-status.js';
+export { type IndexOptions, indexKnowledgeBase } from './index-writer.js';
 export { buildIndexerPorts, type ExtractedFile, extractFile } from './indexer-ports.js';
 export { guardSettingsDropsAt } from './settings-guard.js';
-export { type ReplicaEvents, SharedIndex, unsupportedOnSharedStore } from './shared-index.js';
+export type { ReplicaEvents } from './shared-index.js';

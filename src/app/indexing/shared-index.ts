@@ -26,22 +26,10 @@ import {
   readWorkingCopyState,
   writeWorkingCopyState,
 } from '../../store/working-copy.js';
-import { adoptIndexModel, embedderIdOf } from '../embedding/index.js';
 import { cachedWorkingCopyPath, copyCachedCopy, syncCachedCopy } from './cached-working-copy.js';
 import { IndexDatabase } from './index-database.js';
 import type { IndexSummary } from './index-events.js';
 import { writeBack } from './write-back.js';
-
-/** The commands a shared store does not serve yet: each refuses before doing anything. */
-export function unsupportedOnSharedStore(what: string): GrooveError {
-  return new GrooveError(
-    'STORAGE_UNSUPPORTED',
-    `${what} is not supported yet with [storage] backend = "postgres"`,
-    {
-      hint: 'use [storage] backend = "sqlite" for it; index, search, status, eval, tune and the browse commands work on postgres',
-    },
-  );
-}
 
 /** What a serving replica tells the server about its role. */
 export interface ReplicaEvents {
@@ -126,26 +114,17 @@ export class SharedIndex {
   }
 
   /**
-   * `groove index` on the shared store. Stages: read it into the working copy → check it can hold vectors when
-   * the KB has a model (before any model work) → `run` (the SQLite indexer on the working copy) → write back what
-   * changed, one document per transaction. The run's time includes reading and writing back.
+   * `groove index` on the shared store. Stages: read it into the working copy → `run` (the SQLite indexer on the
+   * working copy; it calls requireVectors before any model work) → write back what changed, one document per
+   * transaction. The run's time includes reading and writing back.
    */
-  async update(settings: ResolvedConfig, run: () => Promise<IndexSummary>): Promise<IndexSummary> {
+  async update(run: () => Promise<IndexSummary>): Promise<IndexSummary> {
     return this.inTurn(async () => {
       this.requireWritable();
       this.requireWriter();
       const startedAt = performance.now();
       // A serving writer's working copy is the store's as of its last write-back: no read needed.
       if (this.stored === undefined || this.replication === null) await this.refresh();
-      const database = IndexDatabase.open(this.dbPath, { create: false });
-      let followed: ResolvedConfig;
-      try {
-        const stored = database.identity();
-        followed = stored ? adoptIndexModel(settings, stored) : settings;
-      } finally {
-        database.close();
-      }
-      if (embedderIdOf(followed) !== 'none') await this.requireVectors();
       try {
         const summary = await run();
         await this.writeBack();
@@ -158,12 +137,11 @@ export class SharedIndex {
   }
 
   /** `groove index --force`: `run` on a fresh working copy, written into a new KB swapped in atomically. */
-  async rebuild(settings: ResolvedConfig, run: () => Promise<IndexSummary>): Promise<IndexSummary> {
+  async rebuild(run: () => Promise<IndexSummary>): Promise<IndexSummary> {
     return this.inTurn(async () => {
       this.requireWritable();
       this.requireWriter();
       const startedAt = performance.now();
-      if (embedderIdOf(settings) !== 'none') await this.requireVectors();
       await this.startRebuild();
       try {
         const summary = await run();
@@ -373,7 +351,7 @@ export class SharedIndex {
   }
 
   /** Make room for vectors before a run with a model embeds anything (STORAGE_EXTENSION_MISSING without pgvector). */
-  private async requireVectors(): Promise<void> {
+  async requireVectors(): Promise<void> {
     await (await this.connect()).requireVectors();
   }
 

@@ -1,12 +1,10 @@
 // `groove kb list` and `groove kb show`: each registered KB with its settings, what its index holds, and its
 // health. Reads only: an index is opened read-only and never created, a KB whose folder vanished keeps its index.
 import fs from 'node:fs';
-import path from 'node:path';
-import { KB_INDEX_FILE_NAME, kbDataDir } from '../../config/groove-folders.js';
 import { checkKbName, findKbEntry, type KbEntry, readKbRegistry } from '../../config/kb-registry.js';
 import { type ResolvedConfig, resolveConfig } from '../../config/resolve-config.js';
 import { describeError, isGrooveError } from '../../errors.js';
-import { withDefaultIndexPath } from '../indexing/index.js';
+import { ownIndexPath, withDefaultIndexPath } from '../indexing/index.js';
 import { openKnowledgeBase } from '../knowledge-base.js';
 import { type KbCommandContext, registryPath } from './registry-edits.js';
 
@@ -60,8 +58,7 @@ export function kbSettings(name: string, context: KbCommandContext): ResolvedCon
   const config = withDefaultIndexPath(resolveConfig({ kb: name, cwd: context.cwd, env: context.env }));
   if (config.dbPath !== null) return config;
   // A KB whose folder vanished: its index is still looked for in its own folder, named after it.
-  const kept = path.join(kbDataDir(config.folders, { realPath: '', name }), KB_INDEX_FILE_NAME);
-  return { ...config, dbPath: kept };
+  return { ...config, dbPath: ownIndexPath(config.folders, { realPath: '', name }) };
 }
 
 async function overviewOf(entry: KbEntry, context: KbCommandContext): Promise<KbOverview> {

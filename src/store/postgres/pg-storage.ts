@@ -2,7 +2,6 @@
 // kb_id, read in one snapshot and written back one document per transaction, retried once a connection drops.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { toSql } from 'pgvector';
 import { maskDatabaseUrl } from '../../core/database-url.js';
 import type {
   ChangesRead,
@@ -18,14 +17,14 @@ import type {
   VectorBatch,
 } from '../../core/index-storage.js';
 import { GrooveError } from '../../errors.js';
-import {
-  type ChunkChange,
-  pruneChanges,
-  readChangesSince,
-  readCommittedVersion,
-  recordCommit,
-} from './commit-notices.js';
+import { pruneChanges, readChangesSince, readCommittedVersion, recordCommit } from './commit-notices.js';
 import { readBundles, readDelta } from './pg-delta.js';
+import {
+  deleteDocumentRows,
+  replaceDocumentRows,
+  storeVectorRows,
+  touchDocumentRows,
+} from './pg-document-writes.js';
 import {
   isConnectionLoss,
   storageQueryFailed,
@@ -34,17 +33,15 @@ import {
 } from './pg-failure.js';
 import { startReplication } from './pg-replication.js';
 import { insertRows, readRows } from './pg-rows.js';
-import { DOCUMENT_TABLES, PG_MIGRATIONS, PG_SCHEMA_VERSION, PG_VECTOR_MIGRATIONS } from './pg-schema.js';
+import { PG_VECTOR_MIGRATIONS } from './pg-schema.js';
+import {
+  COMMIT_RECORDED,
+  migrateSchema,
+  poolConfig,
+  type WriteWork,
+  writeTransaction,
+} from './pg-transaction.js';
 import type { WriterRole } from './writer-role.js';
-
-/** Returned by a write that recorded its own commit (a rebuild's swap, which also ends the change log). */
-const COMMIT_RECORDED = Symbol('commit recorded');
-
-/**
- * One write transaction's work. What it resolves to: the chunks it changed (an array, for the change log),
- * COMMIT_RECORDED, or anything else (a commit without chunk changes).
- */
-type WriteWork = (client: pg.ClientBase) => Promise<unknown>;
 
 export interface PostgresStorageOptions {
   /** postgres://… (its password is never shown). */
@@ -55,27 +52,8 @@ export interface PostgresStorageOptions {
   poolSize?: number;
 }
 
-/** Attempts of one write transaction when the connection drops under it (each on a new connection). */
-const WRITE_ATTEMPTS = 3;
-const RETRY_PAUSE_MS = 250;
 /** Commit versions whose change rows are kept; a replica further behind reads the KB whole again. */
 const CHANGE_LOG_VERSIONS_KEPT = 10_000;
-/** bigint (OID 20) columns hold sizes well inside a double: read them as numbers, not strings. */
-const INT8_OID = 20;
-
-function poolConfig(options: PostgresStorageOptions): pg.PoolConfig {
-  return {
-    connectionString: options.url,
-    max: options.poolSize ?? 2,
-    connectionTimeoutMillis: 10_000,
-    allowExitOnIdle: true,
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-    },
-  };
-}
-
 export class PostgresStorage implements IndexStorage {
   readonly backend = 'postgres' as const;
   readonly location: string;
@@ -92,7 +70,7 @@ export class PostgresStorage implements IndexStorage {
 
   /** Connect and bring the schema up to date; an unreachable server is STORAGE_UNREACHABLE naming host:port. */
   static async open(options: PostgresStorageOptions): Promise<PostgresStorage> {
-    const pool = new pg.Pool(poolConfig(options));
+    const pool = new pg.Pool(poolConfig(options.url, options.poolSize));
     // An idle connection that dies is reported by the next query that needs it, not as an unhandled event.
     pool.on('error', () => undefined);
     // So does one that dies while checked out: the query in flight rejects, and the socket's error event (which
@@ -100,34 +78,11 @@ export class PostgresStorage implements IndexStorage {
     pool.on('connect', (client) => client.on('error', () => undefined));
     const storage = new PostgresStorage(pool, options);
     try {
-      await storage.migrate();
+      await migrateSchema(pool);
       return storage;
     } catch (error) {
       await pool.end().catch(() => undefined);
       throw storageQueryFailed(error, options.url, 'while opening the database');
-    }
-  }
-
-  private async migrate(): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      const present = await client.query("SELECT to_regclass('groove_schema') IS NOT NULL AS present");
-      if (present.rows[0]?.present) {
-        const stored = await client.query('SELECT max(version) AS version FROM groove_schema');
-        if (stored.rows[0]?.version === PG_SCHEMA_VERSION) return;
-      }
-      await client.query('BEGIN');
-      // Two groove processes migrating one new database take turns.
-      await client.query("SELECT pg_advisory_xact_lock(hashtext('groove_schema'))");
-      for (const statement of PG_MIGRATIONS) await client.query(statement);
-      await client.query('DELETE FROM groove_schema');
-      await client.query('INSERT INTO groove_schema(version) VALUES ($1)', [PG_SCHEMA_VERSION]);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
     }
   }
 
@@ -321,83 +276,30 @@ export class PostgresStorage implements IndexStorage {
   }
 
   async replaceDocument(bundle: DocumentBundle, replacedIds: readonly number[]): Promise<void> {
-    const path = bundle.document.path as string;
-    await this.transaction(`while writing "${path}"`, async (client) => {
-      const kbId = this.requireKb();
-      const replaced = await client.query<{ id: number }>(
-        'SELECT id FROM groove_documents WHERE kb_id = $1 AND (id = ANY($2) OR path = $3)',
-        [kbId, [...replacedIds], path],
-      );
-      const gone = await this.deleteDocumentRows(
-        client,
-        replaced.rows.map((row) => row.id),
-      );
-      await insertRows(client, 'groove_documents', kbId, [bundle.document]);
-      await insertRows(client, DOCUMENT_TABLES.chunks, kbId, bundle.chunks);
-      await insertRows(client, DOCUMENT_TABLES.wordCounts, kbId, bundle.wordCounts);
-      await insertRows(client, DOCUMENT_TABLES.queue, kbId, bundle.queue);
-      await this.insertVectors(client, bundle.vectors);
-      await insertRows(client, DOCUMENT_TABLES.links, kbId, bundle.links);
-      await insertRows(client, DOCUMENT_TABLES.names, kbId, bundle.names);
-      const added = bundle.chunks.map(
-        (chunk): ChunkChange => ({ chunkId: chunk.id as number, op: 'upsert' }),
-      );
-      return [...gone, ...added];
-    });
-  }
-
-  /** Delete documents with everything under them; the chunks they held, as change-log deletes. */
-  private async deleteDocumentRows(client: pg.ClientBase, ids: readonly number[]): Promise<ChunkChange[]> {
-    if (ids.length === 0) return [];
-    const kbId = this.requireKb();
-    const chunks = await client.query<{ id: number }>(
-      `SELECT id FROM ${DOCUMENT_TABLES.chunks} WHERE kb_id = $1 AND document_id = ANY($2)`,
-      [kbId, [...ids]],
+    await this.transaction(`while writing "${bundle.document.path as string}"`, (client) =>
+      replaceDocumentRows(client, this.requireKb(), bundle, replacedIds),
     );
-    await client.query('DELETE FROM groove_documents WHERE kb_id = $1 AND id = ANY($2)', [kbId, [...ids]]);
-    return chunks.rows.map((row) => ({ chunkId: row.id, op: 'delete' }));
-  }
-
-  private async insertVectors(client: pg.ClientBase, vectors: ReadonlyMap<number, Float32Array>) {
-    const rows = [...vectors].map(
-      ([chunkId, vector]): StoredRow => ({ chunk_id: chunkId, embedding: toSql(Array.from(vector)) }),
-    );
-    await insertRows(client, 'groove_chunk_vectors', this.requireKb(), rows, { embedding: 'vector' });
   }
 
   async deleteDocuments(ids: readonly number[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.transaction('while removing documents', (client) => this.deleteDocumentRows(client, ids));
+    await this.transaction('while removing documents', (client) =>
+      deleteDocumentRows(client, this.requireKb(), ids),
+    );
   }
 
   async touchDocuments(rows: readonly { id: number; sizeBytes: number; mtimeMs: number }[]): Promise<void> {
     if (rows.length === 0) return;
     await this.transaction('while updating file dates', (client) =>
-      client.query(
-        `UPDATE groove_documents d SET size_bytes = v.size_bytes, mtime_ms = v.mtime_ms
-         FROM unnest($2::integer[], $3::bigint[], $4::double precision[]) AS v(id, size_bytes, mtime_ms)
-         WHERE d.kb_id = $1 AND d.id = v.id`,
-        [this.requireKb(), rows.map((r) => r.id), rows.map((r) => r.sizeBytes), rows.map((r) => r.mtimeMs)],
-      ),
+      touchDocumentRows(client, this.requireKb(), rows),
     );
   }
 
   async storeVectors(batch: VectorBatch): Promise<void> {
     if (batch.vectors.size === 0 && batch.dequeued.length === 0) return;
-    await this.transaction('while storing vectors', async (client) => {
-      const kbId = this.requireKb();
-      await client.query('DELETE FROM groove_chunk_vectors WHERE kb_id = $1 AND chunk_id = ANY($2)', [
-        kbId,
-        [...batch.vectors.keys()],
-      ]);
-      await this.insertVectors(client, batch.vectors);
-      await client.query('DELETE FROM groove_embedding_queue WHERE kb_id = $1 AND chunk_id = ANY($2)', [
-        kbId,
-        batch.dequeued,
-      ]);
-      const touched = new Set([...batch.vectors.keys(), ...batch.dequeued]);
-      return [...touched].map((chunkId): ChunkChange => ({ chunkId, op: 'upsert' }));
-    });
+    await this.transaction('while storing vectors', (client) =>
+      storeVectorRows(client, this.requireKb(), batch),
+    );
   }
 
   async writeMeta(meta: ReadonlyMap<string, string>): Promise<void> {
@@ -434,46 +336,9 @@ export class PostgresStorage implements IndexStorage {
     }
   }
 
-  /**
-   * Run `work` in one transaction that also records the commit replicas hear of (the chunks `work` returns, or
-   * none; COMMIT_RECORDED when `work` recorded it itself). As a replica, only through the writer role's session
-   * (WRITER_ROLE_LOST otherwise); else on the pool, where a dropped connection rolls it back on the server and it
-   * is tried again on a new connection (at most WRITE_ATTEMPTS times), then reported as STORAGE_UNREACHABLE.
-   * Either way no part of it stays written.
-   */
-  private async transaction(during: string, work: WriteWork): Promise<void> {
-    const committed = async (client: pg.ClientBase) => {
-      const changes = await work(client);
-      if (changes === COMMIT_RECORDED) return;
-      await recordCommit(client, this.options.kb, Array.isArray(changes) ? (changes as ChunkChange[]) : []);
-    };
-    if (this.role) {
-      try {
-        await this.role.withWriterTransaction(committed);
-        return;
-      } catch (error) {
-        if (error instanceof GrooveError) throw error;
-        throw storageQueryFailed(error, this.options.url, during);
-      }
-    }
-    for (let attempt = 1; ; attempt++) {
-      let client: pg.PoolClient | null = null;
-      try {
-        client = await this.pool.connect();
-        await client.query('BEGIN');
-        await committed(client);
-        await client.query('COMMIT');
-        client.release();
-        return;
-      } catch (error) {
-        const lost = isConnectionLoss(error);
-        if (client) {
-          if (!lost) await client.query('ROLLBACK').catch(() => undefined);
-          client.release(lost ? (error as Error) : undefined);
-        }
-        if (!lost || attempt >= WRITE_ATTEMPTS) throw storageQueryFailed(error, this.options.url, during);
-        await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS * attempt));
-      }
-    }
+  /** One write transaction (writeTransaction): through the writer role while a replica, else on the pool. */
+  private transaction(during: string, work: WriteWork): Promise<void> {
+    const target = { pool: this.pool, role: this.role, url: this.options.url, kb: this.options.kb };
+    return writeTransaction(target, during, work);
   }
 }
