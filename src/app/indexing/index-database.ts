@@ -12,7 +12,6 @@ import {
   type OwnerFacts,
   peekOwnerFacts,
   readMeta,
-  readTextGeneration,
   writeMeta,
 } from '../../store/index-meta.js';
 import { createLinkReader, type LinkTally } from '../../store/link-edges.js';
@@ -228,11 +227,6 @@ export class IndexDatabase {
 
   writeIdentity(identity: IndexIdentity): void {
     writeMeta(this.db, identityToMeta(identity));
-  }
-
-  /** The text generation (see DocumentStore), or null for an index written before it was counted. */
-  textGeneration(): string | null {
-    return readTextGeneration(this.db);
   }
 
   documentCount(): number {
