@@ -71,7 +71,7 @@ function signed(value: number): string {
 
 /** One of the five adoption criteria: whether it holds, and each reason it does not (empty when it holds). */
 export interface TuneCriterion {
-  /** 1 to 5, in docs/tune.md's order. */
+  /** 1 to 5: the criterion's number in the verdict, the order in which they are checked. */
   number: number;
   /** What the criterion asks, e.g. `held-out mean delta > 0.0200`. */
   rule: string;

@@ -35,7 +35,7 @@ let modulePromise: Promise<TransformersModule> | null = null;
 // (an embedder and a reranker) cannot see each other's settings half-applied.
 let envLock: Promise<unknown> = Promise.resolve();
 
-/** Import the library on first use only: it costs ~0.3 s, which `groove --help` should not pay. */
+/** Import the library on first use only: a command that embeds nothing (`groove --help`) never loads it. */
 export function importTransformers(): Promise<TransformersModule> {
   modulePromise ??= Promise.resolve().then(loadTransformersWithoutImages);
   return modulePromise;
@@ -44,8 +44,8 @@ export function importTransformers(): Promise<TransformersModule> {
 const requireHere = createRequire(import.meta.url);
 
 /**
- * transformers.js requires sharp, a native image library, when it loads (≈ 80 ms of CPU on the cold search's
- * critical path), though groove runs text models only. Its CommonJS build is loaded with a placeholder in sharp's
+ * transformers.js requires sharp, a native image library, when it loads (CPU time on the cold search's critical
+ * path), though groove runs text models only. Its CommonJS build is loaded with a placeholder in sharp's
  * require-cache slot, so sharp and libvips are never loaded; the placeholder throws if it is ever called (an image
  * input, which groove never passes).
  */
@@ -139,8 +139,7 @@ function modelClass(lib: TransformersModule, task: ModelTask) {
 
 /**
  * Intra-op threads sleep between runs instead of spinning: a spinning pool burns the cores the main thread and
- * concurrent requests need (measured: 8 HTTP clients 49 → 62 searches/s, one query 5.2 → 3.4 ms, 128 passages
- * 2.7 → 2.6 s with two threads on two cores).
+ * concurrent requests need.
  */
 function sessionOptions(threads: number) {
   return {

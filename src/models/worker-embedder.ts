@@ -29,7 +29,7 @@ let prestarted: Worker | null = null;
 
 /**
  * Start the inference thread now, before the caller knows which model it needs: the thread imports the
- * transformers library (≈ 0.25 s) while the main thread is still loading its own modules. The next
+ * transformers library while the main thread is still loading its own modules. The next
  * openWorkerEmbedder takes it over; unused, it ends itself after a few seconds.
  */
 export function prestartInferenceThread(): void {

@@ -29,9 +29,9 @@ export interface FillOptions {
 }
 
 /**
- * Batches' worth of chunks per embedder call, stored in one transaction. Each call has fixed costs
- * (bench/embed-calls.ts: on short chunks, calls of one batch's worth 33% slower than raw onnxruntime, of four
- * 14%); more per call would lose more work to a crash and keep a live-sync edit waiting longer.
+ * Batches' worth of chunks per embedder call, stored in one transaction. Each call has fixed costs, so a call
+ * carries several batches; more per call would lose more work to a crash and keep a live-sync edit waiting
+ * longer.
  */
 export const CALL_BATCHES = 4;
 

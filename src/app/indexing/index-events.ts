@@ -44,8 +44,7 @@ export interface IndexSummary {
 }
 
 /**
- * The one wire form of a summary, shared by `groove index --format json` and the MCP tool `rebuild_index`
- * (the keys README lists for `groove index`).
+ * The one wire form of a summary, shared by `groove index --format json` and the MCP tool `rebuild_index`.
  */
 export function indexSummaryToJson(summary: IndexSummary): Record<string, unknown> {
   return {

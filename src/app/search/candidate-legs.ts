@@ -56,7 +56,7 @@ export interface VectorLegOptions {
 export function compileLegQuery(query: string): CompiledLegQuery {
   const trigram = compileFtsQuery(query);
   if (trigram.kind === 'exclusion-only') return trigram;
-  // Stop words leave the word-level query only (never the index): quality-neutral, 2–3× faster (ADR 0001).
+  // Stop words leave the word-level query only, never the index (see QUERY_STOP_WORDS).
   const words = compileWordQuery(query, { stopWords: QUERY_STOP_WORDS });
   if (words.kind === 'exclusion-only') return words;
   return { kind: 'query', trigram, words };

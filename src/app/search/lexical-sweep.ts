@@ -1,6 +1,6 @@
 // The lexical leg of one query under all 64 bm25 weight sets. When the word-level table alone fills the pool,
 // the leg is exactly "top pool by bm25 over fts_words", which is recomputed in memory from the postings (one
-// read instead of 64 ranked FTS queries: ~50× faster on SciFact) and accepted only if it reproduces SQLite's
+// read instead of 64 ranked FTS queries) and accepted only if it reproduces SQLite's
 // ranking at the default weights. Otherwise — fills from trigram or substring hits, or any mismatch — the leg
 // runs through SQL once per weight set, exactly as the searcher runs it.
 
