@@ -4,12 +4,12 @@
 import { type DoctorReport, doctorReportToJson } from '../app/index.js';
 import { describeError } from '../errors.js';
 import { EXIT } from './cli-io.js';
+import type { DoctorFlags } from './command-options.js';
 import type { RunContext } from './command-spec.js';
-import type { CommonFlags } from './common-options.js';
 import { renderDoctorReport } from './render-doctor.js';
 import { withKnowledgeBase } from './with-knowledge-base.js';
 
-export async function run({ flags, io }: RunContext<CommonFlags>): Promise<number> {
+export async function run({ flags, io }: RunContext<DoctorFlags>): Promise<number> {
   let report: DoctorReport;
   try {
     report = await withKnowledgeBase(flags, io, 'write', async (kb) => kb.doctor());

@@ -10,43 +10,17 @@ import {
   withCombinedEvalSnapshot,
 } from '../app/index.js';
 import { expandPath } from '../config/resolve-config.js';
-import type { SearchRequest } from '../config/search-params.js';
 import { GrooveError } from '../errors.js';
 import { type CliIo, EXIT, wantsColor } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
-import type { CommonFlags } from './common-options.js';
 import { renderEvalHtml } from './html-report/index.js';
 import { loadSearchTargets, type SearchTarget } from './kb-configs.js';
+import type { EvalFlags } from './measure-options.js';
 import { withOpenTargets } from './open-targets.js';
 import { renderAblationText } from './render-ablation.js';
 import { renderEvalDiagnostics, renderEvalRowsText, renderGate, renderQuoteFindings } from './render-eval.js';
 import { renderIntegrityDiagnostics, renderSignificantGate } from './render-integrity.js';
 import { withKnowledgeBase } from './with-knowledge-base.js';
-
-interface EvalFlags extends CommonFlags {
-  golden?: string;
-  reranker?: string;
-  k?: number[];
-  limit?: number;
-  history: boolean;
-  diff: boolean;
-  color: boolean;
-  failOnRegression?: boolean;
-  failOnSignificantRegression?: boolean;
-  allowDegraded?: boolean;
-  allowStaleGolden?: boolean;
-  compare?: string;
-  rows?: string[];
-  ablate?: boolean;
-  mmr?: boolean;
-  mmrLambda?: number;
-  mmrSameDocPenalty?: number;
-  parentRetriever?: boolean;
-  fold?: SearchRequest['fold'];
-  trecRun?: string;
-  trecQrels?: string;
-  report?: string;
-}
 
 export async function run({ flags, io }: RunContext<EvalFlags>): Promise<number> {
   const targets = loadSearchTargets(flags, io);

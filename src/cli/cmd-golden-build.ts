@@ -3,17 +3,12 @@ import { expandPath } from '../config/resolve-config.js';
 import { GrooveError } from '../errors.js';
 import { EXIT } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
-import type { CommonFlags } from './common-options.js';
 import { shadowingGolden } from './golden-shadow.js';
+import type { GoldenBuildFlags } from './measure-options.js';
 import { goldenBuildToJson, renderGoldenBuildText, shadowedGoldenNote } from './render-golden.js';
 import { withKnowledgeBase } from './with-knowledge-base.js';
 
-interface BuildFlags extends CommonFlags {
-  fromFeedback?: boolean;
-  out?: string;
-}
-
-export async function run({ flags, io }: RunContext<BuildFlags>): Promise<number> {
+export async function run({ flags, io }: RunContext<GoldenBuildFlags>): Promise<number> {
   if (!flags.fromFeedback) {
     throw new GrooveError('INVALID_ARGUMENT', 'golden build needs a source', {
       hint: 'pass --from-feedback (judgments recorded through the MCP tool record_feedback)',

@@ -3,18 +3,12 @@ import { expandPath } from '../config/resolve-config.js';
 import { GrooveError } from '../errors.js';
 import { EXIT } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
-import type { CommonFlags } from './common-options.js';
 import { shadowingGolden } from './golden-shadow.js';
+import type { GoldenImportFlags } from './measure-options.js';
 import { shadowedGoldenNote } from './render-golden.js';
 import { withKnowledgeBase } from './with-knowledge-base.js';
 
-interface ImportFlags extends CommonFlags {
-  qrels?: string;
-  queries?: string;
-  out?: string;
-}
-
-export async function run({ flags, io }: RunContext<ImportFlags>): Promise<number> {
+export async function run({ flags, io }: RunContext<GoldenImportFlags>): Promise<number> {
   const { qrels, queries } = flags;
   if (qrels === undefined || queries === undefined) {
     throw new GrooveError('INVALID_ARGUMENT', 'golden import needs both --qrels and --queries', {

@@ -3,15 +3,11 @@
 import { expandPath } from '../config/resolve-config.js';
 import { EXIT } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
-import type { CommonFlags } from './common-options.js';
+import type { GoldenStampFlags } from './measure-options.js';
 import { goldenStampToJson, renderGoldenStampText } from './render-golden.js';
 import { withKnowledgeBase } from './with-knowledge-base.js';
 
-interface StampFlags extends CommonFlags {
-  golden?: string;
-}
-
-export async function run({ flags, io }: RunContext<StampFlags>): Promise<number> {
+export async function run({ flags, io }: RunContext<GoldenStampFlags>): Promise<number> {
   return withKnowledgeBase(flags, io, 'write', async (kb) => {
     const result = await kb.stampGolden({
       golden: flags.golden === undefined ? undefined : expandPath(flags.golden, io.cwd),

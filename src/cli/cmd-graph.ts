@@ -3,24 +3,10 @@
 import { connectionGraphToJson, type GraphRequest } from '../app/index.js';
 import { GrooveError } from '../errors.js';
 import { EXIT } from './cli-io.js';
+import type { GraphFlags } from './command-options.js';
 import type { RunContext } from './command-spec.js';
-import type { CommonFlags } from './common-options.js';
 import { renderGraphDot, renderGraphMermaid, renderGraphText } from './render-graph.js';
 import { withKnowledgeBase } from './with-knowledge-base.js';
-
-interface GraphFlags extends Omit<CommonFlags, 'format'> {
-  depth?: number;
-  fanOut?: number;
-  minSimilarity?: number;
-  maxNodes?: number;
-  dedupByPath: boolean;
-  excludePath?: string[];
-  seedStrategy?: 'all_chunks' | 'centroid';
-  maxSeedChunks?: number;
-  category?: string;
-  topic?: string;
-  format: 'json' | 'text' | 'dot' | 'mermaid';
-}
 
 function requestOf(start: string, flags: GraphFlags): GraphRequest {
   return {
@@ -39,7 +25,7 @@ function requestOf(start: string, flags: GraphFlags): GraphRequest {
 }
 
 export async function run({ flags, args, io }: RunContext<GraphFlags>): Promise<number> {
-  return withKnowledgeBase({ ...flags, format: undefined }, io, 'read', async (kb) => {
+  return withKnowledgeBase(flags, io, 'read', async (kb) => {
     const result = await kb.connectionGraph(requestOf(args[0]!, flags));
     if (!result.ok) {
       throw new GrooveError(

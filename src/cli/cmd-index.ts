@@ -3,18 +3,11 @@ import type { IndexEvent } from '../app/index.js';
 import { indexSummaryToJson } from '../app/index.js';
 import { GrooveError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
+import type { IndexFlags } from './command-options.js';
 import type { RunContext } from './command-spec.js';
-import type { CommonFlags } from './common-options.js';
 import { createIndexProgress, finishProgress } from './index-progress.js';
 import { renderEmbeddedLine, renderIndexEvent, renderIndexSummary } from './render-index.js';
 import { withKnowledgeBase } from './with-knowledge-base.js';
-
-interface IndexFlags extends CommonFlags {
-  force?: boolean;
-  quiet?: boolean;
-  progress?: boolean;
-  verbose?: boolean;
-}
 
 /** The default mode prints this many per-file lines, then counts the rest (a vault can hold 100k files). */
 export const FILE_LINES_SHOWN = 20;

@@ -3,15 +3,14 @@
 // search modules are imported only then. Several `--kb` are searched in-process as one corpus (a server answers
 // for one index only).
 import { EXIT, wantsColor } from './cli-io.js';
+import type { SearchFlags } from './command-options.js';
 import type { RunContext } from './command-spec.js';
-import { type CommonFlags, loadConfig } from './common-options.js';
+import { loadConfig } from './common-options.js';
 import { loadSearchTargets } from './kb-configs.js';
 import { answerThroughServer } from './local-server.js';
 import { withOpenTargets } from './open-targets.js';
 import { searchRequestFromFlags } from './search-options.js';
 import { withConfiguredKnowledgeBase } from './with-knowledge-base.js';
-
-type SearchFlags = CommonFlags & { server?: boolean; full?: boolean } & Record<string, unknown>;
 
 export async function run({ flags, args, io }: RunContext<SearchFlags>): Promise<number> {
   const request = searchRequestFromFlags(args[0]!, flags);

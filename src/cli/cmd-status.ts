@@ -2,14 +2,15 @@
 // index when one answers (local-server.ts), else in-process. Several `--kb` are read in-process, one block (text)
 // or one array element (json) per KB.
 import { EXIT } from './cli-io.js';
+import type { StatusFlags } from './command-options.js';
 import type { RunContext } from './command-spec.js';
-import { type CommonFlags, loadConfig } from './common-options.js';
+import { loadConfig } from './common-options.js';
 import { loadSearchTargets } from './kb-configs.js';
 import { answerThroughServer } from './local-server.js';
 import { withOpenTargets } from './open-targets.js';
 import { withConfiguredKnowledgeBase } from './with-knowledge-base.js';
 
-export async function run({ flags, io }: RunContext<CommonFlags & { server?: boolean }>): Promise<number> {
+export async function run({ flags, io }: RunContext<StatusFlags>): Promise<number> {
   const targets = loadSearchTargets(flags, io);
   if (targets !== null) {
     const { statusAcrossOutput } = await import('./command-output.js');

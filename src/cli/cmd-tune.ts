@@ -4,8 +4,8 @@ import { describeLegsDown, refuseDownLegs } from '../app/index.js';
 import { expandPath } from '../config/resolve-config.js';
 import { EXIT, wantsColor } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
-import type { CommonFlags } from './common-options.js';
 import { renderTuneHtml } from './html-report/index.js';
+import type { TuneFlags } from './measure-options.js';
 import {
   renderNoEffectiveQueries,
   renderTuneEvent,
@@ -14,15 +14,6 @@ import {
 } from './render-tune.js';
 import { tuneReportToJson } from './tune-json.js';
 import { withKnowledgeBase } from './with-knowledge-base.js';
-
-interface TuneFlags extends CommonFlags {
-  golden?: string;
-  k?: number[];
-  limit?: number;
-  color: boolean;
-  allowDegraded?: boolean;
-  report?: string;
-}
 
 export async function run({ flags, io }: RunContext<TuneFlags>): Promise<number> {
   // tune measures the stage before reranking, so no reranker is loaded whatever groove.toml says.
