@@ -1,5 +1,5 @@
 // The options of the commands that read or serve one KB (index, search, status, doctor, serve, graph,
-// validate) and of `groove models` as data, and the flags each command's module receives, typed from that data (see FlagsOf).
+// validate), of `groove models`, `groove service` and `groove kb` as data, and the flags each command's module receives, typed from that data (see FlagsOf).
 import type { FlagsOf, OptionSpec } from './command-spec.js';
 import { collect, parseBoundedInt, parseUnit } from './flag-parsers.js';
 import { CONFIG_OPTION, formatOption, KB_OPTIONS, MODEL_OPTIONS, SERVER_OPTION } from './option-groups.js';
@@ -144,6 +144,67 @@ export const VALIDATE_OPTIONS = [
 export const MODELS_LIST_OPTIONS = [CONFIG_OPTION, formatOption()] as const satisfies readonly OptionSpec[];
 export const MODELS_PULL_OPTIONS = [CONFIG_OPTION] as const satisfies readonly OptionSpec[];
 
+const SERVICE_NAME_OPTION = {
+  flags: '--service-name <name>',
+  description: 'which service (letters, digits, . _ -)',
+  default: 'groove',
+} as const satisfies OptionSpec;
+
+export const SERVICE_INSTALL_OPTIONS = [
+  SERVICE_NAME_OPTION,
+  { flags: '--kb-path <dir>', description: 'the knowledge base the service serves' },
+  {
+    flags: '--db-path <file>',
+    description: "index file (default: the KB's folder in groove's data folder)",
+  },
+  { flags: '--config <path>', description: 'groove.toml the service reads' },
+  { flags: '--bind <addr>', description: 'HTTP bind address', default: '127.0.0.1' },
+  {
+    flags: '--port <n>',
+    description: 'HTTP port',
+    parse: parseBoundedInt('service', '--port', 65_535),
+    default: 3100,
+  },
+  {
+    flags: '--allow-remote',
+    description: 'allow a non-loopback --bind (set a token and allowed_hosts too)',
+  },
+  { flags: '--force', description: 'replace an installed service of this name' },
+  {
+    flags: '--no-start',
+    description: 'write the file only; do not ask the service manager to start it',
+  },
+  { flags: '--dry-run', description: 'print the service file and where it would go; change nothing' },
+] as const satisfies readonly OptionSpec[];
+
+export const SERVICE_UNINSTALL_OPTIONS = [
+  SERVICE_NAME_OPTION,
+  { flags: '--no-stop', description: 'only remove the file' },
+] as const satisfies readonly OptionSpec[];
+
+export const SERVICE_STATUS_OPTIONS = [
+  SERVICE_NAME_OPTION,
+  { flags: '--no-ask', description: 'do not ask the service manager (file check only)' },
+  formatOption(),
+] as const satisfies readonly OptionSpec[];
+
+export const KB_ADD_OPTIONS = [
+  { flags: '--config <file>', description: 'a groove.toml whose settings this KB always uses' },
+  { flags: '--model <id>', description: 'embedding model id, or `none` for lexical-only' },
+  {
+    flags: '--parsers <list>',
+    description: 'comma-separated parsers to enable (md, txt, pdf, docx, xlsx, pptx, code)',
+  },
+] as const satisfies readonly OptionSpec[];
+
+export const KB_LIST_OPTIONS = [formatOption()] as const satisfies readonly OptionSpec[];
+
+export const KB_SHOW_OPTIONS = [formatOption()] as const satisfies readonly OptionSpec[];
+
+export const KB_REMOVE_OPTIONS = [
+  { flags: '--delete-index', description: "also delete the KB's index file" },
+] as const satisfies readonly OptionSpec[];
+
 export type IndexFlags = FlagsOf<typeof INDEX_OPTIONS>;
 /** The fixed options' flags; the search parameters' flags are generated from their table, so they are looked up by name. */
 export type SearchFlags = FlagsOf<typeof SEARCH_OPTIONS> & Record<string, unknown>;
@@ -154,3 +215,10 @@ export type GraphFlags = FlagsOf<typeof GRAPH_OPTIONS>;
 export type ValidateFlags = FlagsOf<typeof VALIDATE_OPTIONS>;
 export type ModelsListFlags = FlagsOf<typeof MODELS_LIST_OPTIONS>;
 export type ModelsPullFlags = FlagsOf<typeof MODELS_PULL_OPTIONS>;
+export type ServiceInstallFlags = FlagsOf<typeof SERVICE_INSTALL_OPTIONS>;
+export type ServiceUninstallFlags = FlagsOf<typeof SERVICE_UNINSTALL_OPTIONS>;
+export type ServiceStatusFlags = FlagsOf<typeof SERVICE_STATUS_OPTIONS>;
+export type KbAddFlags = FlagsOf<typeof KB_ADD_OPTIONS>;
+export type KbListFlags = FlagsOf<typeof KB_LIST_OPTIONS>;
+export type KbShowFlags = FlagsOf<typeof KB_SHOW_OPTIONS>;
+export type KbRemoveFlags = FlagsOf<typeof KB_REMOVE_OPTIONS>;

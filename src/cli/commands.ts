@@ -9,14 +9,15 @@ import {
   MODELS_PULL_OPTIONS,
   SEARCH_OPTIONS,
   SERVE_OPTIONS,
+  SERVICE_INSTALL_OPTIONS,
+  SERVICE_STATUS_OPTIONS,
+  SERVICE_UNINSTALL_OPTIONS,
   STATUS_OPTIONS,
   VALIDATE_OPTIONS,
 } from './command-options.js';
-import type { CommandSpec, OptionSpec } from './command-spec.js';
+import type { CommandSpec } from './command-spec.js';
 import { KB_COMMAND } from './commands-kb.js';
 import { EVAL_COMMAND, TUNE_COMMAND } from './commands-measure.js';
-import { parseBoundedInt } from './flag-parsers.js';
-import { formatOption } from './option-groups.js';
 import { searchArgument } from './search-options.js';
 
 const INDEX_COMMAND: CommandSpec = {
@@ -83,12 +84,6 @@ const VALIDATE_COMMAND: CommandSpec = {
   load: () => import('./cmd-validate.js'),
 };
 
-const SERVICE_NAME_OPTION: OptionSpec = {
-  flags: '--service-name <name>',
-  description: 'which service (letters, digits, . _ -)',
-  default: 'groove',
-};
-
 const SERVICE_COMMAND: CommandSpec = {
   name: 'service',
   description:
@@ -97,49 +92,20 @@ const SERVICE_COMMAND: CommandSpec = {
     {
       name: 'install',
       description: 'write the service file and start the service',
-      options: [
-        SERVICE_NAME_OPTION,
-        { flags: '--kb-path <dir>', description: 'the knowledge base the service serves' },
-        {
-          flags: '--db-path <file>',
-          description: "index file (default: the KB's folder in groove's data folder)",
-        },
-        { flags: '--config <path>', description: 'groove.toml the service reads' },
-        { flags: '--bind <addr>', description: 'HTTP bind address', default: '127.0.0.1' },
-        {
-          flags: '--port <n>',
-          description: 'HTTP port',
-          parse: parseBoundedInt('service', '--port', 65_535),
-          default: 3100,
-        },
-        {
-          flags: '--allow-remote',
-          description: 'allow a non-loopback --bind (set a token and allowed_hosts too)',
-        },
-        { flags: '--force', description: 'replace an installed service of this name' },
-        {
-          flags: '--no-start',
-          description: 'write the file only; do not ask the service manager to start it',
-        },
-        { flags: '--dry-run', description: 'print the service file and where it would go; change nothing' },
-      ],
+      options: SERVICE_INSTALL_OPTIONS,
       help: '\nExamples:\n  groove service install --kb-path ~/notes --dry-run\n  groove service install --kb-path ~/notes --port 3200 --service-name notes',
       load: () => import('./cmd-service.js').then((m) => ({ run: m.runInstall })),
     },
     {
       name: 'uninstall',
       description: 'stop the service and remove its file (the index and notes are kept)',
-      options: [SERVICE_NAME_OPTION, { flags: '--no-stop', description: 'only remove the file' }],
+      options: SERVICE_UNINSTALL_OPTIONS,
       load: () => import('./cmd-service.js').then((m) => ({ run: m.runUninstall })),
     },
     {
       name: 'status',
       description: 'whether the service is installed, and what the service manager says of it',
-      options: [
-        SERVICE_NAME_OPTION,
-        { flags: '--no-ask', description: 'do not ask the service manager (file check only)' },
-        formatOption(),
-      ],
+      options: SERVICE_STATUS_OPTIONS,
       load: () => import('./cmd-service.js').then((m) => ({ run: m.runStatus })),
     },
   ],
