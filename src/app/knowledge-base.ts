@@ -42,6 +42,7 @@ import {
   type EvalOutput,
   type EvalReport,
   type EvalRequest,
+  type EvalRunContext,
   type EvaluateOptions,
   type LegProbeOptions,
   probeSnapshotLegs,
@@ -96,6 +97,9 @@ import {
 import { runTune, type TuneEvent, type TuneOptions, type TuneOutcome } from './tune/index.js';
 
 export type { StatusReport } from './indexing/index.js';
+
+/** Run work inside one read snapshot (of this KB, or of several KBs searched as one). */
+type WithReadSnapshot = <T>(work: (snapshot: ReadSnapshot) => Promise<T>) => Promise<T>;
 
 /** Seams for the composition root; tests inject a deterministic embedder here. */
 export interface KnowledgeBaseDeps {
@@ -380,12 +384,7 @@ export class KnowledgeBase {
 
   /** `groove eval`: measure, show, save (TREC files, HTML report, history) and gate — the eval feature's run. */
   runEval(request: EvalRequest, output?: EvalOutput): Promise<EvalOutcome> {
-    const historyPath = () => evalHistoryPathOf(this.settings, this.kbPath);
-    return runEval(
-      request,
-      this.evalContext(historyPath, (work) => this.withReadSnapshot(work)),
-      output,
-    );
+    return runEval(request, this.evalContext(null), output);
   }
 
   /**
@@ -395,36 +394,34 @@ export class KnowledgeBase {
    */
   runEvalAcross(
     names: readonly string[],
-    withSnapshot: <T>(work: (snapshot: ReadSnapshot) => Promise<T>) => Promise<T>,
+    withSnapshot: WithReadSnapshot,
     request: EvalRequest,
     output?: EvalOutput,
   ): Promise<EvalOutcome> {
-    const historyPath = () => crossKbEvalHistoryPathOf(this.settings, names);
-    return runEval(request, { ...this.evalContext(historyPath, withSnapshot), kbs: [...names] }, output);
+    return runEval(request, this.evalContext({ names, withSnapshot }), output);
   }
 
   /** The measuring step of `groove eval` alone: the report, neither shown nor saved. */
   evaluate(options: EvaluateOptions = {}): Promise<EvalReport> {
-    const historyPath = () => evalHistoryPathOf(this.settings, this.kbPath);
-    return runEvaluation(
-      options,
-      this.evalContext(historyPath, (work) => this.withReadSnapshot(work)),
-    );
+    return runEvaluation(options, this.evalContext(null));
   }
 
+  /** This KB's settings, clock and files; the snapshot and history of this KB, or of the KB set `across`. */
   private evalContext(
-    historyPath: () => string,
-    withSnapshot: <T>(work: (snapshot: ReadSnapshot) => Promise<T>) => Promise<T>,
-  ) {
-    const ports = { readFile: filePorts.readFile, withSnapshot, now: this.now };
-    const { historySize } = this.settings.eval;
+    across: { names: readonly string[]; withSnapshot: WithReadSnapshot } | null,
+  ): EvalRunContext {
+    const withSnapshot: WithReadSnapshot = across?.withSnapshot ?? ((work) => this.withReadSnapshot(work));
     return {
       config: this.goldenSettings('read'),
       kbPath: this.kbPath,
-      historyPath,
-      ports,
+      historyPath: () =>
+        across
+          ? crossKbEvalHistoryPathOf(this.settings, across.names)
+          : evalHistoryPathOf(this.settings, this.kbPath),
+      ...(across ? { kbs: [...across.names] } : {}),
+      ports: { readFile: filePorts.readFile, withSnapshot, now: this.now },
       files: filePorts,
-      historySize,
+      historySize: this.settings.eval.historySize,
     };
   }
 
@@ -576,7 +573,7 @@ export class KnowledgeBase {
 
   /** `groove tune`: sweep the fusion grid inside one read snapshot; applies nothing. */
   tune(options: TuneOptions = {}, onEvent?: (event: TuneEvent) => void): Promise<TuneOutcome> {
-    const withSnapshot = <T>(work: (snapshot: ReadSnapshot) => Promise<T>) => this.withReadSnapshot(work);
+    const withSnapshot: WithReadSnapshot = (work) => this.withReadSnapshot(work);
     const ports = { readFile: filePorts.readFile, withSnapshot, onEvent, nowMs: () => performance.now() };
     return runTune(options, { config: this.goldenSettings('read'), kbPath: this.kbPath, ports });
   }

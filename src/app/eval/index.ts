@@ -29,5 +29,6 @@ export {
   type EvalOutcome,
   type EvalOutput,
   type EvalRequest,
+  type EvalRunContext,
   runEval,
 } from './run-eval.js';
