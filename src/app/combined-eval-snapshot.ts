@@ -1,9 +1,9 @@
-// The read snapshot a cross-KB eval measures (`groove eval --kb a --kb b`): every KB's own eval snapshot held
+// The read snapshot a cross-KB eval measures (`groove eval --kb a --kb b`): every KB's own read snapshot held
 // open at once, searched as one corpus (searchKnowledgeBases, hits labelled with `kb`), and one corpus pass over
 // all of them.
 import { createHash } from 'node:crypto';
-import type { EvalSnapshot } from './eval/index.js';
 import type { KnowledgeBase } from './knowledge-base.js';
+import type { ReadSnapshot } from './search/index.js';
 import { searchKnowledgeBases } from './search-knowledge-bases.js';
 
 interface NamedKb {
@@ -11,25 +11,26 @@ interface NamedKb {
   name: string;
 }
 
-/** Hold each KB's eval snapshot open, in order, then run `work` on them. */
+/** Hold each KB's read snapshot open, in order, then run `work` on them. */
 function withSnapshots<T>(
   targets: readonly NamedKb[],
-  work: (snapshots: EvalSnapshot[]) => Promise<T>,
-  held: EvalSnapshot[] = [],
+  work: (snapshots: ReadSnapshot[]) => Promise<T>,
+  held: ReadSnapshot[] = [],
 ): Promise<T> {
   const next = targets[held.length];
   if (!next) return work(held);
-  return next.kb.withEvalSnapshot((snapshot) => withSnapshots(targets, work, [...held, snapshot]));
+  return next.kb.withReadSnapshot((snapshot) => withSnapshots(targets, work, [...held, snapshot]));
 }
 
 /**
  * One snapshot over several KBs: the search across them, the model (the distinct models joined by `+`), the
- * first KB's context mode and probe sample, the corpus counted over all of them (the digest over each KB's
- * name and digest, in order). Judgments are none: learning from feedback is refused across KBs.
+ * first KB's context mode and reads (the leg probe samples its index), the corpus counted over all of them (the
+ * digest over each KB's name and digest, in order). Judgments are none: learning from feedback is refused
+ * across KBs.
  */
 export function withCombinedEvalSnapshot<T>(
   targets: readonly NamedKb[],
-  work: (snapshot: EvalSnapshot) => Promise<T>,
+  work: (snapshot: ReadSnapshot) => Promise<T>,
 ): Promise<T> {
   return withSnapshots(targets, (snapshots) => {
     const first = snapshots[0]!;
@@ -50,7 +51,10 @@ export function withCombinedEvalSnapshot<T>(
         return { documents, chunks, digest: hash.digest('hex') };
       },
       judgments: () => [],
-      probeSample: () => first.probeSample(),
+      reader: first.reader,
+      embedder: first.embedder,
+      vectors: () => first.vectors(),
+      words: first.words,
     });
   });
 }

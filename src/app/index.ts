@@ -39,17 +39,23 @@ export {
 export {
   type AblationRow,
   buildEvalTrend,
+  type EvalOutcome,
+  type EvalOutput,
   type EvalReport,
+  type EvalRequest,
+  type EvalRowReport,
   type EvalTrendPoint,
   type EvaluateOptions,
   evalReportToJson,
   formatDrift,
+  type GoldenFreshness,
   type LearningUse,
   type NamedMetric,
   namedAggregateMetrics,
   type PairedMetric,
   type PairedRunComparison,
   type QuoteFinding,
+  rowsOf,
 } from './eval/index.js';
 export type {
   FeedbackFilterName,

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { ReplicaState } from '../core/index-storage.js';
-import { GrooveError } from '../errors.js';
+import type { GrooveError } from '../errors.js';
 import type { LegProbeResult } from '../measure/leg-verdict.js';
 import { createJudgmentBudget, type JudgmentBudget } from '../rank/judgment-budget.js';
 import type { Embedder, Reranker } from '../types.js';
@@ -34,17 +34,17 @@ import {
   mayLoadLater,
 } from './embedding/index.js';
 import {
+  checkReportTarget,
+  type EvalOutcome,
+  type EvalOutput,
   type EvalReport,
-  type EvalSnapshot,
+  type EvalRequest,
+  type EvalRunContext,
   type EvaluateOptions,
-  type HistoryWriteResult,
   type LegProbeOptions,
-  pickProbeSample,
-  probeLegs,
-  recordEvalRun,
+  probeSnapshotLegs,
+  runEval,
   runEvaluation,
-  type TrecExportOptions,
-  writeTrecFiles,
 } from './eval/index.js';
 import {
   assertWithinRate,
@@ -78,20 +78,18 @@ import {
 } from './indexing/index.js';
 import {
   checkSearchRequest,
+  type ReadSnapshot,
   type SearchResponse,
   SearchSession,
   type SessionView,
   type SnapshotMemory,
 } from './search/index.js';
-import {
-  runTune,
-  type TuneEvent,
-  type TuneOptions,
-  type TuneOutcome,
-  type TunerPorts,
-} from './tune/index.js';
+import { runTune, type TuneEvent, type TuneOptions, type TuneOutcome } from './tune/index.js';
 
 export type { IndexOptions, StatusReport } from './indexing/index.js';
+
+/** Run work inside one read snapshot (of this KB, or of several KBs searched as one). */
+type WithReadSnapshot = <T>(work: (snapshot: ReadSnapshot) => Promise<T>) => Promise<T>;
 
 /** Seams for the composition root; tests inject a deterministic embedder here. */
 export interface KnowledgeBaseDeps {
@@ -267,55 +265,57 @@ export class KnowledgeBase {
     return this.file.withSession(async (session) => buildConnectionGraph(session.view(), request));
   }
 
-  /** `groove eval`: score the golden set inside one read snapshot and compare with the previous run. */
-  evaluate(options: EvaluateOptions = {}): Promise<EvalReport> {
-    return runEvaluation(options, {
-      config: this.goldenSettings('read'),
-      kbPath: this.kbPath,
-      historyPath: () => evalHistoryPathOf(this.settings, this.kbPath),
-      ports: {
-        readFile: filePorts.readFile,
-        withSnapshot: (work) => this.withEvalSnapshot(work),
-        now: this.now,
-      },
-    });
+  /** `groove eval`: measure, show, save (TREC files, HTML report, history) and gate — the eval feature's run. */
+  runEval(request: EvalRequest, output?: EvalOutput): Promise<EvalOutcome> {
+    return runEval(request, this.evalContext(null), output);
   }
 
   /**
-   * `groove eval --kb a --kb b`: score the golden set against the search across the KBs `names` (this KB first),
-   * read through `withSnapshot` (withCombinedEvalSnapshot). This KB's settings and clock apply to the whole run;
-   * the history is the KB set's own.
+   * `groove eval --kb a --kb b`: the same run against the search across the KBs `names` (this KB first), read
+   * through `withSnapshot` (withCombinedEvalSnapshot). This KB's settings and clock apply to the whole run; the
+   * history is the KB set's own.
    */
-  evaluateAcross(
+  runEvalAcross(
     names: readonly string[],
-    withSnapshot: <T>(work: (snapshot: EvalSnapshot) => Promise<T>) => Promise<T>,
-    options: EvaluateOptions,
-  ): Promise<EvalReport> {
-    return runEvaluation(options, {
-      config: this.goldenSettings('read'),
-      kbPath: this.kbPath,
-      historyPath: () => crossKbEvalHistoryPathOf(this.settings, names),
-      kbs: [...names],
-      ports: { readFile: filePorts.readFile, withSnapshot, now: this.now },
-    });
+    withSnapshot: WithReadSnapshot,
+    request: EvalRequest,
+    output?: EvalOutput,
+  ): Promise<EvalOutcome> {
+    return runEval(request, this.evalContext({ names, withSnapshot }), output);
   }
 
-  /** One read snapshot of the index as eval reads it: search, the corpus pass, judgments and a probe sample. */
-  withEvalSnapshot<T>(work: (snapshot: EvalSnapshot) => Promise<T>): Promise<T> {
-    return this.file.withSession((session) =>
-      session.withReadSnapshot((snapshot) =>
-        work({ ...snapshot, probeSample: () => pickProbeSample(session.view().reader) }),
-      ),
-    );
+  /** The measuring step of `groove eval` alone: the report, neither shown nor saved. */
+  evaluate(options: EvaluateOptions = {}): Promise<EvalReport> {
+    return runEvaluation(options, this.evalContext(null));
+  }
+
+  /** This KB's settings, clock and files; the snapshot and history of this KB, or of the KB set `across`. */
+  private evalContext(
+    across: { names: readonly string[]; withSnapshot: WithReadSnapshot } | null,
+  ): EvalRunContext {
+    const withSnapshot: WithReadSnapshot = across?.withSnapshot ?? ((work) => this.withReadSnapshot(work));
+    return {
+      config: this.goldenSettings('read'),
+      kbPath: this.kbPath,
+      historyPath: () =>
+        across
+          ? crossKbEvalHistoryPathOf(this.settings, across.names)
+          : evalHistoryPathOf(this.settings, this.kbPath),
+      ...(across ? { kbs: [...across.names] } : {}),
+      ports: { readFile: filePorts.readFile, withSnapshot, now: this.now },
+      files: filePorts,
+      historySize: this.settings.eval.historySize,
+    };
+  }
+
+  /** One read snapshot of the index, as search, eval and tune read it. */
+  withReadSnapshot<T>(work: (snapshot: ReadSnapshot) => Promise<T>): Promise<T> {
+    return this.file.withSession((session) => session.withReadSnapshot(work));
   }
 
   /** The leg probe on its own (tune runs it before sweeping): one query from the index through every leg. */
   probeLegs(options: LegProbeOptions = { rerank: false }): Promise<LegProbeResult> {
-    return this.file.withSession((session) =>
-      session.withReadSnapshot((snapshot) =>
-        probeLegs((request) => snapshot.search(request), pickProbeSample(session.view().reader), options),
-      ),
-    );
+    return this.withReadSnapshot((snapshot) => probeSnapshotLegs(snapshot, options));
   }
 
   /** A new client's record_feedback budget: [feedback] judgments_per_minute, on this knowledge base's clock. */
@@ -389,21 +389,9 @@ export class KnowledgeBase {
     });
   }
 
-  /** `groove eval --trec-run/--trec-qrels`: write the decision row's run and the golden qrels, atomically. */
-  exportTrec(report: EvalReport, options: TrecExportOptions): string[] {
-    return writeTrecFiles(report, options, filePorts.write);
-  }
-
-  /**
-   * `--report FILE`: refuse, before anything is measured, a path whose folder is missing or that is a folder
-   * (`flag` names the option in the message).
-   */
+  /** `groove tune --report FILE`: refuse, before anything is measured, a path that cannot be written. */
   checkReportTarget(filePath: string, flag: string): void {
-    const why = filePorts.unwritable(filePath);
-    if (why === null) return;
-    throw new GrooveError('INVALID_ARGUMENT', `${flag} "${filePath}" cannot be written: ${why}`, {
-      hint: 'name a file in an existing folder, e.g. --report eval-report.html',
-    });
+    checkReportTarget(filePath, flag, filePorts.unwritable);
   }
 
   /** Write an HTML report atomically: a reader sees the old file or the whole new one. */
@@ -423,17 +411,6 @@ export class KnowledgeBase {
 
   private goldenPorts(counts: GoldenPorts['counts']): GoldenPorts {
     return { readFile: filePorts.readFile, write: filePorts.write, counts, now: this.now };
-  }
-
-  /** Save an evaluated run to the KB's eval history in groove's data folder (null with --no-history); evals take turns on its gate. */
-  recordEvalRun(report: EvalReport): Promise<HistoryWriteResult | null> {
-    return recordEvalRun(report, {
-      historySize: this.settings.eval.historySize,
-      read: filePorts.readFile,
-      write: filePorts.write,
-      withGate: (historyPath, work) =>
-        filePorts.withGate(historyPath, work, `the eval history "${historyPath}"`),
-    });
   }
 
   /**
@@ -481,13 +458,7 @@ export class KnowledgeBase {
 
   /** `groove tune`: sweep the fusion grid inside one read snapshot; applies nothing. */
   tune(options: TuneOptions = {}, onEvent?: (event: TuneEvent) => void): Promise<TuneOutcome> {
-    const withSnapshot: TunerPorts['withSnapshot'] = (work) =>
-      this.file.withSession(async (session) => {
-        const { reader, cache, vectors, embedder } = session.view();
-        return session.withReadSnapshot(({ model, readCorpus }) =>
-          work({ model, readCorpus, reader, words: cache.words, vectors, embedder }),
-        );
-      });
+    const withSnapshot: WithReadSnapshot = (work) => this.withReadSnapshot(work);
     const ports = { readFile: filePorts.readFile, withSnapshot, onEvent, nowMs: () => performance.now() };
     return runTune(options, { config: this.goldenSettings('read'), kbPath: this.kbPath, ports });
   }

@@ -1,22 +1,18 @@
 // `groove doctor`: integrity and servability checks on the index. Exit 0 with no findings (or info only), 1 with
 // any error or warning (a damaged or foreign file at the index path included), 2 when doctor cannot run (no
 // knowledge base, no file at the index path…).
-import { type DoctorReport, doctorReportToJson, openKnowledgeBase } from '../app/index.js';
+import { type DoctorReport, doctorReportToJson } from '../app/index.js';
 import { describeError } from '../errors.js';
 import { EXIT } from './cli-io.js';
+import type { DoctorFlags } from './command-options.js';
 import type { RunContext } from './command-spec.js';
-import { type CommonFlags, loadConfig } from './common-options.js';
 import { renderDoctorReport } from './render-doctor.js';
+import { withKnowledgeBase } from './with-knowledge-base.js';
 
-export async function run({ flags, io }: RunContext<CommonFlags>): Promise<number> {
+export async function run({ flags, io }: RunContext<DoctorFlags>): Promise<number> {
   let report: DoctorReport;
   try {
-    const kb = openKnowledgeBase(loadConfig(flags, io));
-    try {
-      report = kb.doctor();
-    } finally {
-      await kb.close();
-    }
+    report = await withKnowledgeBase(flags, io, 'write', async (kb) => kb.doctor());
   } catch (error) {
     io.stderr.write(`groove: error: ${describeError(error)}\n`);
     return EXIT.usage;

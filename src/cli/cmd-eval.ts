@@ -1,82 +1,49 @@
 // `groove eval`: measure retrieval against a golden file, diff with the previous run, optionally gate CI; with
 // several --kb, against the search across those KBs.
 import {
+  type EvalOutcome,
+  type EvalOutput,
   type EvalReport,
+  type EvalRequest,
   type EvaluateOptions,
   evalReportToJson,
-  type KnowledgeBase,
-  openKnowledgeBase,
   withCombinedEvalSnapshot,
 } from '../app/index.js';
 import { expandPath } from '../config/resolve-config.js';
-import type { SearchRequest } from '../config/search-params.js';
 import { GrooveError } from '../errors.js';
 import { type CliIo, EXIT, wantsColor } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
-import { type CommonFlags, loadConfig } from './common-options.js';
 import { renderEvalHtml } from './html-report/index.js';
 import { loadSearchTargets, type SearchTarget } from './kb-configs.js';
+import type { EvalFlags } from './measure-options.js';
 import { withOpenTargets } from './open-targets.js';
 import { renderAblationText } from './render-ablation.js';
 import { renderEvalDiagnostics, renderEvalRowsText, renderGate, renderQuoteFindings } from './render-eval.js';
 import { renderIntegrityDiagnostics, renderSignificantGate } from './render-integrity.js';
+import { withKnowledgeBase } from './with-knowledge-base.js';
 
-interface EvalFlags extends CommonFlags {
-  golden?: string;
-  reranker?: string;
-  k?: number[];
-  limit?: number;
-  history: boolean;
-  diff: boolean;
-  color: boolean;
-  failOnRegression?: boolean;
-  failOnSignificantRegression?: boolean;
-  allowDegraded?: boolean;
-  allowStaleGolden?: boolean;
-  compare?: string;
-  rows?: string[];
-  ablate?: boolean;
-  mmr?: boolean;
-  mmrLambda?: number;
-  mmrSameDocPenalty?: number;
-  parentRetriever?: boolean;
-  fold?: SearchRequest['fold'];
-  trecRun?: string;
-  trecQrels?: string;
-  report?: string;
-}
-
-export async function run(context: RunContext<EvalFlags>): Promise<number> {
-  const targets = loadSearchTargets(context.flags, context.io);
-  if (targets !== null) return runAcross(context, targets);
-  const { flags, io } = context;
-  const config = loadConfig(flags, io);
-  const kb = openKnowledgeBase(config, { readOnly: true });
-  const reportPath = flags.report === undefined ? undefined : expandPath(flags.report, io.cwd);
-  try {
-    if (reportPath !== undefined) kb.checkReportTarget(reportPath, '--report');
-    const report = await kb.evaluate(evaluateOptions(flags, io.cwd));
-    writeReport(report, flags, io);
-    const trec = kb.exportTrec(report, {
+export async function run({ flags, io }: RunContext<EvalFlags>): Promise<number> {
+  const targets = loadSearchTargets(flags, io);
+  if (targets !== null) return runAcross(flags, io, targets);
+  const request: EvalRequest = {
+    ...evaluateOptions(flags, io.cwd),
+    report: flags.report === undefined ? undefined : expandPath(flags.report, io.cwd),
+    trec: {
       run: flags.trecRun === undefined ? undefined : expandPath(flags.trecRun, io.cwd),
       qrels: flags.trecQrels === undefined ? undefined : expandPath(flags.trecQrels, io.cwd),
-    });
-    for (const written of trec) io.stderr.write(`groove eval: wrote ${written}\n`);
-    if (reportPath !== undefined) {
-      kb.writeReport(reportPath, renderEvalHtml(report));
-      io.stderr.write(`groove eval: wrote the HTML report ${reportPath}\n`);
-    }
-    return await finishRun(kb, report, io);
-  } finally {
-    await kb.close();
-  }
+    },
+  };
+  const outcome = await withKnowledgeBase(flags, io, 'read', (kb) =>
+    kb.runEval(request, evalOutput(flags, io)),
+  );
+  return finishRun(outcome, io);
 }
 
 /**
  * `--kb a --kb b …`: one cross-KB search per golden query over the named KBs, with the KB set's own history.
  * What cannot be measured across KBs yet is refused, and the golden file must be named.
  */
-async function runAcross({ flags, io }: RunContext<EvalFlags>, targets: SearchTarget[]): Promise<number> {
+async function runAcross(flags: EvalFlags, io: CliIo, targets: SearchTarget[]): Promise<number> {
   for (const [flag, given] of [
     ['--rows', flags.rows],
     ['--ablate', flags.ablate],
@@ -95,16 +62,16 @@ async function runAcross({ flags, io }: RunContext<EvalFlags>, targets: SearchTa
       hint: 'no KB owns a golden set of several KBs: name it with --golden; an expected entry may carry `kb: NAME`',
     });
   }
-  return withOpenTargets(targets, async ([first, ...others]) => {
+  const outcome = await withOpenTargets(targets, ([first, ...others]) => {
     const named = [first!, ...others].map(({ kb, name }) => ({ kb, name }));
-    const report = await first!.kb.evaluateAcross(
+    return first!.kb.runEvalAcross(
       named.map((target) => target.name),
       (work) => withCombinedEvalSnapshot(named, work),
       evaluateOptions(flags, io.cwd),
+      evalOutput(flags, io),
     );
-    writeReport(report, flags, io);
-    return finishRun(first!.kb, report, io);
   });
+  return finishRun(outcome, io);
 }
 
 function evaluateOptions(flags: EvalFlags, cwd: string): EvaluateOptions {
@@ -141,15 +108,27 @@ function writeReport(report: EvalReport, flags: EvalFlags, io: CliIo): void {
   }
 }
 
-/** Diagnostics, the history write (before the gate exits, so this run is the next run's baseline), the gates. */
-async function finishRun(kb: KnowledgeBase, report: EvalReport, io: CliIo): Promise<number> {
-  io.stderr.write(renderIntegrityDiagnostics(report));
-  io.stderr.write(renderEvalDiagnostics(report));
-  io.stderr.write(renderQuoteFindings(report.run.findings));
-  const written = await kb.recordEvalRun(report);
-  if (written?.warning) io.stderr.write(`groove eval: warning: ${written.warning}\n`);
+/** The run shown on the CLI: the report on stdout; what was written, diagnostics and warnings on stderr. */
+function evalOutput(flags: EvalFlags, io: CliIo): EvalOutput {
+  return {
+    show: (report) => writeReport(report, flags, io),
+    renderHtml: renderEvalHtml,
+    wrote: ({ kind, path }) =>
+      io.stderr.write(
+        kind === 'trec' ? `groove eval: wrote ${path}\n` : `groove eval: wrote the HTML report ${path}\n`,
+      ),
+    diagnose: (report) => {
+      io.stderr.write(renderIntegrityDiagnostics(report));
+      io.stderr.write(renderEvalDiagnostics(report));
+      io.stderr.write(renderQuoteFindings(report.run.findings));
+    },
+    historyWarning: (warning) => io.stderr.write(`groove eval: warning: ${warning}\n`),
+  };
+}
+
+/** The gates' verdicts on stderr, and the exit code they decided. */
+function finishRun({ report, regressed }: EvalOutcome, io: CliIo): number {
   io.stderr.write(renderGate(report));
   io.stderr.write(renderSignificantGate(report));
-  const regressed = report.gate.state === 'regressed' || report.significantGate.state === 'regressed';
   return regressed ? EXIT.failure : EXIT.ok;
 }

@@ -1,27 +1,20 @@
 // `groove eval golden build --from-feedback`: make a golden set (and its sidecar) from recorded agent judgments.
-import { openKnowledgeBase } from '../app/index.js';
 import { expandPath } from '../config/resolve-config.js';
 import { GrooveError } from '../errors.js';
 import { EXIT } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
-import { type CommonFlags, loadConfig } from './common-options.js';
 import { shadowingGolden } from './golden-shadow.js';
+import type { GoldenBuildFlags } from './measure-options.js';
 import { goldenBuildToJson, renderGoldenBuildText, shadowedGoldenNote } from './render-golden.js';
+import { withKnowledgeBase } from './with-knowledge-base.js';
 
-interface BuildFlags extends CommonFlags {
-  fromFeedback?: boolean;
-  out?: string;
-}
-
-export async function run({ flags, io }: RunContext<BuildFlags>): Promise<number> {
+export async function run({ flags, io }: RunContext<GoldenBuildFlags>): Promise<number> {
   if (!flags.fromFeedback) {
     throw new GrooveError('INVALID_ARGUMENT', 'golden build needs a source', {
       hint: 'pass --from-feedback (judgments recorded through the MCP tool record_feedback)',
     });
   }
-  const config = loadConfig(flags, io);
-  const kb = openKnowledgeBase(config);
-  try {
+  return withKnowledgeBase(flags, io, 'write', async (kb, config) => {
     const result = await kb.buildGolden({
       out: flags.out === undefined ? undefined : expandPath(flags.out, io.cwd),
     });
@@ -39,7 +32,5 @@ export async function run({ flags, io }: RunContext<BuildFlags>): Promise<number
     if (shadow !== null)
       io.stderr.write(shadowedGoldenNote('groove eval golden build', result.outPath, shadow));
     return result.written ? EXIT.ok : EXIT.failure;
-  } finally {
-    await kb.close();
-  }
+  });
 }

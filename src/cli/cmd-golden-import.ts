@@ -1,31 +1,24 @@
 // `groove eval golden import --qrels F --queries F [--out FILE]`: a golden set from TREC/BEIR-style files.
-import { openKnowledgeBase } from '../app/index.js';
 import { expandPath } from '../config/resolve-config.js';
 import { GrooveError } from '../errors.js';
 import { EXIT } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
-import { type CommonFlags, loadConfig } from './common-options.js';
 import { shadowingGolden } from './golden-shadow.js';
+import type { GoldenImportFlags } from './measure-options.js';
 import { shadowedGoldenNote } from './render-golden.js';
+import { withKnowledgeBase } from './with-knowledge-base.js';
 
-interface ImportFlags extends CommonFlags {
-  qrels?: string;
-  queries?: string;
-  out?: string;
-}
-
-export async function run({ flags, io }: RunContext<ImportFlags>): Promise<number> {
-  if (flags.qrels === undefined || flags.queries === undefined) {
+export async function run({ flags, io }: RunContext<GoldenImportFlags>): Promise<number> {
+  const { qrels, queries } = flags;
+  if (qrels === undefined || queries === undefined) {
     throw new GrooveError('INVALID_ARGUMENT', 'golden import needs both --qrels and --queries', {
       hint: 'e.g. groove eval golden import --qrels qrels/test.tsv --queries queries.jsonl --out golden.yml',
     });
   }
-  const config = loadConfig(flags, io);
-  const kb = openKnowledgeBase(config);
-  try {
+  return withKnowledgeBase(flags, io, 'write', async (kb, config) => {
     const result = kb.importGolden({
-      qrels: expandPath(flags.qrels, io.cwd),
-      queries: expandPath(flags.queries, io.cwd),
+      qrels: expandPath(qrels, io.cwd),
+      queries: expandPath(queries, io.cwd),
       out: flags.out === undefined ? undefined : expandPath(flags.out, io.cwd),
     });
     if (flags.format === 'json') {
@@ -51,7 +44,5 @@ export async function run({ flags, io }: RunContext<ImportFlags>): Promise<numbe
     if (shadow !== null)
       io.stderr.write(shadowedGoldenNote('groove eval golden import', result.outPath, shadow));
     return EXIT.ok;
-  } finally {
-    await kb.close();
-  }
+  });
 }

@@ -1,25 +1,12 @@
 // `groove graph <start>`: the connection graph of get_connection_graph from the command line — the same request
 // and the same JSON, plus text, DOT and Mermaid to look at.
-import { connectionGraphToJson, type GraphRequest, openKnowledgeBase } from '../app/index.js';
+import { connectionGraphToJson, type GraphRequest } from '../app/index.js';
 import { GrooveError } from '../errors.js';
 import { EXIT } from './cli-io.js';
+import type { GraphFlags } from './command-options.js';
 import type { RunContext } from './command-spec.js';
-import { type CommonFlags, loadConfig } from './common-options.js';
 import { renderGraphDot, renderGraphMermaid, renderGraphText } from './render-graph.js';
-
-interface GraphFlags extends Omit<CommonFlags, 'format'> {
-  depth?: number;
-  fanOut?: number;
-  minSimilarity?: number;
-  maxNodes?: number;
-  dedupByPath: boolean;
-  excludePath?: string[];
-  seedStrategy?: 'all_chunks' | 'centroid';
-  maxSeedChunks?: number;
-  category?: string;
-  topic?: string;
-  format: 'json' | 'text' | 'dot' | 'mermaid';
-}
+import { withKnowledgeBase } from './with-knowledge-base.js';
 
 function requestOf(start: string, flags: GraphFlags): GraphRequest {
   return {
@@ -38,8 +25,7 @@ function requestOf(start: string, flags: GraphFlags): GraphRequest {
 }
 
 export async function run({ flags, args, io }: RunContext<GraphFlags>): Promise<number> {
-  const kb = openKnowledgeBase(loadConfig({ ...flags, format: undefined }, io), { readOnly: true });
-  try {
+  return withKnowledgeBase(flags, io, 'read', async (kb) => {
     const result = await kb.connectionGraph(requestOf(args[0]!, flags));
     if (!result.ok) {
       throw new GrooveError(
@@ -53,7 +39,5 @@ export async function run({ flags, args, io }: RunContext<GraphFlags>): Promise<
     else if (flags.format === 'mermaid') io.stdout.write(renderGraphMermaid(graph));
     else io.stdout.write(renderGraphText(graph));
     return EXIT.ok;
-  } finally {
-    await kb.close();
-  }
+  });
 }

@@ -1,19 +1,13 @@
 // `groove index`: build or update the index of a KB.
 import type { IndexEvent } from '../app/index.js';
-import { indexSummaryToJson, openKnowledgeBase } from '../app/index.js';
+import { indexSummaryToJson } from '../app/index.js';
 import { GrooveError } from '../errors.js';
 import { type CliIo, EXIT } from './cli-io.js';
+import type { IndexFlags } from './command-options.js';
 import type { RunContext } from './command-spec.js';
-import { type CommonFlags, loadConfig } from './common-options.js';
 import { createIndexProgress, finishProgress } from './index-progress.js';
 import { renderEmbeddedLine, renderIndexEvent, renderIndexSummary } from './render-index.js';
-
-interface IndexFlags extends CommonFlags {
-  force?: boolean;
-  quiet?: boolean;
-  progress?: boolean;
-  verbose?: boolean;
-}
+import { withKnowledgeBase } from './with-knowledge-base.js';
 
 /** The default mode prints this many per-file lines, then counts the rest (a vault can hold 100k files). */
 export const FILE_LINES_SHOWN = 20;
@@ -28,9 +22,8 @@ export async function run({ flags, io }: RunContext<IndexFlags>): Promise<number
       hint: 'pick one',
     });
   }
-  const kb = openKnowledgeBase(loadConfig(flags, io));
-  const printer = eventPrinter(io, flags);
-  try {
+  return withKnowledgeBase(flags, io, 'write', async (kb) => {
+    const printer = eventPrinter(io, flags);
     const summary = await kb.index({ force: flags.force, onEvent: printer.onEvent }).finally(() => {
       printer.finish();
       if (flags.progress) finishProgress((text) => io.stderr.write(text), Boolean(io.stderr.isTTY));
@@ -39,9 +32,7 @@ export async function run({ flags, io }: RunContext<IndexFlags>): Promise<number
     else io.stdout.write(renderIndexSummary(summary));
     const failOnFrontmatter = kb.config.index.failOnFrontmatterError && summary.frontmatterErrors > 0;
     return failOnFrontmatter ? EXIT.failure : EXIT.ok;
-  } finally {
-    await kb.close();
-  }
+  });
 }
 
 interface EventPrinter {

@@ -1,14 +1,9 @@
 // `groove kb add|list|show|rename|remove`: the registry of named KBs (src/app/kbs).
 import { EXIT } from './cli-io.js';
+import type { KbAddFlags, KbListFlags, KbRemoveFlags, KbShowFlags } from './command-options.js';
 import type { RunContext } from './command-spec.js';
 
-interface AddFlags {
-  config?: string;
-  model?: string;
-  parsers?: string;
-}
-
-export async function runAdd({ flags, args, io }: RunContext<AddFlags>): Promise<number> {
+export async function runAdd({ flags, args, io }: RunContext<KbAddFlags>): Promise<number> {
   const { addKb, displayPath, registryPath } = await import('../app/index.js');
   const parsers = flags.parsers?.split(',').map((id) => id.trim());
   const entry = await addKb(
@@ -20,7 +15,7 @@ export async function runAdd({ flags, args, io }: RunContext<AddFlags>): Promise
   return EXIT.ok;
 }
 
-export async function runList({ flags, io }: RunContext<{ format?: string }>): Promise<number> {
+export async function runList({ flags, io }: RunContext<KbListFlags>): Promise<number> {
   const { kbOverviewToJson, listKbs } = await import('../app/index.js');
   const listing = await listKbs(io);
   if (flags.format === 'json') {
@@ -33,7 +28,7 @@ export async function runList({ flags, io }: RunContext<{ format?: string }>): P
   return EXIT.ok;
 }
 
-export async function runShow({ flags, args, io }: RunContext<{ format?: string }>): Promise<number> {
+export async function runShow({ flags, args, io }: RunContext<KbShowFlags>): Promise<number> {
   const { kbOverviewToJson, showKb } = await import('../app/index.js');
   const overview = await showKb(args[0]!, io);
   if (flags.format === 'json') {
@@ -52,7 +47,7 @@ export async function runRename({ args, io }: RunContext<object>): Promise<numbe
   return EXIT.ok;
 }
 
-export async function runRemove({ flags, args, io }: RunContext<{ deleteIndex?: boolean }>): Promise<number> {
+export async function runRemove({ flags, args, io }: RunContext<KbRemoveFlags>): Promise<number> {
   const { displayPath, removeKb } = await import('../app/index.js');
   const removal = await removeKb(
     args[0]!,

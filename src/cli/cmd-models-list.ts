@@ -1,10 +1,11 @@
 // `groove models list`: the registered models and rerankers, and which are in the cache.
 import { displayPath, listRegisteredModels } from '../app/index.js';
 import { EXIT } from './cli-io.js';
+import type { ModelsListFlags } from './command-options.js';
 import type { RunContext } from './command-spec.js';
-import { type CommonFlags, loadConfig } from './common-options.js';
+import { loadConfig } from './common-options.js';
 
-export async function run({ flags, io }: RunContext<CommonFlags>): Promise<number> {
+export async function run({ flags, io }: RunContext<ModelsListFlags>): Promise<number> {
   const { cacheDir, models: entries } = listRegisteredModels(loadConfig(flags, io));
   if (flags.format === 'json') {
     const rows = entries.map((m) => ({

@@ -3,14 +3,14 @@
 // search modules are imported only then. Several `--kb` are searched in-process as one corpus (a server answers
 // for one index only).
 import { EXIT, wantsColor } from './cli-io.js';
+import type { SearchFlags } from './command-options.js';
 import type { RunContext } from './command-spec.js';
-import { type CommonFlags, loadConfig } from './common-options.js';
+import { loadConfig } from './common-options.js';
 import { loadSearchTargets } from './kb-configs.js';
 import { answerThroughServer } from './local-server.js';
 import { withOpenTargets } from './open-targets.js';
 import { searchRequestFromFlags } from './search-options.js';
-
-type SearchFlags = CommonFlags & { server?: boolean; full?: boolean } & Record<string, unknown>;
+import { withConfiguredKnowledgeBase } from './with-knowledge-base.js';
 
 export async function run({ flags, args, io }: RunContext<SearchFlags>): Promise<number> {
   const request = searchRequestFromFlags(args[0]!, flags);
@@ -28,15 +28,11 @@ export async function run({ flags, args, io }: RunContext<SearchFlags>): Promise
   const config = loadConfig(flags, io);
   const body = { request, format: flags.format, text };
   if (await answerThroughServer('search', body, config, flags, io)) return EXIT.ok;
-  const { openKnowledgeBase } = await import('../app/index.js');
   const { searchOutput } = await import('./command-output.js');
-  const kb = openKnowledgeBase(config, { readOnly: true });
-  try {
+  return withConfiguredKnowledgeBase(config, 'read', async (kb) => {
     const output = await searchOutput(kb, request, flags.format, text);
     io.stdout.write(output.stdout);
     if (output.stderr !== '') io.stderr.write(output.stderr);
     return EXIT.ok;
-  } finally {
-    await kb.close();
-  }
+  });
 }

@@ -15,26 +15,14 @@ import { expandPath } from '../config/resolve-config.js';
 import { GrooveError } from '../errors.js';
 import { isLoopbackBind } from '../mcp/http-guard.js';
 import { type CliIo, EXIT } from './cli-io.js';
+import type { ServiceInstallFlags, ServiceStatusFlags, ServiceUninstallFlags } from './command-options.js';
 import type { RunContext } from './command-spec.js';
 
-interface ServiceFlags {
-  serviceName: string;
-  kbPath?: string;
-  dbPath?: string;
-  config?: string;
-  bind?: string;
-  port?: number;
-  allowRemote?: boolean;
-  force?: boolean;
-  start: boolean;
-  stop: boolean;
-  ask: boolean;
-  dryRun?: boolean;
-  format?: 'text' | 'json';
-}
+/** What the plan reads: the service's name, and for install the KB and the address it serves on. */
+type PlanFlags = Partial<ServiceInstallFlags> & Pick<ServiceInstallFlags, 'serviceName'>;
 
 /** The plan for the named service; install also needs the KB and the address it serves on. */
-function planFor(flags: ServiceFlags, io: CliIo, forInstall: boolean): ServicePlan {
+function planFor(flags: PlanFlags, io: CliIo, forInstall: boolean): ServicePlan {
   const kbPath = flags.kbPath === undefined ? null : expandPath(flags.kbPath, io.cwd);
   if (forInstall) {
     if (!kbPath || !fs.statSync(kbPath, { throwIfNoEntry: false })?.isDirectory()) {
@@ -70,7 +58,7 @@ function planFor(flags: ServiceFlags, io: CliIo, forInstall: boolean): ServicePl
   });
 }
 
-export async function runInstall({ flags, io }: RunContext<ServiceFlags>): Promise<number> {
+export async function runInstall({ flags, io }: RunContext<ServiceInstallFlags>): Promise<number> {
   const plan = planFor(flags, io, true);
   if (flags.dryRun) {
     io.stdout.write(`# ${plan.filePath}\n${plan.content}`);
@@ -83,7 +71,7 @@ export async function runInstall({ flags, io }: RunContext<ServiceFlags>): Promi
   return EXIT.ok;
 }
 
-export async function runUninstall({ flags, io }: RunContext<ServiceFlags>): Promise<number> {
+export async function runUninstall({ flags, io }: RunContext<ServiceUninstallFlags>): Promise<number> {
   const plan = planFor(flags, io, false);
   const removed = uninstallService(plan, { stop: flags.stop });
   io.stdout.write(
@@ -92,7 +80,7 @@ export async function runUninstall({ flags, io }: RunContext<ServiceFlags>): Pro
   return removed ? EXIT.ok : EXIT.failure;
 }
 
-export async function runStatus({ flags, io }: RunContext<ServiceFlags>): Promise<number> {
+export async function runStatus({ flags, io }: RunContext<ServiceStatusFlags>): Promise<number> {
   const plan = planFor(flags, io, false);
   const state = serviceStatus(plan, { ask: flags.ask });
   if (flags.format === 'json') {

@@ -1,11 +1,11 @@
 // `groove tune`: sweep the fusion parameters (rrf_k, bm25 column weights) against the golden set and recommend
 // a [search.fusion] only when it survives nested leave-one-query-out; applies nothing.
-import { describeLegsDown, openKnowledgeBase, refuseDownLegs } from '../app/index.js';
+import { describeLegsDown, refuseDownLegs } from '../app/index.js';
 import { expandPath } from '../config/resolve-config.js';
 import { EXIT, wantsColor } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
-import { type CommonFlags, loadConfig } from './common-options.js';
 import { renderTuneHtml } from './html-report/index.js';
+import type { TuneFlags } from './measure-options.js';
 import {
   renderNoEffectiveQueries,
   renderTuneEvent,
@@ -13,22 +13,12 @@ import {
   renderTuneText,
 } from './render-tune.js';
 import { tuneReportToJson } from './tune-json.js';
-
-interface TuneFlags extends CommonFlags {
-  golden?: string;
-  k?: number[];
-  limit?: number;
-  color: boolean;
-  allowDegraded?: boolean;
-  report?: string;
-}
+import { withKnowledgeBase } from './with-knowledge-base.js';
 
 export async function run({ flags, io }: RunContext<TuneFlags>): Promise<number> {
   // tune measures the stage before reranking, so no reranker is loaded whatever groove.toml says.
-  const config = loadConfig({ ...flags, reranker: 'none' }, io);
-  const kb = openKnowledgeBase(config, { readOnly: true });
   const reportPath = flags.report === undefined ? undefined : expandPath(flags.report, io.cwd);
-  try {
+  return withKnowledgeBase({ ...flags, reranker: 'none' }, io, 'read', async (kb) => {
     if (reportPath !== undefined) kb.checkReportTarget(reportPath, '--report');
     // Like eval: a leg that is down would make every grid point measure a different system.
     const probe = await kb.probeLegs();
@@ -63,7 +53,5 @@ export async function run({ flags, io }: RunContext<TuneFlags>): Promise<number>
       io.stderr.write(`groove tune: wrote the HTML report ${reportPath}\n`);
     }
     return EXIT.ok;
-  } finally {
-    await kb.close();
-  }
+  });
 }

@@ -4,20 +4,15 @@ import { validateKnowledgeBase } from '../app/index.js';
 import { expandPath } from '../config/resolve-config.js';
 import { describeError, isGrooveError } from '../errors.js';
 import { EXIT } from './cli-io.js';
+import type { ValidateFlags } from './command-options.js';
 import type { RunContext } from './command-spec.js';
-import { type CommonFlags, loadConfig } from './common-options.js';
+import { loadConfig } from './common-options.js';
 import {
   renderValidationGithub,
   renderValidationText,
   renderValidationWarnings,
   validationReportToJson,
 } from './render-validate.js';
-
-interface ValidateFlags extends Pick<CommonFlags, 'config' | 'kb' | 'kbPath' | 'dbPath'> {
-  schema?: string;
-  strict?: boolean;
-  format: 'text' | 'json' | 'github';
-}
 
 export async function run({ flags, io }: RunContext<ValidateFlags>): Promise<number> {
   let report: ReturnType<typeof validateKnowledgeBase>;

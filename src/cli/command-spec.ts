@@ -14,6 +14,56 @@ export interface OptionSpec {
   default?: unknown;
 }
 
+/** The name commander stores an option under: `--kb-path <dir>` → `kbPath`, `--no-history` → `history`. */
+type AttributeName<Flags extends string> = Flags extends `--no-${infer Rest}`
+  ? CamelCase<FirstWord<Rest>>
+  : Flags extends `--${infer Rest}`
+    ? CamelCase<FirstWord<Rest>>
+    : never;
+type FirstWord<Text extends string> = Text extends `${infer Word} ${string}` ? Word : Text;
+type CamelCase<Text extends string> = Text extends `${infer Head}-${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : Text;
+
+/** An option's parsed value: what `parse` returns, else one of `choices`, else the text of a `<value>`, else a switch. */
+type OptionValue<Option extends OptionSpec> = Option extends {
+  parse(value: string, previous: never): infer Value;
+}
+  ? Value
+  : Option extends { choices: readonly (infer Choice)[] }
+    ? Choice
+    : Option['flags'] extends `${string}<${string}>`
+      ? string
+      : boolean;
+
+/** The names of the options that are not a `--no-` form. */
+type PositiveNames<Option extends OptionSpec> = Option extends { flags: `--no-${string}` }
+  ? never
+  : AttributeName<Option['flags']>;
+
+/** Commander always sets an option with a default, and a `--no-x` declared without its `--x` (true until given). */
+type AlwaysSet<Option extends OptionSpec, All extends OptionSpec> = Option extends { default: unknown }
+  ? true
+  : Option extends { flags: `--no-${string}` }
+    ? AttributeName<Option['flags']> extends PositiveNames<All>
+      ? false
+      : true
+    : false;
+
+/**
+ * The flags commander parses from a command's options, typed from the option data itself (declared `as const`):
+ * the option's attribute name, its value, and whether it is always present.
+ */
+export type FlagsOf<Options extends readonly OptionSpec[]> = {
+  [Option in Options[number] as AlwaysSet<Option, Options[number]> extends true
+    ? AttributeName<Option['flags']>
+    : never]: OptionValue<Option>;
+} & {
+  [Option in Options[number] as AlwaysSet<Option, Options[number]> extends true
+    ? never
+    : AttributeName<Option['flags']>]?: OptionValue<Option>;
+};
+
 /** What a command's module gets: the parsed flags, the positional arguments, the io and the CLI's version. */
 export interface RunContext<Flags> {
   flags: Flags;

@@ -1,6 +1,7 @@
 // `groove kb`: the registry of named knowledge bases, as command specs (see command-spec.ts).
+
+import { KB_ADD_OPTIONS, KB_LIST_OPTIONS, KB_REMOVE_OPTIONS, KB_SHOW_OPTIONS } from './command-options.js';
 import type { CommandSpec } from './command-spec.js';
-import { formatOption } from './option-groups.js';
 
 const NAME_ARGUMENT = { syntax: '<name>', description: 'KB name: a-z, 0-9, - and _, at most 63 characters' };
 
@@ -12,28 +13,21 @@ export const KB_COMMAND: CommandSpec = {
       name: 'add',
       description: 'register a folder of notes under a name (with the settings its index is built with)',
       argument: [NAME_ARGUMENT, { syntax: '<path>', description: 'the folder of notes' }],
-      options: [
-        { flags: '--config <file>', description: 'a groove.toml whose settings this KB always uses' },
-        { flags: '--model <id>', description: 'embedding model id, or `none` for lexical-only' },
-        {
-          flags: '--parsers <list>',
-          description: 'comma-separated parsers to enable (md, txt, pdf, docx, xlsx, pptx, code)',
-        },
-      ],
+      options: KB_ADD_OPTIONS,
       help: '\nExamples:\n  groove kb add notes ~/notes\n  groove kb add handbook ~/work/handbook --parsers md,pdf,docx --model none\n  groove kb add docs ./docs --config ./groove.toml',
       load: () => import('./cmd-kb.js').then((m) => ({ run: m.runAdd })),
     },
     {
       name: 'list',
       description: 'every registered KB: path, documents, chunks, model, last indexed, size on disk, health',
-      options: [formatOption()],
+      options: KB_LIST_OPTIONS,
       load: () => import('./cmd-kb.js').then((m) => ({ run: m.runList })),
     },
     {
       name: 'show',
       description: "one KB's settings and index",
       argument: NAME_ARGUMENT,
-      options: [formatOption()],
+      options: KB_SHOW_OPTIONS,
       load: () => import('./cmd-kb.js').then((m) => ({ run: m.runShow })),
     },
     {
@@ -49,7 +43,7 @@ export const KB_COMMAND: CommandSpec = {
       name: 'remove',
       description: 'unregister a KB (its folder is never touched; its index is kept unless --delete-index)',
       argument: NAME_ARGUMENT,
-      options: [{ flags: '--delete-index', description: "also delete the KB's index file" }],
+      options: KB_REMOVE_OPTIONS,
       load: () => import('./cmd-kb.js').then((m) => ({ run: m.runRemove })),
     },
   ],

@@ -1,24 +1,15 @@
 // The flags every command may carry, and their mapping to config overrides (the options are in option-groups.ts).
 import { withDefaultIndexPath } from '../app/index.js';
-import { type ResolvedConfig, resolveConfig } from '../config/resolve-config.js';
+import { type ConfigOverrides, type ResolvedConfig, resolveConfig } from '../config/resolve-config.js';
 import { GrooveError } from '../errors.js';
 import type { CliIo } from './cli-io.js';
+import type { FlagsOf } from './command-spec.js';
+import type { KB_OPTIONS, MODEL_OPTIONS } from './option-groups.js';
 
-export interface CommonFlags {
-  config?: string;
-  /** `--kb NAME`, once per flag given. */
-  kb?: string[];
-  kbPath?: string;
-  dbPath?: string;
-  model?: string;
-  modelDir?: string;
-  pooling?: 'mean' | 'cls';
-  queryPrefix?: string;
-  passagePrefix?: string;
-  reranker?: string;
-  offline?: boolean;
-  format?: 'text' | 'json';
-}
+/** The flags loadConfig reads: the KB and model options every command shares, and `--reranker` where one has it. */
+export type CommonFlags = FlagsOf<typeof KB_OPTIONS> &
+  FlagsOf<typeof MODEL_OPTIONS> &
+  Pick<ConfigOverrides, 'reranker'>;
 
 /** The config a command runs with, its index path filled in (groove's own folder for the KB) where none is named. */
 export function loadConfig(flags: CommonFlags, io: CliIo): ResolvedConfig {

@@ -1,8 +1,8 @@
 // Pure renderers for `groove eval`: the text report (stdout) in the layout of docs/eval.md, and the diagnostics for
 // stderr — notes, failed legs, golden-queries-quoted findings, the regression gate — in ASCII only.
 import pc from 'picocolors';
-import type { EvalReport, QuoteFinding } from '../app/index.js';
-import { displayPath } from '../app/index.js';
+import type { EvalReport, EvalRowReport, GoldenFreshness, QuoteFinding } from '../app/index.js';
+import { displayPath, rowsOf } from '../app/index.js';
 import {
   renderDetectableEffect,
   renderIntegrityHeader,
@@ -23,6 +23,15 @@ export interface RenderEvalTextOptions {
 }
 
 export function renderEvalText(report: EvalReport, options: RenderEvalTextOptions): string {
+  return renderRowText(report, report.freshness, options);
+}
+
+/** One row's block; the golden set's freshness is the run's, shown in every row's header. */
+function renderRowText(
+  report: EvalRowReport,
+  freshness: GoldenFreshness | null,
+  options: RenderEvalTextOptions,
+): string {
   const { run, previous } = report;
   const f = run.fingerprint;
   const lines = [
@@ -36,7 +45,7 @@ export function renderEvalText(report: EvalReport, options: RenderEvalTextOption
       lines.push('       a delta below may reflect that, not retrieval');
     }
   }
-  lines.push(...renderIntegrityHeader(report));
+  lines.push(...renderIntegrityHeader(report, freshness));
   lines.push('');
   if (report.comparison === 'golden-changed') lines.push('⚠️ golden changed since last run, diff disabled');
   if (report.comparison === 'kbs-changed') {
@@ -93,7 +102,7 @@ const MISSED_IDS_SHOWN = 20;
  * For each k below the largest (whose misses the per-query section marks `✗`): the queries with no expected
  * document in their top k, by id.
  */
-function renderMissesAtSmallerK(report: EvalReport): string[] {
+function renderMissesAtSmallerK(report: EvalRowReport): string[] {
   const { kValues } = report.run.fingerprint;
   const maxK = Math.max(...kValues);
   const queries = report.run.perQuery;
@@ -114,7 +123,7 @@ function renderMissesAtSmallerK(report: EvalReport): string[] {
  * gated metrics; a delta only when the compared run measured the metric too, and its paired interval.
  */
 function renderExtraRows(
-  report: EvalReport,
+  report: EvalRowReport,
   layout: { maxK: number; labelWidth: number; color: boolean },
 ): string[] {
   const extra = report.run.aggregate.extra;
@@ -135,7 +144,7 @@ function renderExtraRows(
 }
 
 /** judged@k at the largest k and what it means; nothing when it was not measured. */
-function renderJudged(report: EvalReport, layout: { maxK: number; labelWidth: number }): string[] {
+function renderJudged(report: EvalRowReport, layout: { maxK: number; labelWidth: number }): string[] {
   const judged = report.run.aggregate.judgedAtK?.[layout.maxK];
   if (judged === undefined) return [];
   return [
@@ -147,10 +156,10 @@ function renderJudged(report: EvalReport, layout: { maxK: number; labelWidth: nu
 /** Every row of a `--rows` run, one block each, the decision row first; a plain run is its single block. */
 export function renderEvalRowsText(report: EvalReport, options: RenderEvalTextOptions): string {
   if (report.run.row === undefined) return renderEvalText(report, options);
-  return [report, ...report.otherRows]
+  return rowsOf(report)
     .map(
       (r, i) =>
-        `${renderRowTitle(r.run.row ?? '', i === 0, r.appended)}\n${renderEvalText(r, i === 0 ? options : { ...options, decisionRow: report.run.row })}`,
+        `${renderRowTitle(r.run.row ?? '', i === 0, r.appended)}\n${renderRowText(r, report.freshness, i === 0 ? options : { ...options, decisionRow: report.run.row })}`,
     )
     .join('\n');
 }

@@ -1,12 +1,18 @@
 // Pure renderers for what eval's integrity checks add: the warnings on top (degraded legs, golden age and
 // drift), the paired interval beside each arrow, the minimum detectable effect, the significant-regression
 // gate, and the row frames of `--rows`. Text for stdout may use the report's symbols; stderr lines are ASCII.
-import { type EvalReport, formatDrift, type PairedMetric, type PairedRunComparison } from '../app/index.js';
+import {
+  type EvalReport,
+  type EvalRowReport,
+  formatDrift,
+  type GoldenFreshness,
+  type PairedMetric,
+  type PairedRunComparison,
+} from '../app/index.js';
 
 /** Header lines under the corpus line: the golden set's age and drift, and any degradation. */
-export function renderIntegrityHeader(report: EvalReport): string[] {
+export function renderIntegrityHeader(report: EvalRowReport, freshness: GoldenFreshness | null): string[] {
   const lines: string[] = [];
-  const freshness = report.freshness;
   if (freshness) {
     const days = Math.max(0, Math.floor(freshness.ageDays));
     lines.push(
@@ -20,7 +26,7 @@ export function renderIntegrityHeader(report: EvalReport): string[] {
     const drift = freshness.drift;
     if (drift?.drifted) {
       lines.push(
-        `    ⚠️ corpus moved ${formatDrift(drift.change)} since the golden set was made (${describeDrift(report)})`,
+        `    ⚠️ corpus moved ${formatDrift(drift.change)} since the golden set was made (${describeDrift(freshness)})`,
       );
       lines.push('       new documents compete for slots without being answers; rebuild or re-stamp the set');
     }
@@ -42,7 +48,7 @@ export function renderIntervalSuffix(paired: PairedMetric | undefined): string {
 }
 
 /** One line after the aggregate: N and the minimum detectable effect of the shown metrics. */
-export function renderDetectableEffect(report: EvalReport, shown: readonly string[]): string[] {
+export function renderDetectableEffect(report: EvalRowReport, shown: readonly string[]): string[] {
   const paired = report.paired;
   if (!paired) return [];
   if (paired.sharedQueries < 2) {
@@ -62,7 +68,7 @@ export function renderDetectableEffect(report: EvalReport, shown: readonly strin
 
 /** A reference row against the decision row, paired over the same queries: what the row buys, if anything. */
 export function renderVersusDecision(
-  report: EvalReport,
+  report: EvalRowReport,
   decisionRow: string,
   shown: readonly string[],
 ): string[] {
@@ -116,7 +122,7 @@ export function renderIntegrityDiagnostics(report: EvalReport): string {
   }
   if (freshness?.drift?.drifted) {
     lines.push(
-      `groove eval: warning: the corpus moved ${formatDrift(freshness.drift.change)} since the golden set was made (${describeDrift(report)}); rebuild or re-stamp it (threshold [eval] golden_drift_warn = ${freshness.drift.warnAbove})`,
+      `groove eval: warning: the corpus moved ${formatDrift(freshness.drift.change)} since the golden set was made (${describeDrift(freshness)}); rebuild or re-stamp it (threshold [eval] golden_drift_warn = ${freshness.drift.warnAbove})`,
     );
   }
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
@@ -129,8 +135,8 @@ export function renderRowTitle(row: string, decision: boolean, appended = false)
   return `── row ${row} · reference row (printed, never gated${why}) ──`;
 }
 
-function describeDrift(report: EvalReport): string {
-  const drift = report.freshness?.drift;
+function describeDrift(freshness: GoldenFreshness): string {
+  const drift = freshness.drift;
   if (!drift) return '';
   return `${drift.atCreation.documents} -> ${drift.now.documents} documents, ${drift.atCreation.chunks} -> ${drift.now.chunks} chunks`;
 }

@@ -1,11 +1,11 @@
 // Pure renderers for eval's learned rows (boost, graph over co-helpful edges) and their honest twins: which
 // judgments a row learned from, its paired difference against `core`, and against its honest twin — the leak.
-import type { EvalReport, LearningUse } from '../app/index.js';
+import type { EvalRowReport, LearningUse } from '../app/index.js';
 import { renderPairedBlock } from './render-integrity.js';
 
 /** The lines under a learned or honest row's aggregate; none for any other row. */
 export function renderLearnedRow(
-  report: EvalReport,
+  report: EvalRowReport,
   options: { decisionRow: string | undefined; shown: readonly string[] },
 ): string[] {
   const { learning } = report;

@@ -9,16 +9,9 @@ import { GrooveError } from '../errors.js';
 import { isLoopbackBind } from '../mcp/http-guard.js';
 import type { HttpExtraRoutes } from '../mcp/transport-http.js';
 import type { CliIo } from './cli-io.js';
-import type { CommonFlags } from './common-options.js';
+import type { ServeFlags } from './command-options.js';
 
-export interface ServeFlags extends CommonFlags {
-  transport?: 'stdio' | 'http';
-  port?: number;
-  bind?: string;
-  allowRemote?: boolean;
-  watch?: boolean;
-  debounceMs?: number;
-}
+export type { ServeFlags } from './command-options.js';
 
 export interface ServingTransport {
   log: (line: string) => void;

@@ -182,8 +182,7 @@ describe('paired comparison', () => {
     await index(temp, clock);
     const facade = facadeAt(temp, clock);
     try {
-      const first = await facade.evaluate();
-      await facade.recordEvalRun(first);
+      const { report: first } = await facade.runEval({});
       for (const name of distracted) temp.write(`distract/${name}.md`, distractor(name));
       await facade.index();
       clock.now = new Date('2026-03-02T00:00:00Z');
@@ -227,12 +226,11 @@ describe('paired comparison', () => {
     await index(temp, clock);
     const facade = facadeAt(temp, clock);
     try {
-      const first = await facade.evaluate();
-      await facade.recordEvalRun(first);
+      const { report: first } = await facade.runEval({});
       for (const name of NAMES.slice(0, 10)) temp.write(`distract/${name}.md`, distractor(name));
       await facade.index();
       clock.now = new Date('2026-03-02T00:00:00Z');
-      await facade.recordEvalRun(await facade.evaluate());
+      await facade.runEval({});
       clock.now = new Date('2026-03-03T00:00:00Z');
       // The newest run is already distracted: against it nothing moved; against the first, recall fell.
       const plain = await facade.evaluate();
@@ -276,7 +274,10 @@ describe('--rows', () => {
     await index(temp, clock);
     const facade = facadeAt(temp, clock);
     try {
-      const report = await facade.evaluate({ rows: ['core', 'mmr', 'parent'], failOnRegression: true });
+      const { report, saved } = await facade.runEval({
+        rows: ['core', 'mmr', 'parent'],
+        failOnRegression: true,
+      });
       expect([report.run.row, ...report.otherRows.map((r) => r.run.row)]).toEqual(['core', 'mmr', 'parent']);
       expect(report.run.fingerprint.mmr).toBeUndefined();
       expect(report.otherRows[0]!.run.fingerprint.mmr).toBeDefined();
@@ -290,7 +291,7 @@ describe('--rows', () => {
       expect(report.otherRows[0]!.versusDecision!.against).toBe(report.run.timestamp);
       expect(report.gate.state).toBe('no-op');
       expect(report.otherRows.map((r) => r.gate.state)).toEqual(['off', 'off']);
-      const written = (await facade.recordEvalRun(report))!;
+      const written = saved!;
       expect(written.keptRuns).toBe(3);
       const stored = JSON.parse(fs.readFileSync(written.path, 'utf8')) as { runs: { row: string }[] };
       expect(stored.runs.map((r) => r.row)).toEqual(['core', 'mmr', 'parent']);

@@ -3,8 +3,8 @@
 // core when the feedback says nothing beyond the labels, and do better than core when other tasks taught them
 // something. The report says which judgments each row used.
 import { describe, expect, it } from 'vitest';
+import type { EvalReport, EvalRowReport } from '../../src/app/eval/eval-report.js';
 import { evalReportToJson } from '../../src/app/eval/eval-report-json.js';
-import type { EvalReport } from '../../src/app/eval/evaluator.js';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { type TempKb, useTempKbs } from '../support/temp-kb.js';
 
@@ -66,10 +66,10 @@ async function recordTasks(facade: Facade): Promise<void> {
   });
 }
 
-const row = (report: EvalReport, name: string): EvalReport =>
+const row = (report: EvalReport, name: string): EvalRowReport =>
   [report, ...report.otherRows].find((r) => r.run.row === name)!;
-const mrr = (r: EvalReport) => r.run.aggregate.mrr;
-const recall10 = (r: EvalReport) => r.run.aggregate.recallAtK[10]!;
+const mrr = (r: EvalRowReport) => r.run.aggregate.mrr;
+const recall10 = (r: EvalRowReport) => r.run.aggregate.recallAtK[10]!;
 
 describe('learned eval rows', () => {
   it('measure the leak on a golden set built from the same feedback, and equal core when honest', async () => {
@@ -165,7 +165,7 @@ describe('learned eval rows', () => {
       const report = await facade.evaluate({ history: false, rows: ['core', 'boost'] });
       const core = row(report, 'core');
       const honest = row(report, 'boost-honest');
-      const rankOfLabel = (r: EvalReport) =>
+      const rankOfLabel = (r: EvalRowReport) =>
         r.run.perQuery.find((q) => q.id === 't-widget')!.topK.findIndex((h) => h.path === 'widget/n4.md') + 1;
       expect(rankOfLabel(honest)).toBeLessThan(rankOfLabel(core));
       expect(mrr(honest)).toBeGreaterThan(mrr(core));
@@ -184,8 +184,7 @@ describe('learned eval rows', () => {
       await recordTasks(facade);
       await facade.buildGolden();
       const measure = async () => {
-        const report = await facade.evaluate({ rows: ['core', 'graph+boost'] });
-        await facade.recordEvalRun(report);
+        const { report } = await facade.runEval({ rows: ['core', 'graph+boost'] });
         return report;
       };
       await measure();

@@ -142,15 +142,13 @@ describe('leg probe: a broken leg refuses the run', () => {
     const temp = makeKb();
     await indexWith(temp, { createEmbedder: counting });
     const healthy = await withFacade(temp, { createEmbedder: counting }, async (f) => {
-      const report = await f.evaluate();
-      await f.recordEvalRun(report);
+      const { report } = await f.runEval({});
       return report;
     });
     expect(healthy.comparison).toBe('none');
     withUnsafeDb(temp, 'DELETE FROM chunk_vectors');
     const degraded = await withFacade(temp, { createEmbedder: counting }, async (f) => {
-      const report = await f.evaluate({ allowDegraded: true, failOnRegression: true });
-      await f.recordEvalRun(report);
+      const { report } = await f.runEval({ allowDegraded: true, failOnRegression: true });
       return report;
     });
     expect(degraded.comparison).toBe('degradation-changed');

@@ -1,9 +1,10 @@
 // The evaluate() use case against a real index: one read snapshot, the vector leg, model identity, and the
-// corpus digest's sensitivity to what search reads.
+// corpus digest's sensitivity to what search reads; runEval()'s order: show, write the files, save, gate.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import type { EvalOutput } from '../../src/app/eval/index.js';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { readCorpusDigest } from '../../src/store/corpus-digest.js';
 import type { Embedder } from '../../src/types.js';
@@ -152,5 +153,65 @@ describe('corpus digest', () => {
     fs.rmSync(path.join(temp.kbPath, 'notes/gamma.md'));
     await build();
     expect(digest()).toMatchObject({ documents: 2, chunks: 4 });
+  });
+});
+
+describe('runEval()', () => {
+  const recorder = () => {
+    const calls: string[] = [];
+    const output: EvalOutput = {
+      show: (report) => calls.push(`show ${report.run.aggregate.queryCount}`),
+      renderHtml: () => '<html></html>',
+      wrote: ({ kind, path: file }) => calls.push(`wrote ${kind} ${path.basename(file)}`),
+      diagnose: () => calls.push('diagnose'),
+      historyWarning: (warning) => calls.push(`warning ${warning}`),
+    };
+    return { calls, output };
+  };
+
+  it('shows the numbers, writes the TREC files and the report, then saves the history and decides the gates', async () => {
+    const temp = makeKb();
+    const indexer = openKnowledgeBase(temp.config(), { createEmbedder: counting });
+    await indexer.index();
+    await indexer.close();
+    const facade = openKnowledgeBase(temp.config(), { createEmbedder: counting });
+    try {
+      const { calls, output } = recorder();
+      const outcome = await facade.runEval(
+        {
+          failOnRegression: true,
+          report: path.join(temp.root, 'report.html'),
+          trec: { run: path.join(temp.root, 'run.txt'), qrels: path.join(temp.root, 'qrels.txt') },
+        },
+        output,
+      );
+      expect(calls).toEqual([
+        'show 2',
+        'wrote trec run.txt',
+        'wrote trec qrels.txt',
+        'wrote report report.html',
+        'diagnose',
+      ]);
+      expect(fs.readFileSync(path.join(temp.root, 'report.html'), 'utf8')).toBe('<html></html>');
+      expect(outcome.saved?.keptRuns).toBe(1);
+      expect(outcome.regressed).toBe(false);
+    } finally {
+      await facade.close();
+    }
+  });
+
+  it('refuses a report path it cannot write before measuring anything', async () => {
+    const temp = makeKb();
+    const facade = openKnowledgeBase(temp.config(), { createEmbedder: counting });
+    try {
+      const { calls, output } = recorder();
+      const report = path.join(temp.root, 'missing', 'report.html');
+      await expect(facade.runEval({ history: false, report }, output)).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+      });
+      expect(calls).toEqual([]);
+    } finally {
+      await facade.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 // An EvalReport around given runs, assembled the way the evaluator assembles a plain run's report (the
 // comparison from compareWithPrevious, a healthy probe), for the renderers' unit tests.
-import type { EvalReport, EvalRun } from '../../src/app/eval/evaluator.js';
+import type { EvalReport, EvalRun } from '../../src/app/eval/eval-report.js';
 import { compareWithPrevious } from '../../src/measure/eval-compare.js';
 
 export interface EvalReportOptions {

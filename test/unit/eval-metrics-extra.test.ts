@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evalRunFromJson, evalRunToJson } from '../../src/app/eval/eval-run-json.js';
+import { evalRunToJson } from '../../src/app/eval/eval-run-json.js';
+import { evalRunFromJson } from '../../src/app/eval/eval-run-reader.js';
 import type { ExpectedEntry, RankedHit } from '../../src/measure/eval-metrics.js';
 import {
   aggregateExtraMetrics,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AblationRow } from '../../src/app/eval/eval-ablation.js';
-import type { EvalReport, EvalRun } from '../../src/app/eval/evaluator.js';
+import type { EvalReport, EvalRun } from '../../src/app/eval/eval-report.js';
 import { renderAblationText } from '../../src/cli/render-ablation.js';
 import { renderEvalText, renderGate, renderQuoteFindings } from '../../src/cli/render-eval.js';
 import { judgeAblation } from '../../src/measure/ablation-verdict.js';

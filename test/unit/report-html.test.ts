@@ -4,8 +4,8 @@
 // condition, the impact histogram puts every query in exactly one bin, and the stage-ablation block (from the
 // JSON's `ablation` list, which `--ablate` adds) shows each stage.
 import { describe, expect, it } from 'vitest';
+import type { EvalReport, EvalRun } from '../../src/app/eval/eval-report.js';
 import { evalReportToJson } from '../../src/app/eval/eval-report-json.js';
-import type { EvalReport, EvalRun } from '../../src/app/eval/evaluator.js';
 import type { TuneReport } from '../../src/app/tune/tuner.js';
 import { renderAblationBlock } from '../../src/cli/html-report/eval-ablation-html.js';
 import { renderEvalHtml, renderTuneHtml } from '../../src/cli/html-report/index.js';

@@ -5,7 +5,7 @@ import { GrooveError } from '../../errors.js';
 import type { EvalRun } from '../../measure/eval-run.js';
 import type { ReadCheckedFile } from '../golden/index.js';
 import { MAX_HISTORY_BYTES } from './eval-history.js';
-import { evalRunFromJson } from './eval-run-json.js';
+import { evalRunFromJson } from './eval-run-reader.js';
 
 /** What `--compare` names: a run of the history by its timestamp (or a unique prefix of it), else a file. */
 export interface CompareTarget {

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { GrooveError } from '../../errors.js';
 import type { EvalRun } from '../../measure/eval-run.js';
 import type { ReadCheckedFile } from '../golden/index.js';
-import { evalRunFromJson, evalRunToJson } from './eval-run-json.js';
+import { evalRunToJson } from './eval-run-json.js';
+import { evalRunFromJson } from './eval-run-reader.js';
 
 export const HISTORY_FILE_NAME = '.groove-eval-history.json';
 /** Ten runs of 100 queries at limit 10 take ~2.4 MiB; 64 MiB still bounds a file that is not a history. */
@@ -134,4 +135,38 @@ export function saveEvalHistory(
       ? `eval history trimmed to ${kept} run(s) to stay under the ${maxBytes}-byte cap; [eval] history_size asked for ${options.historySize}`
       : null;
   return { path: history.path, keptRuns: kept, warning };
+}
+
+/** What saving a run to the history needs: the size bound, the file ports and the history's gate. */
+export interface HistoryPorts {
+  historySize: number;
+  read: ReadCheckedFile;
+  write: (filePath: string, text: string) => void;
+  withGate: <T>(historyPath: string, work: () => T) => Promise<T>;
+  maxBytes?: number;
+}
+
+/**
+ * Write the rows' runs to the history (no-op with --no-history): reference rows first, the decision row
+ * newest. Under the history's gate (any process) the file is read again and the runs go in front of what it
+ * holds NOW, so another eval that saved since this one started keeps its run.
+ */
+export function recordEvalRun(
+  started: EvalHistory | null,
+  runs: readonly EvalRun[],
+  options: HistoryPorts,
+): Promise<HistoryWriteResult | null> {
+  if (!started) return Promise.resolve(null);
+  return options.withGate(started.path, () => {
+    const current = loadEvalHistory(started.path, {
+      read: options.read,
+      maxBytes: options.maxBytes,
+      legacyPath: started.legacyPath,
+    });
+    const written = saveEvalHistory(current, runs, options);
+    // A history that stopped parsing after this run started is replaced now: say so (the start was reported).
+    const fresh = current.warnings.filter((w) => !started.warnings.includes(w));
+    const warning = [...fresh, ...(written.warning ? [written.warning] : [])].join('; ');
+    return { ...written, warning: warning === '' ? null : warning };
+  });
 }

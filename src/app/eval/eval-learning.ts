@@ -115,24 +115,26 @@ export function learnedFingerprint(
   };
 }
 
-/** What pairLearnedRows fills in on a row's report. */
+/** A row's pairings with `core` and with its honest twin. */
 export interface LearnedPairing {
-  run: EvalRun;
   versusCore: PairedRunComparison | null;
   versusTwin: { twin: string; paired: PairedRunComparison } | null;
 }
 
-/** Each learned or honest row against `core`, and each learned row against its honest twin (the leak). */
-export function pairLearnedRows(rows: readonly EvalRowSpec[], reports: readonly LearnedPairing[]): void {
-  const byName = new Map(rows.map((row, i) => [row.name, reports[i]!]));
+/**
+ * Per row: a learned or honest row against `core`, and a learned row against its honest twin (the leak); null
+ * pairings for every other row.
+ */
+export function pairLearnedRows(rows: readonly EvalRowSpec[], runs: readonly EvalRun[]): LearnedPairing[] {
+  const byName = new Map(rows.map((row, i) => [row.name, runs[i]!]));
   const core = byName.get('core');
-  rows.forEach((row, i) => {
-    const report = reports[i]!;
-    if (!row.twin) return;
-    if (core) report.versusCore = pairRuns(report.run, core.run);
+  return rows.map((row, i) => {
+    const run = runs[i]!;
+    if (!row.twin) return { versusCore: null, versusTwin: null };
     const twin = byName.get(row.twin);
-    if (!row.pipeline.honest && twin) {
-      report.versusTwin = { twin: row.twin, paired: pairRuns(report.run, twin.run) };
-    }
+    return {
+      versusCore: core ? pairRuns(run, core) : null,
+      versusTwin: !row.pipeline.honest && twin ? { twin: row.twin, paired: pairRuns(run, twin) } : null,
+    };
   });
 }

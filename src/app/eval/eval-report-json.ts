@@ -9,14 +9,13 @@ import type { GoldenFreshness } from '../../measure/golden-freshness.js';
 import type { LegProbeResult } from '../../measure/leg-verdict.js';
 import type { AblationRow } from './eval-ablation.js';
 import type { LearningUse } from './eval-learning.js';
+import { type EvalReport, type EvalRowReport, rowsOf } from './eval-report.js';
 import { evalRunToJson } from './eval-run-json.js';
-import type { EvalReport } from './evaluator.js';
 
 type Json = Record<string, unknown>;
 
 export function evalReportToJson(report: EvalReport): Json {
-  const rows =
-    report.otherRows.length > 0 || report.run.row !== undefined ? [report, ...report.otherRows] : null;
+  const rows = report.otherRows.length > 0 || report.run.row !== undefined ? rowsOf(report) : null;
   return {
     ...rowToJson(report),
     kbs: report.run.fingerprint.kbs ?? null,
@@ -55,7 +54,7 @@ function ablationRowToJson(row: AblationRow): Json {
   };
 }
 
-function rowToJson(report: EvalReport): Json {
+function rowToJson(report: EvalRowReport): Json {
   const run = evalRunToJson(report.run);
   const degradation = report.run.degradation ?? [];
   // The documented keys first, in docs/eval.md's order; what the integrity checks add comes after them.

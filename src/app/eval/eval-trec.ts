@@ -2,7 +2,7 @@
 // as qrels (formats in measure/trec.ts), each written atomically, so trec_eval, ranx or ir_measures can score
 // what groove scored.
 import { formatTrecQrels, formatTrecRun } from '../../measure/trec.js';
-import type { EvalReport } from './evaluator.js';
+import type { EvalReport } from './eval-report.js';
 
 export interface TrecExportOptions {
   /** Absolute path of the run file to write. */

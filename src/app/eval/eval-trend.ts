@@ -4,7 +4,7 @@
 import { compareRuns, type RunComparison } from '../../measure/eval-diff.js';
 import type { AggregateMetrics } from '../../measure/eval-metrics.js';
 import type { EvalRun } from '../../measure/eval-run.js';
-import type { EvalReport } from './evaluator.js';
+import type { EvalReport } from './eval-report.js';
 
 export interface NamedMetric {
   metric: string;

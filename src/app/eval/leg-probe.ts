@@ -2,7 +2,7 @@
 // every configured leg; measure/leg-verdict.ts judges which legs are down.
 import { judgeProbeLegs, type LegProbeResult } from '../../measure/leg-verdict.js';
 import type { ChunkRecord, DocumentFacts } from '../../types.js';
-import type { SearchResponse } from '../search/index.js';
+import type { ReadSnapshot, SearchResponse } from '../search/index.js';
 
 export interface LegProbeOptions {
   /** Probe the cross-encoder too (a reranker is configured for the measurement). */
@@ -62,4 +62,9 @@ export async function probeLegs(
     fromIndex: sample !== null,
   });
   return { query: sample, legs, down };
+}
+
+/** The probe inside one read snapshot: its sample taken from the snapshot's own index. */
+export function probeSnapshotLegs(snapshot: ReadSnapshot, options: LegProbeOptions): Promise<LegProbeResult> {
+  return probeLegs((request) => snapshot.search(request), pickProbeSample(snapshot.reader), options);
 }

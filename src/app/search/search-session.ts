@@ -23,7 +23,7 @@ import {
 import { IndexDatabase } from '../indexing/index.js';
 import { learnedSignalsOf } from './index-learned-signals.js';
 import { judgmentWindowOf } from './resolve-search-params.js';
-import type { SearchCache } from './search-cache.js';
+import type { SearchCache, WordRanking } from './search-cache.js';
 import type { SearchResponse } from './search-types.js';
 import { runSearch, type SearchOptions } from './searcher.js';
 import { SnapshotBudget, type SnapshotMemory } from './snapshot-budget.js';
@@ -61,7 +61,10 @@ const SESSION_PAGE_CACHE_KIB = 4096;
 /** Learned signals are rebuilt after another connection commits, or once they are this old (they age). */
 const LEARNED_MAX_AGE_MS = 3_600_000;
 
-/** One consistent read of the whole index (eval): searches and the corpus pass see the same snapshot. */
+/**
+ * One consistent read of the whole index (eval, tune): searches, the corpus pass and the legs' own reads see the
+ * same snapshot.
+ */
 export interface ReadSnapshot {
   /** The embedding model id, or `none` for a lexical-only index. */
   model: string;
@@ -71,6 +74,14 @@ export interface ReadSnapshot {
   readCorpus(visit: (row: CorpusChunkRow) => void): CorpusDigest;
   /** Every recorded serve with its judgments, in recording order, as of this snapshot. */
   judgments(): readonly JudgedServe[];
+  /** The rows the legs read (tune runs them one by one; eval's leg probe samples a chunk). */
+  reader: SearchReader;
+  /** The embedder the vector leg queries with; null for a lexical-only index. */
+  embedder: Embedder | null;
+  /** The current vector snapshot, or null for a lexical-only index (or one without vectors yet). */
+  vectors(): VectorIndex | null;
+  /** The session's in-memory word ranking, which the lexical leg tries first (as a search does). */
+  words: WordRanking | null;
 }
 
 /** What the browse use cases (get_document, list_topics, the connection graph) read, on the session's connection. */
@@ -303,6 +314,10 @@ export class SearchSession {
         search: (request, options) => this.search(request, options),
         readCorpus: (visit) => readCorpusDigest(this.connection.db, visit),
         judgments: () => this.currentJudgments(),
+        reader: this.reader,
+        embedder: this.embedder,
+        vectors: () => this.currentVectors(),
+        words: this.cache.words,
       }),
     );
   }

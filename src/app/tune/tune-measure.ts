@@ -17,30 +17,16 @@ import {
 import type { MetricTable } from '../../measure/tune-metric-table.js';
 import { fuseRrf } from '../../rank/fuse-rrf.js';
 import type { SearchReader } from '../../store/chunk-search.js';
-import type { CorpusChunkRow, CorpusDigest } from '../../store/corpus-digest.js';
-import type { VectorIndex } from '../../store/vector-index.js';
-import type { Embedder } from '../../types.js';
 import type { GoldenQuery } from '../golden/index.js';
 import {
   type CompiledLegQuery,
   type PostingsCache,
+  type ReadSnapshot,
   runLexicalLeg,
   runVectorLeg,
   sweepLexicalLeg,
   type WordRanking,
 } from '../search/index.js';
-
-/** The index as tune reads it, inside one read transaction. */
-export interface TuneReadSnapshot {
-  /** The embedding model id, or `none` for a lexical-only index. */
-  model: string;
-  reader: SearchReader;
-  /** The session's in-memory word ranking, which the lexical leg tries first (as a search does). */
-  words: WordRanking | null;
-  embedder: Embedder | null;
-  vectors(): VectorIndex | null;
-  readCorpus(visit: (row: CorpusChunkRow) => void): CorpusDigest;
-}
 
 /** Pre-flight facts about one golden query: what the report's `Query diagnostics` section prints. */
 export interface QueryDiagnostics {
@@ -77,7 +63,7 @@ const DEFAULT_WEIGHT_SET = DEFAULT_CONDITION % WEIGHT_SET_COUNT;
 
 /** Pre-flight for one query: both candidate legs at the default weights, the unlimited match count, the overlap. */
 export async function prepareQuery(
-  snapshot: TuneReadSnapshot,
+  snapshot: ReadSnapshot,
   golden: GoldenQuery,
   options: { candidatePool: number; chunkTotal: number; compiled: PreparedQuery['compiled'] },
 ): Promise<PreparedQuery> {
@@ -140,7 +126,7 @@ type HitSource = Pick<RankedHit, 'path' | 'heading'>;
  * own fuseRrf. Identical lexical lists share their fused metrics. Fills the diagnostics that need the sweep (bm25_sensitive, rrf_ties).
  */
 export function sweepQuery(
-  snapshot: TuneReadSnapshot,
+  snapshot: ReadSnapshot,
   prepared: PreparedQuery,
   options: {
     queryIndex: number;

@@ -13,14 +13,13 @@ import { createMetricTable } from '../../measure/tune-metric-table.js';
 import { runNestedLoo } from '../../measure/tune-select.js';
 import { summariseTune, type TuneStatistics } from '../../measure/tune-summary.js';
 import { loadGoldenFile, type ReadCheckedFile, resolveGoldenPath } from '../golden/index.js';
-import { compileLegQuery, createPostingsCache, type PostingsCache } from '../search/index.js';
 import {
-  type PreparedQuery,
-  prepareQuery,
-  type QueryDiagnostics,
-  sweepQuery,
-  type TuneReadSnapshot,
-} from './tune-measure.js';
+  compileLegQuery,
+  createPostingsCache,
+  type PostingsCache,
+  type ReadSnapshot,
+} from '../search/index.js';
+import { type PreparedQuery, prepareQuery, type QueryDiagnostics, sweepQuery } from './tune-measure.js';
 
 export type { FusionCondition } from '../../measure/tune-grid.js';
 export type { SignTest } from '../../measure/tune-select.js';
@@ -32,7 +31,7 @@ export type {
   TuneCriterion,
   TuneVerdict,
 } from '../../measure/tune-verdict.js';
-export type { QueryDiagnostics, TuneReadSnapshot } from './tune-measure.js';
+export type { QueryDiagnostics } from './tune-measure.js';
 
 /** Below this many effective queries the IR convention (50 topics) is not met: numbers are suggestive. */
 export const IR_CONVENTION_TOPICS = 50;
@@ -58,7 +57,7 @@ export type TuneEvent =
 export interface TunerPorts {
   readFile: ReadCheckedFile;
   /** Run `work` inside one read transaction of the index. */
-  withSnapshot<T>(work: (snapshot: TuneReadSnapshot) => Promise<T>): Promise<T>;
+  withSnapshot<T>(work: (snapshot: ReadSnapshot) => Promise<T>): Promise<T>;
   onEvent?(event: TuneEvent): void;
   nowMs(): number;
 }
@@ -197,7 +196,7 @@ export async function runTune(
 }
 
 /** The word-level postings, or null (SQL per weight set) if this index cannot provide them. */
-function openPostings(snapshot: TuneReadSnapshot): PostingsCache | null {
+function openPostings(snapshot: ReadSnapshot): PostingsCache | null {
   try {
     return createPostingsCache(snapshot.reader.openWordPostings());
   } catch {

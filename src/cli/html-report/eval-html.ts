@@ -5,10 +5,12 @@
 import {
   buildEvalTrend,
   type EvalReport,
+  type EvalRowReport,
   type EvalTrendPoint,
   evalReportToJson,
   namedAggregateMetrics,
   type PairedRunComparison,
+  rowsOf,
 } from '../../app/index.js';
 import { renderAblationBlock } from './eval-ablation-html.js';
 import { renderEvalHeader } from './eval-header-html.js';
@@ -54,7 +56,7 @@ function renderTrends(
 }
 
 /** Every aggregate metric, its change against the baseline and the paired 95% interval. */
-function renderAggregate(report: EvalReport, paired: PairedRunComparison | null, against: string): string {
+function renderAggregate(report: EvalRowReport, paired: PairedRunComparison | null, against: string): string {
   const kValues = report.run.fingerprint.kValues;
   const intervals = new Map((paired?.metrics ?? []).map((m) => [m.metric, m]));
   // A metric the run did not measure (judged@k without judgments, the extras in an old run) has no row.
@@ -117,7 +119,7 @@ function describeBaseline(report: EvalReport): string {
 function renderRows(report: EvalReport): string {
   if (report.run.row === undefined) return '';
   const decision = report.run.row;
-  const blocks = [report, ...report.otherRows].map((row, i) => {
+  const blocks = rowsOf(report).map((row, i) => {
     const name = row.run.row ?? '';
     const title =
       i === 0
@@ -125,7 +127,7 @@ function renderRows(report: EvalReport): string {
         : `row ${name} · reference row${row.appended ? ' (added for a learned row)' : ''}`;
     const body =
       i === 0
-        ? renderAggregate(row, row.paired, describeBaseline(row))
+        ? renderAggregate(row, row.paired, describeBaseline(report))
         : renderAggregate(row, row.versusDecision, `the decision row ${decision}`);
     return `<section class="row-block" data-row="${escapeHtml(name)}"><h3>${escapeHtml(title)}</h3>${body}</section>`;
   });
