@@ -25,7 +25,6 @@ import {
   runLexicalLeg,
   runVectorLeg,
   sweepLexicalLeg,
-  type WordRanking,
 } from '../search/index.js';
 
 /** Pre-flight facts about one golden query: what the report's `Query diagnostics` section prints. */
