@@ -1,12 +1,11 @@
 // The application facade: CLI, MCP and eval call this object and nothing below it. Each method delegates to one
 // use case; the index file (session, swap gate, rebuild) is an IndexFile, where it is kept (a SQLite file or a
 // shared store) an IndexBackend, and the file ports come from adapters.ts.
-import fs from 'node:fs';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { ReplicaState } from '../core/index-storage.js';
 import type { GrooveError } from '../errors.js';
 import type { LegProbeResult } from '../measure/leg-verdict.js';
-import { createJudgmentBudget, type JudgmentBudget } from '../rank/judgment-budget.js';
+import type { JudgmentBudget } from '../rank/judgment-budget.js';
 import type { Embedder, Reranker } from '../types.js';
 import { filePorts } from './adapters.js';
 import {
@@ -46,36 +45,27 @@ import {
   runEval,
   runEvaluation,
 } from './eval/index.js';
-import {
-  assertWithinRate,
-  buildGoldenFromFeedback,
-  type FeedbackInput,
-  type FeedbackReceipt,
-  type GoldenBuildOptions,
-  type GoldenBuildResult,
-  type GoldenImportOptions,
-  type GoldenImportResult,
-  type GoldenPorts,
-  type GoldenStampResult,
-  importGolden,
-  recordFeedback,
-  stampGolden,
-  withGoldenDefault,
+import type {
+  FeedbackInput,
+  FeedbackReceipt,
+  GoldenBuildOptions,
+  GoldenBuildResult,
+  GoldenImportOptions,
+  GoldenImportResult,
+  GoldenStampResult,
 } from './golden/index.js';
 import {
-  crossKbEvalHistoryPathOf,
-  evalHistoryPathOf,
   type IndexBackend,
   IndexFile,
   type IndexOptions,
   type IndexSummary,
   indexKnowledgeBase,
-  kbGoldenPathOf,
   openIndexBackend,
   type ReplicaEvents,
   type StatusReport,
-  withFeedbackDatabase,
 } from './indexing/index.js';
+import { evalContextOf, type WithReadSnapshot } from './kb-eval-context.js';
+import { KbGolden } from './kb-golden.js';
 import {
   checkSearchRequest,
   type ReadSnapshot,
@@ -87,9 +77,6 @@ import {
 import { runTune, type TuneEvent, type TuneOptions, type TuneOutcome } from './tune/index.js';
 
 export type { IndexOptions, StatusReport } from './indexing/index.js';
-
-/** Run work inside one read snapshot (of this KB, or of several KBs searched as one). */
-type WithReadSnapshot = <T>(work: (snapshot: ReadSnapshot) => Promise<T>) => Promise<T>;
 
 /** Seams for the composition root; tests inject a deterministic embedder here. */
 export interface KnowledgeBaseDeps {
@@ -118,6 +105,7 @@ export class KnowledgeBase {
   private readonly now: () => Date;
   /** Where the index is kept: a SQLite file, or a shared store and its working copy. */
   private readonly backend: IndexBackend;
+  private readonly golden: KbGolden;
 
   constructor(config: ResolvedConfig, deps: KnowledgeBaseDeps = {}) {
     this.settings = config;
@@ -139,6 +127,8 @@ export class KnowledgeBase {
       this.settings = session.config;
       return session;
     });
+    const { kbPath, dbPath, backend, file, now } = this;
+    this.golden = new KbGolden({ kbPath, dbPath, backend, file, now, settings: () => this.settings });
   }
 
   /** The configuration in effect (after following the model an index records). */
@@ -148,16 +138,12 @@ export class KnowledgeBase {
 
   /** Index the KB incrementally; `force` rebuilds into a new file and swaps it in only when complete. */
   index(options: IndexOptions = {}): Promise<IndexSummary> {
-    const target = {
-      file: this.file,
-      backend: this.backend,
-      settings: () => this.settings,
-      follow: (followed: ResolvedConfig) => {
-        this.settings = followed;
-      },
-      embedder: () => this.embedder(),
+    const settings = () => this.settings;
+    const follow = (followed: ResolvedConfig) => {
+      this.settings = followed;
     };
-    return indexKnowledgeBase(target, options);
+    const { file, backend } = this;
+    return indexKnowledgeBase({ file, backend, settings, follow, embedder: () => this.embedder() }, options);
   }
 
   /** Counts and identity of the index; never creates one. On a shared store, of the working copy once read. */
@@ -202,7 +188,7 @@ export class KnowledgeBase {
   doctor(): DoctorReport {
     const refused = this.backend.refusal('`groove doctor`');
     if (refused) throw refused;
-    const input = { kbPath: this.kbPath, dbPath: this.dbPath, config: this.goldenSettings('read') };
+    const input = { kbPath: this.kbPath, dbPath: this.dbPath, config: this.golden.settingsFor('read') };
     return runDoctor(input, { read: filePorts.readFile, now: this.now });
   }
 
@@ -293,19 +279,10 @@ export class KnowledgeBase {
   private evalContext(
     across: { names: readonly string[]; withSnapshot: WithReadSnapshot } | null,
   ): EvalRunContext {
-    const withSnapshot: WithReadSnapshot = across?.withSnapshot ?? ((work) => this.withReadSnapshot(work));
-    return {
-      config: this.goldenSettings('read'),
-      kbPath: this.kbPath,
-      historyPath: () =>
-        across
-          ? crossKbEvalHistoryPathOf(this.settings, across.names)
-          : evalHistoryPathOf(this.settings, this.kbPath),
-      ...(across ? { kbs: [...across.names] } : {}),
-      ports: { readFile: filePorts.readFile, withSnapshot, now: this.now },
-      files: filePorts,
-      historySize: this.settings.eval.historySize,
-    };
+    const { kbPath, settings, now } = this;
+    const withReadSnapshot: WithReadSnapshot = (work) => this.withReadSnapshot(work);
+    const goldenSettings = this.golden.settingsFor('read');
+    return evalContextOf({ kbPath, settings, goldenSettings, now, withReadSnapshot }, across);
   }
 
   /** One read snapshot of the index, as search, eval and tune read it. */
@@ -320,73 +297,27 @@ export class KnowledgeBase {
 
   /** A new client's record_feedback budget: [feedback] judgments_per_minute, on this knowledge base's clock. */
   newFeedbackBudget(): JudgmentBudget {
-    return createJudgmentBudget(this.settings.feedback.judgmentsPerMinute, () => this.now().getTime());
+    return this.golden.newFeedbackBudget();
   }
 
   /** record_feedback: store one serve's judgments in the index file (kept across re-index and --force). */
-  async recordFeedback(
-    input: FeedbackInput,
-    options: { budget?: JudgmentBudget } = {},
-  ): Promise<FeedbackReceipt> {
-    const refused = this.backend.refusal('recording feedback');
-    if (refused) throw refused;
-    const budget = options.budget ?? null;
-    assertWithinRate(input.items.length, budget);
-    const { halfLifeDays } = this.settings.search.boost;
-    return this.file.outsideSwap(() =>
-      withFeedbackDatabase(this.dbPath, (database) =>
-        recordFeedback(input, {
-          ...database,
-          insert: (serve) => database.insert(serve, halfLifeDays),
-          maxJudgments: this.settings.feedback.maxJudgments,
-          budget,
-          now: this.now,
-        }),
-      ),
-    );
+  recordFeedback(input: FeedbackInput, options: { budget?: JudgmentBudget } = {}): Promise<FeedbackReceipt> {
+    return this.golden.recordFeedback(input, options.budget ?? null);
   }
 
   /** `groove eval golden build --from-feedback`: the four filters, then the golden YAML and its sidecar. */
   buildGolden(options: GoldenBuildOptions = {}): Promise<GoldenBuildResult> {
-    const refused = this.backend.refusal('building a golden set from feedback');
-    if (refused) return Promise.reject(refused);
-    return this.file.outsideSwap(() =>
-      withFeedbackDatabase(this.dbPath, (database) =>
-        buildGoldenFromFeedback(options, {
-          config: this.goldenSettings('write'),
-          kbPath: this.kbPath,
-          ports: {
-            ...this.goldenPorts(database.counts),
-            readServes: database.readServes,
-            isIndexed: database.isIndexed,
-          },
-        }),
-      ),
-    );
+    return this.golden.build(options);
   }
 
   /** `groove eval golden stamp`: write the sidecar dating the golden set against the index as it is now. */
   stampGolden(options: { golden?: string } = {}): Promise<GoldenStampResult> {
-    const refused = this.backend.refusal('`groove eval golden stamp`');
-    if (refused) return Promise.reject(refused);
-    return this.file.outsideSwap(() =>
-      withFeedbackDatabase(this.dbPath, (database) =>
-        stampGolden(options, {
-          config: this.goldenSettings('read'),
-          kbPath: this.kbPath,
-          ports: this.goldenPorts(database.counts),
-        }),
-      ),
-    );
+    return this.golden.stamp(options);
   }
 
   /** `groove eval golden import`: a golden YAML from TREC/BEIR query and qrels files (no index needed). */
   importGolden(options: GoldenImportOptions): GoldenImportResult {
-    return importGolden(options, {
-      config: this.goldenSettings('write'),
-      kbPath: this.kbPath,
-      ports: { readFile: filePorts.readFile, write: filePorts.write },
-    });
+    return this.golden.import(options);
   }
 
   /** `groove tune --report FILE`: refuse, before anything is measured, a path that cannot be written. */
@@ -397,20 +328,6 @@ export class KnowledgeBase {
   /** Write an HTML report atomically: a reader sees the old file or the whole new one. */
   writeReport(filePath: string, html: string): void {
     filePorts.write(filePath, html);
-  }
-
-  /**
-   * The settings with the default golden file filled in: read from the KB's `.groove-eval.yml`, else from its own
-   * folder in groove's data folder; written only there (withGoldenDefault).
-   */
-  private goldenSettings(use: 'read' | 'write'): ResolvedConfig {
-    if (this.settings.eval.golden !== null) return this.settings;
-    const own = kbGoldenPathOf(this.settings, this.kbPath, use === 'write');
-    return withGoldenDefault(this.settings, this.kbPath, own, use, fs.existsSync);
-  }
-
-  private goldenPorts(counts: GoldenPorts['counts']): GoldenPorts {
-    return { readFile: filePorts.readFile, write: filePorts.write, counts, now: this.now };
   }
 
   /**
@@ -460,7 +377,7 @@ export class KnowledgeBase {
   tune(options: TuneOptions = {}, onEvent?: (event: TuneEvent) => void): Promise<TuneOutcome> {
     const withSnapshot: WithReadSnapshot = (work) => this.withReadSnapshot(work);
     const ports = { readFile: filePorts.readFile, withSnapshot, onEvent, nowMs: () => performance.now() };
-    return runTune(options, { config: this.goldenSettings('read'), kbPath: this.kbPath, ports });
+    return runTune(options, { config: this.golden.settingsFor('read'), kbPath: this.kbPath, ports });
   }
 
   /** The embedder for this configuration (or `config`, the one a search session follows), loaded once per facade. */
