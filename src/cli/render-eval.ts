@@ -1,4 +1,4 @@
-// Pure renderers for `groove eval`: the text report (stdout) in the layout of docs/eval.md, and the diagnostics for
+// Pure renderers for `groove eval`: the text report (stdout), and the diagnostics for
 // stderr — notes, failed legs, golden-queries-quoted findings, the regression gate — in ASCII only.
 import pc from 'picocolors';
 import type { EvalReport, EvalRowReport, GoldenFreshness, QuoteFinding } from '../app/index.js';

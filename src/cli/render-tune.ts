@@ -1,4 +1,4 @@
-// Pure renderers for `groove tune`: the text report (stdout) in docs/tune.md's section order, the stderr progress
+// Pure renderers for `groove tune`: the text report (stdout), the stderr progress
 // and warning lines, and the effective-N = 0 diagnosis. The JSON form is in tune-json.ts.
 import pc from 'picocolors';
 import type {

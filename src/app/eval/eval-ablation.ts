@@ -120,7 +120,7 @@ function notApplicable(
 
 /**
  * Why the boost or the graph hop is not in the decision pipeline: off in the config, or on but left out of
- * every decision row (docs/integrity.md §7) — their gain is read from `--rows` next to their honest twins.
+ * every decision row — their gain is read from `--rows` next to their honest twins.
  */
 function learnedStageReason(stage: 'boost' | 'graph', enabled: boolean, decisionRow: string | null): string {
   const section = `[search.${stage}]`;

@@ -1,4 +1,4 @@
-// `groove eval --format json`: the decision row's report as one object (the keys of docs/eval.md first), plus what the
+// `groove eval --format json`: the decision row's report as one object (the ranking metrics first), plus what the
 // integrity checks decided — the leg probe, degradation, golden freshness, paired intervals, both gates — and,
 // with --rows, every row's report; with --ablate, every stage switched off in turn. Not a frozen format; keys
 // are snake_case, non-finite numbers are null.
@@ -57,7 +57,7 @@ function ablationRowToJson(row: AblationRow): Json {
 function rowToJson(report: EvalRowReport): Json {
   const run = evalRunToJson(report.run);
   const degradation = report.run.degradation ?? [];
-  // The documented keys first, in docs/eval.md's order; what the integrity checks add comes after them.
+  // The ranking metrics first; what the integrity checks add comes after them, so a reader finds the numbers first.
   return {
     timestamp: run.timestamp,
     fingerprint: run.fingerprint,
