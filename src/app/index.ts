@@ -1,5 +1,6 @@
-// The application's public surface: cli, mcp and bench import only this file. A search goes through
-// KnowledgeBase.search; `searchStages` exposes its stages one by one for the stage-timing benchmark only.
+// The application's public surface: the edges (cli, mcp, the local socket, the status page) and bench import only
+// this file. A search goes through KnowledgeBase.search; `searchStages` exposes its stages one by one for the
+// stage-timing benchmarks only.
 import {
   buildDocumentFilter,
   compileLegQuery,
