@@ -44,7 +44,8 @@ export function formatProgressLine(
 
 /**
  * A listener that draws download progress on `stream`. On a TTY one line per file is redrawn in place;
- * otherwise (CI logs, pipes) it prints the start, each further 25%, and the end, so logs stay short.
+ * otherwise (CI logs, pipes) it prints the start, each further 25%, and the end, so logs stay short. A file is
+ * announced only once bytes arrive: a hub that cannot be reached shows its error, not a download that never began.
  */
 export function createProgressRenderer(
   stream: ProgressStream,
@@ -54,13 +55,16 @@ export function createProgressRenderer(
   const now = options.now ?? (() => Date.now());
   let lastDrawMs = Number.NEGATIVE_INFINITY;
   const lastQuarter = new Map<string, number>();
+  const unannounced = new Set<string>();
   return (event) => {
     const key = `${event.model}/${event.file}`;
     if (event.kind === 'download-start') {
       lastQuarter.set(key, 0);
-      if (!stream.isTTY) stream.write(`downloading ${event.model} ${event.file}\n`);
+      if (!stream.isTTY) unannounced.add(key);
       return;
     }
+    if (event.kind !== 'download-retry' && unannounced.delete(key))
+      stream.write(`downloading ${event.model} ${event.file}\n`);
     if (event.kind === 'download-retry') {
       const line = `retrying ${event.model} ${event.file} in ${(event.delayMs / 1000).toFixed(1)} s: ${event.reason}`;
       stream.write(stream.isTTY ? `\r\x1b[2K${line}\n` : `${line}\n`);

@@ -32,6 +32,16 @@ describe('download progress', () => {
     expect(lines[4]).toBe('downloaded m f\n');
   });
 
+  it('announces nothing for a download that never receives a byte', () => {
+    const { stream, lines } = capture(false);
+    const render = createProgressRenderer(stream);
+    render({ kind: 'download-start', model: 'm', file: 'f' });
+    expect(lines).toEqual([]);
+    render({ kind: 'download-start', model: 'm', file: 'g' });
+    render({ kind: 'download-done', model: 'm', file: 'g' });
+    expect(lines).toEqual(['downloading m g\n', 'downloaded m g\n']);
+  });
+
   it('redraws one line on a terminal, throttled', () => {
     const { stream, lines } = capture(true);
     let now = 0;

@@ -196,10 +196,11 @@ async function modelForTheQueue(options: RunIndexOptions, summary: IndexSummary)
     embedder = await options.embedder;
   } catch (error) {
     if (options.keepTextWithoutModel) {
-      const why = error instanceof Error ? error.message : String(error);
+      // The server that keeps text without its model says why the model is missing, and when it retries.
       options.onEvent({
         kind: 'warning',
-        message: `the model is not available (${why}); the text is indexed and searchable by keyword, and its chunks wait for the model`,
+        message:
+          'the model is not available yet; the text is indexed and searchable by keyword, and its chunks wait for the model',
       });
       return null;
     }

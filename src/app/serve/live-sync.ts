@@ -291,9 +291,10 @@ function embeddedNote(summary: IndexSummary): string {
 /** Watch the KB, catch the index up once at start, and keep it following the folder. */
 export function startLiveSync(options: StartLiveSyncOptions): LiveSyncHandle {
   const { kb, runner, log } = options;
+  const warned = new Set<string>();
   const sync: LiveSync = new LiveSync({
     debounceMs: options.debounceMs,
-    run: (paths) => runner.sync(logEvents(log), () => sync.hasPendingChanges(), paths),
+    run: (paths) => runner.sync(logEvents(log, warned), () => sync.hasPendingChanges(), paths),
     log,
   });
   const watcher = watchKnowledgeBase({
@@ -315,8 +316,14 @@ export function startLiveSync(options: StartLiveSyncOptions): LiveSyncHandle {
   };
 }
 
-/** Index events worth a log line while serving: warnings and skips (at most 20 per run), embedding per 10%. */
-function logEvents(log: (line: string) => void): (event: IndexEvent) => void {
+/** Distinct warnings a live sync remembers so as not to repeat them; past this it forgets them all. */
+const MAX_REMEMBERED_WARNINGS = 200;
+
+/**
+ * Index events worth a log line while serving: skips (at most 20 per run), a warning once per live sync (the same
+ * warning from a later run is not repeated), embedding per 10%.
+ */
+export function logEvents(log: (line: string) => void, warned: Set<string>): (event: IndexEvent) => void {
   let logged = 0;
   let lastTenth = -1;
   return (event) => {
@@ -332,7 +339,11 @@ function logEvents(log: (line: string) => void): (event: IndexEvent) => void {
         event.elapsedMs > 0 ? `, ${((event.done * 1000) / event.elapsedMs).toFixed(1)} chunks/s` : '';
       log(`live sync: embedded ${event.done}/${event.total} chunks${rate}`);
     }
-    if (event.kind !== 'warning' && event.kind !== 'skipped') return;
+    if (event.kind === 'warning') {
+      if (warned.has(event.message)) return;
+      if (warned.size >= MAX_REMEMBERED_WARNINGS) warned.clear();
+      warned.add(event.message);
+    } else if (event.kind !== 'skipped') return;
     if (logged++ < 20) log(`live sync: ${event.message}`);
   };
 }
