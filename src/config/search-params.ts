@@ -180,9 +180,8 @@ export const SEARCH_PARAMS = [
     cli: { kind: 'option', flag: '--legs', value: '<which>' },
     values: SEARCH_LEGS,
     description:
-      'which retrieval legs run: both (the default, fused by RRF), lexical (keywords only: no query ' +
-      'embedding) or vector (embeddings only: no keyword search); the leg left out reports disabled with ' +
-      'reason. vector on a lexical-only index answers no results, its vector leg saying why',
+      'which retrieval legs run: both (the default, fused by RRF), lexical (keywords only, no query ' +
+      'embedding) or vector (embeddings only, no keyword search); the leg left out reports disabled with a reason',
   },
   {
     name: 'rerank',

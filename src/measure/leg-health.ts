@@ -9,7 +9,9 @@ export function answeredLeg(candidates: number): LegHealth {
 
 /** A leg that did not run; `reason` says why when a request chose that (see LegHealth.reason). */
 export function disabledLeg(reason?: string): LegHealth {
-  return reason === undefined ? { status: 'disabled', candidates: 0 } : { status: 'disabled', candidates: 0, reason };
+  return reason === undefined
+    ? { status: 'disabled', candidates: 0 }
+    : { status: 'disabled', candidates: 0, reason };
 }
 
 export function failedLeg(error: string): LegHealth {

@@ -20,7 +20,10 @@ export interface LegSelection {
  * Eval's ablation wins over the request; a leg eval leaves out reports a bare `disabled`, one the request
  * leaves out says so in `reason`.
  */
-export function selectLegs(requested: SearchLegs | undefined, ablated: CandidateLeg | undefined): LegSelection {
+export function selectLegs(
+  requested: SearchLegs | undefined,
+  ablated: CandidateLeg | undefined,
+): LegSelection {
   if (ablated !== undefined) return { skipped: ablated, skippedHealth: disabledLeg(), requestedAlone: null };
   if (requested === undefined || requested === 'both') {
     return { skipped: null, skippedHealth: disabledLeg(), requestedAlone: null };

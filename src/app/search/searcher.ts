@@ -19,8 +19,8 @@ import {
   type VectorSnapshot,
 } from './candidate-legs.js';
 import { checkSearchRequest } from './checked-search.js';
-import { type CandidateLeg, selectLegs, VECTOR_ONLY_WITHOUT_MODEL } from './leg-selection.js';
 import { applyLearnedStages, type RankedEntry } from './learned-stages.js';
+import { type CandidateLeg, selectLegs, VECTOR_ONLY_WITHOUT_MODEL } from './leg-selection.js';
 import { expandHit } from './parent-retriever.js';
 import { type EffectiveSearchParams, resolveSearchParams } from './resolve-search-params.js';
 import type { SearchCache } from './search-cache.js';
