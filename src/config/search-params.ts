@@ -180,8 +180,8 @@ export const SEARCH_PARAMS = [
     cli: { kind: 'option', flag: '--legs', value: '<which>' },
     values: SEARCH_LEGS,
     description:
-      'which retrieval legs run: both (the default, fused by RRF), lexical (keywords only, no query ' +
-      'embedding) or vector (embeddings only, no keyword search); the leg left out reports disabled with a reason',
+      'which retrieval legs run: both, fused by RRF; lexical alone (keywords, no query embedding); or vector ' +
+      'alone (embeddings, no keyword search); the leg left out reports disabled with a reason',
   },
   {
     name: 'rerank',
