@@ -187,6 +187,11 @@ export interface LegHealth {
   /** Candidates the leg contributed before fusion (for the reranker: the candidates it rescored). */
   candidates: number;
   error?: string;
+  /**
+   * Why a disabled leg did not run, present only when the request's `legs` left it out or asked for a leg the
+   * index cannot run (the vector leg of a lexical-only index).
+   */
+  reason?: string;
   /** The vector leg while a first index is still embedding: chunks with a vector, of all chunks. */
   coverage?: { embedded: number; chunks: number };
 }

@@ -24,7 +24,8 @@ export function renderSearchText(response: SearchResponse, options: SearchTextOp
   if (response.lexicalOnly)
     lines.push('[lexical-only: no embedding model in this index; keyword matches only]');
   for (const [leg, health] of Object.entries(response.legs)) {
-    if (legBroke(health)) lines.push(`[${leg} leg ${describeLeg(health)}]`);
+    // A leg the request's `legs` left out (or could not run) is named too, with why.
+    if (legBroke(health) || health.reason !== undefined) lines.push(`[${leg} leg ${describeLeg(health)}]`);
   }
   if (response.lowConfidence)
     lines.push(`[low_confidence: top1 / mean ratio < ${response.settings.minConfidenceRatio}]`);

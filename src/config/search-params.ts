@@ -68,6 +68,13 @@ function fromConfig(path: string): { default: ParamDefault; min?: number; max?: 
 }
 
 const MAX_QUERY_BYTES = 1024;
+
+/**
+ * Which candidate legs a search runs: both (fused by RRF), or only the lexical or only the vector leg; the
+ * other is not run at all. The one-leg values are the stage names `groove eval --ablate` switches off.
+ */
+export const SEARCH_LEGS = ['both', 'lexical', 'vector'] as const;
+export type SearchLegs = (typeof SEARCH_LEGS)[number];
 const MAX_FILTER_ENTRIES = 64;
 const MAX_FILTER_ENTRY_BYTES = 1024;
 
@@ -165,6 +172,16 @@ export const SEARCH_PARAMS = [
     type: 'boolean',
     cli: { kind: 'option', flag: '--include-low-quality' },
     description: 'also return low-quality chunks: a quality floor of 0',
+  },
+  {
+    name: 'legs',
+    wire: 'legs',
+    type: 'choice',
+    cli: { kind: 'option', flag: '--legs', value: '<which>' },
+    values: SEARCH_LEGS,
+    description:
+      'which retrieval legs run: both, fused by RRF; lexical alone (keywords, no query embedding); or vector ' +
+      'alone (embeddings, no keyword search); the leg left out reports disabled with a reason',
   },
   {
     name: 'rerank',

@@ -8,9 +8,11 @@ export const SEARCH_TOOL = {
     '{results:[{score,path,title,heading,line_start,line_end,topic,date,tags,content,match_spans}], ' +
     'low_confidence, filter_applied, legs}. `content` is the matching chunk, at lines line_start–line_end ' +
     'of its file (null when unknown); `match_spans` are UTF-8 byte offsets of the ' +
-    'words in it that match the query terms. `legs` gives each leg {status: ok|empty|partial|failed|disabled, candidates, error?} ' +
-    '("disabled" vector = no embedding model; "partial"/"failed" = that leg broke, results are incomplete; ' +
+    'words in it that match the query terms. `legs` gives each leg {status: ok|empty|partial|failed|disabled, candidates, error?, reason?} ' +
+    '("disabled" vector = no embedding model, or, with a `reason`, left out by `legs`; "partial"/"failed" = that leg broke, results are incomplete; ' +
     'a vector leg "partial" with coverage {embedded, chunks} = the index is still embedding, keyword results are complete). ' +
+    '`legs` (both|lexical|vector) runs both retrieval legs or one alone (lexical: no query embedding; ' +
+    'vector: no keyword search); on a lexical-only index legs: vector returns no results. ' +
     'Filters narrow the documents before ranking, so a filtered search still fills `limit` when it can. ' +
     'No results but `hidden_by_quality: {count, min_quality, hint}` = the quality filter hid that many keyword ' +
     'matches; search again with include_low_quality: true to see them. ' +

@@ -7,8 +7,11 @@ export function answeredLeg(candidates: number): LegHealth {
   return { status: candidates > 0 ? 'ok' : 'empty', candidates };
 }
 
-export function disabledLeg(): LegHealth {
-  return { status: 'disabled', candidates: 0 };
+/** A leg that did not run; `reason` says why when a request chose that (see LegHealth.reason). */
+export function disabledLeg(reason?: string): LegHealth {
+  return reason === undefined
+    ? { status: 'disabled', candidates: 0 }
+    : { status: 'disabled', candidates: 0, reason };
 }
 
 export function failedLeg(error: string): LegHealth {
@@ -22,5 +25,6 @@ export function legBroke(health: LegHealth): boolean {
 
 /** `failed: <error>` / `partial: <error>` / the bare state: one line for logs, warnings and refusals. */
 export function describeLeg(health: LegHealth): string {
-  return health.error === undefined ? health.status : `${health.status}: ${health.error}`;
+  const detail = health.error ?? health.reason;
+  return detail === undefined ? health.status : `${health.status}: ${detail}`;
 }

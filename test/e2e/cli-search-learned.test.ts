@@ -1,6 +1,6 @@
-// `groove search --boost/--graph` through the CLI (runCli in-process) on a lexical-only index with judgments
-// recorded through the facade: the flags turn each stage on over a config that leaves it off and off over one
-// that enables it, and the text says which hit the graph hop pulled in and from where.
+// `groove search` per-call stage switches through the CLI (runCli in-process) on a lexical-only index:
+// --boost/--graph with judgments recorded through the facade turn each stage on over a config that leaves it off
+// and off over one that enables it, the text naming a pulled-in hit; --legs runs one retrieval leg alone.
 import { describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { runGroove } from '../support/run-cli.js';
@@ -53,5 +53,40 @@ describe('groove search --boost / --graph', () => {
     const configured = ['--config', `${temp.root}/groove.toml`];
     expect(await search(...configured)).toContain('ops/restore.md');
     expect(await search(...configured, '--no-graph')).not.toContain('ops/restore.md');
+  });
+
+  it('--legs runs one leg alone; vector on a lexical-only index answers no results and says why', async () => {
+    const temp = createKb({
+      'ops/backup.md': '# Backup\n\nHow the nightly backupalpha job copies the database to cold storage.\n',
+    });
+    const where = ['--kb-path', temp.kbPath, '--db-path', temp.dbPath];
+    expect((await runGroove(['index', ...where, '--model', 'none'], { cwd: temp.root })).code).toBe(0);
+    const search = async (...flags: string[]) => {
+      const run = await runGroove(['search', 'backupalpha', ...where, ...flags], { cwd: temp.root });
+      expect(run.code, run.stderr).toBe(0);
+      return run.stdout;
+    };
+    const lexical = JSON.parse(await search('--legs', 'lexical')) as {
+      results: { path: string }[];
+      legs: Record<string, { reason?: string }>;
+    };
+    expect(lexical.results.map((r) => r.path)).toEqual(['ops/backup.md']);
+    expect(lexical.legs.vector!.reason).toBe('not run: the request asked for legs: lexical');
+    const vector = JSON.parse(await search('--legs', 'vector')) as {
+      results: unknown[];
+      legs: Record<string, { status: string; reason?: string }>;
+    };
+    expect(vector.results).toEqual([]);
+    expect(vector.legs.lexical!.reason).toBe('not run: the request asked for legs: vector');
+    expect(vector.legs.vector!.status).toBe('disabled');
+    expect(vector.legs.vector!.reason).toMatch(/^no embedding model: this index is lexical-only/);
+    const text = await search('--legs', 'vector', '--format', 'text');
+    expect(text).toContain('[vector leg disabled: no embedding model: this index is lexical-only');
+    expect(text).toContain('No results.');
+    const refused = await runGroove(['search', 'backupalpha', ...where, '--legs', 'keywords'], {
+      cwd: temp.root,
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/legs must be one of both, lexical, vector/);
   });
 });

@@ -97,6 +97,35 @@ describe('MCP tools (in-memory transport, counting embedder)', () => {
     expect(json.filter_applied).toMatchObject({ path_globs: expect.any(Array), tags_any: ['setup'] });
   });
 
+  it('search runs one retrieval leg alone with legs, the other reported disabled by the request', async () => {
+    const { tools } = await connected.client.listTools();
+    const legsSchema = tools.find((t) => t.name === 'search')!.inputSchema.properties?.legs as {
+      enum?: string[];
+    };
+    expect(legsSchema.enum).toEqual(['both', 'lexical', 'vector']);
+    for (const [only, other] of [
+      ['lexical', 'vector'],
+      ['vector', 'lexical'],
+    ] as const) {
+      const result = await call('search', { query: 'backupalpha', limit: 3, legs: only, explain: true });
+      expect(result.isError).toBeFalsy();
+      const json = result.structuredContent as {
+        results: { explain: { ranks: Record<string, number> } }[];
+        legs: Record<string, { status: string; reason?: string }>;
+      };
+      expect(json.legs[other]).toEqual({
+        status: 'disabled',
+        candidates: 0,
+        reason: `not run: the request asked for legs: ${only}`,
+      });
+      expect(json.legs[only]!.status).toBe('ok');
+      for (const hit of json.results) expect(Object.keys(hit.explain.ranks)).toEqual([only]);
+    }
+    const wrong = await call('search', { query: 'x', legs: 'keywords' });
+    expect(wrong.isError).toBe(true);
+    expect(textOf(wrong)).toMatch(/legs must be one of both, lexical, vector/);
+  });
+
   it('refuses bad arguments with an isError result that says how to fix the call', async () => {
     const zeroLimit = await call('search', { query: 'x', limit: 0 });
     expect(zeroLimit.isError).toBe(true);

@@ -59,6 +59,20 @@ const start = LONG.indexOf('pg_restore');
 const spans = [{ start, end: start + 'pg_restore'.length }];
 
 describe('search text for people', () => {
+  it('names a leg the request left out, with why, and says nothing of a plainly disabled one', () => {
+    const plain = renderSearchText(response([]), {});
+    expect(plain).not.toMatch(/leg disabled/);
+    const asked = response([]);
+    asked.legs.vector = {
+      status: 'disabled',
+      candidates: 0,
+      reason: 'not run: the request asked for legs: lexical',
+    };
+    expect(renderSearchText(asked, {})).toContain(
+      '[vector leg disabled: not run: the request asked for legs: lexical]\n',
+    );
+  });
+
   it('says how many lower hits a hit folded in, and by what', () => {
     const folded = (fold?: 'section' | 'document') =>
       renderSearchText(

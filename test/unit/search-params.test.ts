@@ -35,6 +35,7 @@ describe('the search parameter table', () => {
       'date_to',
       'min_quality',
       'include_low_quality',
+      'legs',
       'rerank',
       'mmr',
       'mmr_lambda',

@@ -20,6 +20,7 @@ import {
 } from './candidate-legs.js';
 import { checkSearchRequest } from './checked-search.js';
 import { applyLearnedStages, type RankedEntry } from './learned-stages.js';
+import { type CandidateLeg, selectLegs, VECTOR_ONLY_WITHOUT_MODEL } from './leg-selection.js';
 import { expandHit } from './parent-retriever.js';
 import { type EffectiveSearchParams, resolveSearchParams } from './resolve-search-params.js';
 import type { SearchCache } from './search-cache.js';
@@ -64,16 +65,15 @@ export interface SearchOptions {
   skipLeg?: CandidateLeg;
 }
 
-/** The two candidate legs fusion combines. */
-export type CandidateLeg = 'lexical' | 'vector';
+export type { CandidateLeg } from './leg-selection.js';
 
 /**
  * Stages: validate and compile the request (word-level, trigram, exclusions, short CJK terms; once, see
  * checked-search.ts) → resolve filters to documents → lexical leg (word-level bm25 ranks; trigram and substring
  * hits only fill what words left) and vector leg (exact KNN, exclusions removed) → RRF → optional boost →
  * optional graph hop → optional rerank → optional fold → optional MMR → low_confidence → optional parent
- * retriever → match_spans → response with leg health and the settings it was ranked with. Eval's stage ablation
- * may skip one candidate leg (`skipLeg`).
+ * retriever → match_spans → response with leg health and the settings it was ranked with. The request's `legs`,
+ * or eval's stage ablation (`skipLeg`), may skip one candidate leg; fusion then ranks by the other leg alone.
  */
 export async function runSearch(
   context: SearchContext,
@@ -96,17 +96,18 @@ export async function runSearch(
     : new Set<number>();
 
   const f = params.fusion;
+  const { skipped, skippedHealth, requestedAlone } = selectLegs(request.legs, options.skipLeg);
   // Start the query embedding first: it runs on the inference thread while the lexical leg runs here.
   const vectorLeg = (legs: VectorLegSource) =>
-    options.skipLeg === 'vector'
-      ? Promise.resolve({ ids: [], health: disabledLeg() })
+    skipped === 'vector'
+      ? Promise.resolve({ ids: [], health: skippedHealth })
       : runVectorLeg(legs, trigram.positiveText, { pool, minQuality, documentIds, excluded });
   const pendingVector = vectorLeg(context);
   const otherModels = context.otherModels ?? [];
   const pendingOthers = Promise.all(otherModels.map((other) => vectorLeg(other.legs)));
   const lexical: LexicalLegResult =
-    options.skipLeg === 'lexical'
-      ? { ids: [], source: new Map(), health: disabledLeg() }
+    skipped === 'lexical'
+      ? { ids: [], source: new Map(), health: skippedHealth }
       : runLexicalLeg(reader, compiled, {
           weights: {
             heading: f.bm25HeadingWeight,
@@ -118,7 +119,12 @@ export async function runSearch(
           documentIds,
           words: context.cache.words,
         });
-  const vector = await pendingVector;
+  const answered = await pendingVector;
+  // A vector leg asked for alone on an index without a model answers nothing and says why.
+  const vector =
+    requestedAlone === 'vector' && context.embedder === null
+      ? { ...answered, health: VECTOR_ONLY_WITHOUT_MODEL }
+      : answered;
   const others = await pendingOthers;
   const fused = fuseRrf(
     [
@@ -166,7 +172,7 @@ export async function runSearch(
     return record ? [toHit(context, record, entry, { params, spanTerms })] : [];
   });
   const hidden = countHiddenByQuality(reader, trigram.expression, {
-    nothingShown: results.length === 0 && options.skipLeg !== 'lexical',
+    nothingShown: results.length === 0 && skipped !== 'lexical',
     minQuality,
     filtered: documentIds !== null,
     excluded,
