@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isolatedEnv } from '../support/cli-sandbox.js';
 import { repoRoot, textOf, waitFor } from '../support/mcp-fixture.js';
 import { binPath } from '../support/run-bin.js';
 
@@ -21,21 +22,8 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
-/** No trace of the real home: HOME, the XDG folders and GROOVE_* point into `root`. */
-function isolatedEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env))
-    if (value !== undefined && !/^(GROOVE_|XDG_)/.test(key)) env[key] = value;
-  return {
-    ...env,
-    HOME: path.join(root, 'home'),
-    GROOVE_HOME: path.join(root, 'groove'),
-    GROOVE_RUNTIME_DIR: path.join(root, 'run'),
-    GROOVE_OFFLINE: '1',
-    GROOVE_NO_SERVER: '1',
-    GROOVE_MODEL_DIR: path.join(root, 'models'),
-  };
-}
+/** The sandbox's environment, with the servers' local sockets inside `root` too. */
+const env = () => ({ ...isolatedEnv(root), GROOVE_RUNTIME_DIR: path.join(root, 'run') });
 
 function folder(...parts: string[]): string {
   const dir = path.join(root, ...parts);
@@ -46,7 +34,7 @@ function folder(...parts: string[]): string {
 function groove(args: string[]) {
   const run = spawnSync(process.execPath, [binPath, ...args], {
     cwd: folder('elsewhere'),
-    env: isolatedEnv(),
+    env: env(),
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -71,7 +59,7 @@ async function connect(names: string[]): Promise<{ client: Client; stderr: () =>
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [binPath, 'serve', ...names.flatMap((name) => ['--kb', name]), '--no-watch'],
-    env: isolatedEnv(),
+    env: env(),
     cwd: folder('unrelated'),
     stderr: 'pipe',
   });
@@ -155,7 +143,7 @@ describe.skipIf(!built)('groove kb remove of a KB a running server serves', () =
     const bIndex = registerKb('b', 1);
     folder('run');
     const child = spawn(process.execPath, [binPath, 'serve', '--kb', 'b', '--no-watch'], {
-      env: isolatedEnv(),
+      env: env(),
       cwd: folder('unrelated'),
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isolatedEnv } from '../support/cli-sandbox.js';
 import { repoRoot, textOf, waitFor } from '../support/mcp-fixture.js';
 import { binPath } from '../support/run-bin.js';
 
@@ -22,25 +23,10 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
-/** No trace of the real home: HOME, the XDG folders and GROOVE_* point into `root`. */
-function isolatedEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env))
-    if (value !== undefined && !/^(GROOVE_|XDG_)/.test(key)) env[key] = value;
-  return {
-    ...env,
-    HOME: path.join(root, 'home'),
-    GROOVE_HOME: path.join(root, 'groove'),
-    GROOVE_OFFLINE: '1',
-    GROOVE_NO_SERVER: '1',
-    GROOVE_MODEL_DIR: path.join(root, 'models'),
-  };
-}
-
 function groove(args: string[], cwd: string, extraEnv: Record<string, string> = {}) {
   const run = spawnSync(process.execPath, [binPath, ...args], {
     cwd,
-    env: { ...isolatedEnv(), ...extraEnv },
+    env: { ...isolatedEnv(root), ...extraEnv },
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -82,7 +68,7 @@ async function connect(names: string[], watch = false): Promise<{ client: Client
       ...names.flatMap((name) => ['--kb', name]),
       ...(watch ? ['--debounce-ms', '50'] : ['--no-watch']),
     ],
-    env: isolatedEnv(),
+    env: isolatedEnv(root),
     cwd: folder('unrelated'),
     stderr: 'pipe',
   });
@@ -220,7 +206,7 @@ describe.skipIf(!built)('one groove serve for several registered KBs (spawned, r
     const child = spawn(
       process.execPath,
       [binPath, 'serve', '--kb', 'a', '--kb', 'b', '--transport', 'http', '--port', '0', '--no-watch'],
-      { env: isolatedEnv(), cwd: folder('unrelated') },
+      { env: isolatedEnv(root), cwd: folder('unrelated') },
     );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -2,46 +2,21 @@
 // model that reads them in windows embeds those chunks again, and only those; later runs embed nothing.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
-import { createEmbedder } from '../../src/models/create-embedder.js';
 import type { Embedder } from '../../src/types.js';
 import { fillerText, TAIL_A, TAIL_B } from '../support/long-text.js';
 import { createTempKb, type TempKb } from '../support/temp-kb.js';
-import { ensureTinyModel } from '../support/test-models.js';
-
-/** The model as this groove uses it, left open when a facade closes (every run shares one thread). */
-function shared(model: Embedder): Embedder {
-  return {
-    id: model.id,
-    provider: model.provider,
-    dimension: model.dimension,
-    embedDocuments: (texts, fit) => model.embedDocuments(texts, fit),
-    passagesOverLimit: (texts) => model.passagesOverLimit!(texts),
-    embedQuery: (text) => model.embedQuery(text),
-    close: async () => {},
-  };
-}
+import { ensureTinyModel, keptOpen, openTinyEmbedder } from '../support/test-models.js';
 
 /** The same model as an older groove used it: the text cut short, and no way to tell long inputs apart. */
 function cuttingOff(model: Embedder): Embedder {
-  const { passagesOverLimit: _, ...older } = shared(model);
+  const { passagesOverLimit: _, ...older } = keptOpen(model);
   return { ...older, embedDocuments: (texts) => model.embedDocuments(texts.map((t) => t.slice(0, 2000))) };
 }
 
 let model: Embedder;
 let kb: TempKb;
 beforeAll(async () => {
-  model = (await createEmbedder({
-    provider: 'transformers',
-    model: null,
-    modelDir: ensureTinyModel('embed'),
-    cacheDir: '/nonexistent',
-    offline: true,
-    timeoutSeconds: 60,
-    maxRetries: 0,
-    batchSize: 8,
-    maxInputChars: 8000,
-    threads: 1,
-  })) as Embedder;
+  model = await openTinyEmbedder();
 });
 afterAll(() => model.close());
 beforeEach(() => {
@@ -73,14 +48,14 @@ describe('vectors cut off at the token limit by an older index', () => {
     const gamma = vectorOf('gamma.md');
     const cutAlpha = vectorOf('alpha.md');
 
-    const upgrade = await indexWith(shared(model));
+    const upgrade = await indexWith(keptOpen(model));
     expect(upgrade).toMatchObject({ updated: 3, embeddedChunks: 2, overLimitInputs: 2, truncatedInputs: 0 });
     expect(vectorOf('gamma.md')).toBe(gamma);
     expect(vectorOf('alpha.md')).not.toBe(cutAlpha);
     const [whole] = await model.embedDocuments([kb.documents().get('alpha.md')!.chunks[0]!.content]);
     expect(vectorOf('alpha.md')).toBe(Buffer.from(whole!.buffer).toString('hex'));
 
-    const later = await indexWith(shared(model));
+    const later = await indexWith(keptOpen(model));
     expect(later).toMatchObject({ unchanged: 3, embeddedChunks: 0 });
   });
 });

@@ -4,44 +4,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { searchResponseToJson } from '../../src/app/search/search-types.js';
-import { createEmbedder } from '../../src/models/create-embedder.js';
 import type { Embedder } from '../../src/types.js';
 import { type TempKb, threeNoteFiles, useTempKbs } from '../support/temp-kb.js';
-import { ensureTinyModel } from '../support/test-models.js';
+import { ensureTinyModel, keptOpen, openTinyEmbedder } from '../support/test-models.js';
 
 let model: Embedder;
 beforeAll(async () => {
-  model = (await createEmbedder({
-    provider: 'transformers',
-    model: null,
-    modelDir: ensureTinyModel('embed'),
-    cacheDir: '/nonexistent',
-    offline: true,
-    timeoutSeconds: 60,
-    maxRetries: 0,
-    batchSize: 8,
-    maxInputChars: 8000,
-    threads: 1,
-  })) as Embedder;
+  model = await openTinyEmbedder();
 });
 afterAll(() => model.close());
 
 /** The real model, counting the queries it embeds, left open when a facade closes. */
 function countingQueries(): Embedder & { queries: string[] } {
   const queries: string[] = [];
-  return {
-    id: model.id,
-    provider: model.provider,
-    dimension: model.dimension,
-    embedDocuments: (texts, fit) => model.embedDocuments(texts, fit),
-    passagesOverLimit: (texts) => model.passagesOverLimit!(texts),
-    embedQuery: (text) => {
-      queries.push(text);
-      return model.embedQuery(text);
-    },
-    close: async () => {},
-    queries,
-  };
+  return { ...keptOpen(model, (text) => queries.push(text)), queries };
 }
 
 const createKb = useTempKbs();

@@ -23,20 +23,29 @@ export interface CliSandbox {
   remove(): void;
 }
 
-export function cliSandbox(prefix: string): CliSandbox {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-  const cwd = path.join(root, 'elsewhere');
-  fs.mkdirSync(cwd);
-  const clean: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(clean)) if (/^(GROOVE_|XDG_)/.test(key)) delete clean[key];
-  const env: NodeJS.ProcessEnv = {
-    ...clean,
+/**
+ * No trace of the real home: this process's environment without GROOVE_* and XDG_*, with HOME, GROOVE_HOME and the
+ * model cache inside `root`, offline, and no running server answering for it.
+ */
+export function isolatedEnv(root: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env))
+    if (value !== undefined && !/^(GROOVE_|XDG_)/.test(key)) env[key] = value;
+  return {
+    ...env,
     HOME: path.join(root, 'home'),
     GROOVE_HOME: path.join(root, 'groove'),
     GROOVE_OFFLINE: '1',
     GROOVE_NO_SERVER: '1',
     GROOVE_MODEL_DIR: path.join(root, 'models'),
   };
+}
+
+export function cliSandbox(prefix: string): CliSandbox {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  const cwd = path.join(root, 'elsewhere');
+  fs.mkdirSync(cwd);
+  const env = isolatedEnv(root);
   return {
     root,
     cwd,

@@ -5,7 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type WriteTestModelOptions, writeTestModel } from '../../scripts/test-model/write-test-model.js';
+import { createEmbedder } from '../../src/models/create-embedder.js';
 import type { EmbeddingModelSpec } from '../../src/models/model-registry.js';
+import type { Embedder } from '../../src/types.js';
 
 export type TinyModelKind = 'embed' | 'rerank';
 
@@ -30,6 +32,42 @@ export function ensureTinyModel(kind: TinyModelKind): string {
   writeTestModel({ kind, shape: 'tiny', outDir: dir });
   generated.set(kind, dir);
   return dir;
+}
+
+/** The tiny generated embedding model, loaded in this process from its folder, never from a hub. */
+export async function openTinyEmbedder(): Promise<Embedder> {
+  const embedder = await createEmbedder({
+    provider: 'transformers',
+    model: null,
+    modelDir: ensureTinyModel('embed'),
+    cacheDir: '/nonexistent',
+    offline: true,
+    timeoutSeconds: 60,
+    maxRetries: 0,
+    batchSize: 8,
+    maxInputChars: 8000,
+    threads: 1,
+  });
+  return embedder!;
+}
+
+/**
+ * `model` as a facade's embedder that leaves it open when the facade closes (tests share one loaded model across
+ * facades); `onQuery` sees every query it embeds.
+ */
+export function keptOpen(model: Embedder, onQuery: (text: string) => void = () => {}): Embedder {
+  return {
+    id: model.id,
+    provider: model.provider,
+    dimension: model.dimension,
+    embedDocuments: (texts, fit) => model.embedDocuments(texts, fit),
+    passagesOverLimit: (texts) => model.passagesOverLimit!(texts),
+    embedQuery: (text) => {
+      onQuery(text);
+      return model.embedQuery(text);
+    },
+    close: async () => {},
+  };
 }
 
 /** Copy a generated model folder so a test can damage or rename it without affecting others. */
