@@ -1,6 +1,8 @@
 // Retrieval metrics of `groove eval` (metric_version 2): the hit rule, recall@k, reciprocal rank, nDCG@k with
 // greedy one-to-one matching, and the mean over queries. Binary relevance; every value is in [0, 1].
 
+import { containsQuote } from '../core/quote-text.js';
+
 /** Bump whenever a formula below changes: the fingerprint then keeps old history out of comparisons. */
 export const METRIC_VERSION = 2;
 
@@ -11,6 +13,8 @@ export interface ExpectedEntry {
   heading: string | null;
   /** Only in a cross-KB eval: the KB the document must come from; absent = any measured KB. */
   kb?: string;
+  /** When set, only a hit whose returned text contains this passage counts (whitespace and case ignored). */
+  quote?: string;
 }
 
 /** One returned chunk as eval records it; ranks are 1-based. */
@@ -21,6 +25,8 @@ export interface RankedHit {
   score: number;
   /** Only in a cross-KB eval: the KB the hit came from. */
   kb?: string;
+  /** The text returned for the hit, when eval kept it: what a `quote` entry is matched against. */
+  text?: string;
 }
 
 /** Metric values keyed by k. */
@@ -70,12 +76,17 @@ function normalizeHeading(heading: string): string {
 }
 
 /**
- * Same path, the same KB when the entry names one, and — when the entry names a heading — the same heading after
- * trim + lowercase.
+ * Same path, the same KB when the entry names one, when the entry names a heading the same heading after
+ * trim + lowercase, and when it names a quote a returned text that contains it (a hit without text never does).
  */
-export function isHit(expected: ExpectedEntry, hit: Pick<RankedHit, 'path' | 'heading' | 'kb'>): boolean {
+export function isHit(
+  expected: ExpectedEntry,
+  hit: Pick<RankedHit, 'path' | 'heading' | 'kb' | 'text'>,
+): boolean {
   if (expected.path !== hit.path) return false;
   if (expected.kb !== undefined && expected.kb !== hit.kb) return false;
+  if (expected.quote !== undefined && (hit.text === undefined || !containsQuote(hit.text, expected.quote)))
+    return false;
   if (expected.heading === null) return true;
   return hit.heading !== null && normalizeHeading(expected.heading) === normalizeHeading(hit.heading);
 }

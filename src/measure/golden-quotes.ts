@@ -2,6 +2,7 @@
 // queries verbatim — a note about the test, or the source the queries came from. Reported, never acted on.
 
 import { buildMultiPatternMatcher } from '../core/multi-pattern-search.js';
+import { normalizeForQuote } from '../core/quote-text.js';
 import type { ExpectedEntry, RankedHit } from './eval-metrics.js';
 import type { QuoteFinding } from './eval-run.js';
 
@@ -10,14 +11,7 @@ export const MIN_QUOTE_CHARS = 12;
 /** One quoted query is what a document about that topic looks like; two is what a note about the test does. */
 export const MIN_DISTINCT_QUERIES = 2;
 
-/** Collapse every whitespace run (newlines, tabs, full-width spaces) to one space, trim, lowercase. */
-export function normalizeForQuote(text: string): string {
-  return text
-    .split(/[\s\u0085]+/u)
-    .filter((part) => part !== '')
-    .join(' ')
-    .toLowerCase();
-}
+export { normalizeForQuote };
 
 /** One text to look for; golden entries whose queries normalise to the same text share it. */
 export interface QuoteNeedle {

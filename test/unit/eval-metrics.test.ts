@@ -46,6 +46,21 @@ describe('hit rule', () => {
       ),
     ).toBe(0.5);
   });
+  it('an entry with a quote needs a hit whose returned text contains it, whitespace and case aside', () => {
+    const quoted: ExpectedEntry = { path: 'a.md', heading: null, quote: 'The  Tokyo\nbranch' };
+    expect(isHit(quoted, { path: 'a.md', heading: 'x', text: 'Sales of the tokyo branch rose.' })).toBe(true);
+    expect(isHit(quoted, { path: 'a.md', heading: 'x', text: 'Sales of the Osaka branch rose.' })).toBe(
+      false,
+    );
+    expect(isHit(quoted, { path: 'a.md', heading: 'x' })).toBe(false);
+    expect(isHit(quoted, { path: 'b.md', heading: 'x', text: 'the tokyo branch' })).toBe(false);
+    const both: ExpectedEntry = { path: 'a.md', heading: 'Sales', quote: 'tokyo branch' };
+    expect(isHit(both, { path: 'a.md', heading: 'Sales', text: 'the Tokyo branch' })).toBe(true);
+    expect(isHit(both, { path: 'a.md', heading: 'Costs', text: 'the Tokyo branch' })).toBe(false);
+    expect(
+      isHit({ path: 'a.md', heading: null, quote: '  ' }, { path: 'a.md', heading: null, text: 'a' }),
+    ).toBe(false);
+  });
 });
 
 describe('metrics on hand-computed cases', () => {
