@@ -78,6 +78,7 @@ export {
   openKnowledgeBase,
   type StatusReport,
 } from './knowledge-base.js';
+export { checkReportPath, writeReportFile } from './report-file.js';
 export {
   type CombinedHit,
   type CombinedResponse,
@@ -162,3 +163,4 @@ export {
   serviceStatus,
   uninstallService,
 } from './service/index.js';
+export { KbUsage, type UsageCounts } from './usage/index.js';

@@ -33,7 +33,6 @@ import {
   mayLoadLater,
 } from './embedding/index.js';
 import {
-  checkReportTarget,
   type EvalOutcome,
   type EvalOutput,
   type EvalReport,
@@ -75,6 +74,7 @@ import {
   type SnapshotMemory,
 } from './search/index.js';
 import { runTune, type TuneEvent, type TuneOptions, type TuneOutcome } from './tune/index.js';
+import { KbUsage } from './usage/index.js';
 
 export type { IndexOptions, StatusReport } from './indexing/index.js';
 
@@ -106,6 +106,8 @@ export class KnowledgeBase {
   /** Where the index is kept: a SQLite file, or a shared store and its working copy. */
   private readonly backend: IndexBackend;
   private readonly golden: KbGolden;
+  /** What agents fetched of the documents searches served them under a task id. */
+  readonly usage: KbUsage;
 
   constructor(config: ResolvedConfig, deps: KnowledgeBaseDeps = {}) {
     this.settings = config;
@@ -128,7 +130,10 @@ export class KnowledgeBase {
       return session;
     });
     const { kbPath, dbPath, backend, file, now } = this;
-    this.golden = new KbGolden({ kbPath, dbPath, backend, file, now, settings: () => this.settings });
+    const settings = () => this.settings;
+    this.golden = new KbGolden({ kbPath, dbPath, backend, file, now, settings });
+    const judgmentsReadable = backend.kind !== 'postgres';
+    this.usage = new KbUsage({ kbPath, dbPath, now, settings, judgmentsReadable, onNotice: deps.onNotice });
   }
 
   /** The configuration in effect (after following the model an index records). */
@@ -148,7 +153,7 @@ export class KnowledgeBase {
 
   /** Counts and identity of the index; never creates one. On a shared store, of the working copy once read. */
   status(): StatusReport {
-    return this.backend.status(this.statusSettings());
+    return { ...this.backend.status(this.statusSettings()), usage: this.usage.counts() };
   }
 
   private statusSettings() {
@@ -174,9 +179,10 @@ export class KnowledgeBase {
   }
 
   /** `groove status` on either backend: a shared store is read into the working copy first. */
-  describe(): Promise<StatusReport> {
+  async describe(): Promise<StatusReport> {
     const outsideSwap = <T>(work: () => Promise<T>) => this.file.outsideSwap(work);
-    return this.backend.describe(() => this.statusSettings(), outsideSwap);
+    const report = await this.backend.describe(() => this.statusSettings(), outsideSwap);
+    return { ...report, usage: this.usage.counts() };
   }
 
   /** What the search snapshots hold under `[search] memory_budget_mb` (opens the search session). */
@@ -320,16 +326,6 @@ export class KnowledgeBase {
     return this.golden.import(options);
   }
 
-  /** `groove tune --report FILE`: refuse, before anything is measured, a path that cannot be written. */
-  checkReportTarget(filePath: string, flag: string): void {
-    checkReportTarget(filePath, flag, filePorts.unwritable);
-  }
-
-  /** Write an HTML report atomically: a reader sees the old file or the whole new one. */
-  writeReport(filePath: string, html: string): void {
-    filePorts.write(filePath, html);
-  }
-
   /**
    * Load the model once, following the model an existing index records, so the first call does not pay for it.
    * A model that may load later (not downloaded yet, hub or endpoint unreachable) is returned as its load error:
@@ -387,6 +383,7 @@ export class KnowledgeBase {
   }
 
   async close(): Promise<void> {
+    this.usage.close();
     await this.file.close();
     await this.backend.close();
     const embedder = await this.embedderPromise?.catch(() => null);

@@ -1,6 +1,6 @@
 // `groove tune`: sweep the fusion parameters (rrf_k, bm25 column weights) against the golden set and recommend
 // a [search.fusion] only when it survives nested leave-one-query-out; applies nothing.
-import { describeLegsDown, refuseDownLegs } from '../app/index.js';
+import { checkReportPath, describeLegsDown, refuseDownLegs, writeReportFile } from '../app/index.js';
 import { expandPath } from '../config/resolve-config.js';
 import { EXIT, wantsColor } from './cli-io.js';
 import type { RunContext } from './command-spec.js';
@@ -19,7 +19,7 @@ export async function run({ flags, io }: RunContext<TuneFlags>): Promise<number>
   // tune measures the stage before reranking, so no reranker is loaded whatever groove.toml says.
   const reportPath = flags.report === undefined ? undefined : expandPath(flags.report, io.cwd);
   return withKnowledgeBase({ ...flags, reranker: 'none' }, io, 'read', async (kb) => {
-    if (reportPath !== undefined) kb.checkReportTarget(reportPath, '--report');
+    if (reportPath !== undefined) checkReportPath(reportPath, '--report');
     // Like eval: a leg that is down would make every grid point measure a different system.
     const probe = await kb.probeLegs();
     if (!flags.allowDegraded) refuseDownLegs(probe);
@@ -49,7 +49,7 @@ export async function run({ flags, io }: RunContext<TuneFlags>): Promise<number>
     }
     io.stderr.write(renderTuneLegFailures(report));
     if (reportPath !== undefined) {
-      kb.writeReport(reportPath, renderTuneHtml(report));
+      writeReportFile(reportPath, renderTuneHtml(report));
       io.stderr.write(`groove tune: wrote the HTML report ${reportPath}\n`);
     }
     return EXIT.ok;

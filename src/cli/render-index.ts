@@ -1,6 +1,6 @@
 // Pure renderers for `groove index` and `groove status` output.
 
-import type { IndexEvent, IndexSummary, StatusReport } from '../app/index.js';
+import type { IndexEvent, IndexSummary, StatusReport, UsageCounts } from '../app/index.js';
 import { displayLine, displayPath } from '../app/index.js';
 
 /** The per-file stderr line for the default (non-quiet, non-progress) mode, or null for events it omits. */
@@ -85,7 +85,15 @@ export function renderStatus(report: StatusReport): string {
     `Last indexed:  ${report.lastIndexedAt ?? 'never'}`,
   ];
   if (report.frontmatterErrors > 0) lines.push(`Frontmatter errors: ${report.frontmatterErrors}`);
+  if (report.usage === null) lines.push('Agent usage:   the usage file could not be read');
+  else if (report.usage && report.usage.served > 0) lines.push(`Agent usage:   ${usageLine(report.usage)}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** Served documents (MCP `task_id`) and the share of them the same task fetched and judged. */
+function usageLine(usage: UsageCounts): string {
+  const judged = usage.judged === null ? '' : `, ${usage.judged} judged`;
+  return `${usage.served} documents served to ${usage.tasks} tasks; ${usage.fetched} fetched${judged}`;
 }
 
 function modelLine(report: StatusReport): string {

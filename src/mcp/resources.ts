@@ -6,6 +6,7 @@ import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextproto
 import type { KnowledgeBase } from '../app/index.js';
 import { describeError, isGrooveError } from '../errors.js';
 import { decodeComponent, docPrefix, docUri, mimeTypeOf, topicPrefix, topicUri } from './kb-uri.js';
+import type { SessionTaskUsage } from './task-usage.js';
 
 /** Our errors become a JSON-RPC error saying how to fix the request; anything else is logged as a bug. */
 async function guarded<T>(what: string, work: () => Promise<T>, log: (line: string) => void): Promise<T> {
@@ -47,9 +48,9 @@ async function readGroup(
 export function registerResources(
   server: McpServer,
   kb: KnowledgeBase,
-  log: (line: string) => void,
-  name?: string,
+  options: { log: (line: string) => void; usage: SessionTaskUsage; name?: string },
 ): void {
+  const { log, usage, name } = options;
   const suffix = name === undefined ? '' : `-${name}`;
   const ofKb = name === undefined ? '' : ` of KB ${name}`;
   server.registerResource(
@@ -121,6 +122,7 @@ export function registerResources(
             );
           const result = await kb.getDocument(path);
           if (!result.ok) throw new McpError(ErrorCode.InvalidParams, result.message);
+          usage.fetched(kb, undefined, path);
           return { contents: [{ uri: uri.href, mimeType: mimeTypeOf(path), text: result.document.content }] };
         },
         log,

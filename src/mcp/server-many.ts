@@ -18,6 +18,7 @@ import { docUri } from './kb-uri.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { errorResult, jsonResult, runTool } from './server.js';
+import { SessionTaskUsage } from './task-usage.js';
 import {
   CONNECTION_GRAPH_TOOL,
   GET_DOCUMENT_TOOL,
@@ -74,6 +75,7 @@ export function createManyKbServer(options: ManyKbServerOptions): McpServer {
     { instructions: instructions(names) },
   );
   const guard = (tool: string, work: () => Promise<CallToolResult>) => runTool(tool, work, log);
+  const usage = new SessionTaskUsage();
   const note = ` Several KBs are served (${names.join(', ')}); pass \`kb\` to choose one.`;
 
   server.registerTool(
@@ -121,6 +123,10 @@ export function createManyKbServer(options: ManyKbServerOptions): McpServer {
       guard('search', async () => {
         const { kb: selector, ...request } = input as SearchInput & { kb?: string | string[] };
         const { response, skipped } = await served.search(selector, toSearchRequest(request));
+        for (const entry of served.serving()) {
+          const paths = response.results.filter((hit) => hit.kb === entry.name).map((hit) => hit.path);
+          usage.served(entry.kb, request.task_id, paths);
+        }
         const json = withDocumentUris(searchResponseToJson(response), served.serving());
         if (skipped.length === 0) return jsonResult(json);
         return jsonResult({ ...json, skipped: skipped.map((kb) => ({ kb: kb.name, problem: kb.problem })) });
@@ -142,6 +148,7 @@ export function createManyKbServer(options: ManyKbServerOptions): McpServer {
         if (!entry)
           return errorResult(`get_document: no served KB (${names.join(', ')}) holds "${input.path}"`);
         const result = await entry.kb.getDocument(input.path);
+        if (result.ok) usage.fetched(entry.kb, input.task_id, input.path);
         return result.ok
           ? jsonResult({ kb: entry.name, ...result.document })
           : errorResult(`get_document: ${result.message}`);
@@ -239,7 +246,7 @@ export function createManyKbServer(options: ManyKbServerOptions): McpServer {
   );
 
   registerPrompts(server, undefined, names);
-  for (const entry of served.serving()) registerResources(server, entry.kb, log, entry.name);
+  for (const entry of served.serving()) registerResources(server, entry.kb, { log, usage, name: entry.name });
   return server;
 }
 

@@ -15,6 +15,7 @@ import { describeError, isGrooveError } from '../errors.js';
 import { docUri } from './kb-uri.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
+import { SessionTaskUsage } from './task-usage.js';
 import { registerBestPracticeTool } from './tool-best-practice.js';
 import {
   CONNECTION_GRAPH_TOOL,
@@ -67,6 +68,7 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
     { instructions: instructions(bestPractice) },
   );
   const guard = (tool: string, work: () => Promise<CallToolResult>) => runTool(tool, work, options.log);
+  const usage = new SessionTaskUsage();
 
   server.registerTool(
     'search',
@@ -78,6 +80,11 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
     (input) =>
       guard('search', async () => {
         const response = await kb.search(toSearchRequest(input));
+        usage.served(
+          kb,
+          input.task_id,
+          response.results.map((hit) => hit.path),
+        );
         return jsonResult(withDocumentUris(searchResponseToJson(response), kb.config.parsers.extensions));
       }),
   );
@@ -92,6 +99,7 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
     (input) =>
       guard('get_document', async () => {
         const result = await kb.getDocument(input.path);
+        if (result.ok) usage.fetched(kb, input.task_id, input.path);
         return result.ok
           ? jsonResult({ ...result.document })
           : errorResult(`get_document: ${result.message}`);
@@ -147,7 +155,7 @@ export function createGrooveServer(options: GrooveServerOptions): McpServer {
   registerRecordFeedbackTool(server, { kb, guard });
   if (bestPractice) registerBestPracticeTool(server, { kb, guard });
   registerPrompts(server);
-  registerResources(server, kb, options.log);
+  registerResources(server, kb, { log: options.log, usage });
   return server;
 }
 

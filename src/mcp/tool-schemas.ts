@@ -3,18 +3,25 @@
 import * as z from 'zod';
 import { searchWireSchema } from '../app/index.js';
 import { fromWireKeys, type SearchWireRequest } from '../config/search-params.js';
+import { taskIdInput } from './task-usage.js';
 
 const unit = (name: string) =>
   z.number().min(0, `${name} must be between 0 and 1`).max(1, `${name} must be between 0 and 1`);
 
-/** The `search` tool's input: generated from the search parameter table (snake_case, strict, described). */
-export const searchInput = searchWireSchema();
+/**
+ * The `search` tool's input: generated from the search parameter table (snake_case, strict, described), plus
+ * the `task_id` the served documents are counted under.
+ */
+export const searchInput = (searchWireSchema() as unknown as z.ZodObject<z.ZodRawShape>).extend({
+  task_id: taskIdInput,
+}) as unknown as z.ZodType<SearchInput>;
 
-export type SearchInput = SearchWireRequest;
+export type SearchInput = SearchWireRequest & { task_id?: string };
 
-/** The app's search request (camelCase) from the tool arguments. */
+/** The app's search request (camelCase) from the tool arguments; `task_id` is the server's, not the search's. */
 export function toSearchRequest(input: SearchInput): Record<string, unknown> {
-  return fromWireKeys(input);
+  const { task_id: _taskId, ...request } = input;
+  return fromWireKeys(request);
 }
 
 export const getDocumentInput = z.strictObject({
@@ -25,6 +32,7 @@ export const getDocumentInput = z.strictObject({
       'The document path exactly as a search result or graph node spells it (relative to the knowledge base, ' +
         '"/" between folders, case-sensitive), e.g. "guides/password-reset.md".',
     ),
+  task_id: taskIdInput,
 });
 
 export const listTopicsInput = z.strictObject({});

@@ -119,7 +119,15 @@ export const PAGE_SCRIPT = String.raw`'use strict';
       ['last_indexed_at', 'Last indexed', formatTime(index.last_indexed_at)],
       ['db_size_bytes', 'Index size', formatBytes(index.db_size_bytes)],
       ['db_path', 'Index file', index.db_path],
+      ['usage', 'Agent usage', describeUsage(index.usage)],
     ]);
+  }
+
+  function describeUsage(usage) {
+    if (usage === null) return 'the usage file could not be read';
+    if (!usage || usage.served === 0) return 'no search served under a task_id yet';
+    const judged = usage.judged === null ? '' : ', ' + usage.judged + ' judged';
+    return usage.served + ' documents served to ' + usage.tasks + ' tasks; ' + usage.fetched + ' fetched' + judged;
   }
 
   function renderFinding(finding) {

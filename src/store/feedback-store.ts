@@ -163,3 +163,18 @@ export function createIndexedEntryCheck(
     return heading === null || headings.has(heading.trim().toLowerCase());
   };
 }
+
+/** Each (task id, path) an agent judged, once; empty when the index holds no judgment tables. */
+export function readJudgedPairs(db: SqliteDatabase): { taskId: string; path: string }[] {
+  const tables = db
+    .prepare(
+      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('feedback_serves', 'feedback_items')",
+    )
+    .pluck()
+    .get() as number;
+  if (tables < 2) return [];
+  return db
+    .prepare(`SELECT DISTINCT s.task_id AS taskId, i.path AS path
+      FROM feedback_items i JOIN feedback_serves s ON s.id = i.serve_id`)
+    .all() as { taskId: string; path: string }[];
+}

@@ -102,7 +102,12 @@ function ensureOwnFolder(folder: string): string {
 
 /** The KB's own folder under groove's data folder (created): its index, eval history, gate and lock files. */
 export function kbOwnFolder(config: ResolvedConfig, kbPath: string): string {
-  return ensureOwnFolder(kbDataDir(config.folders, kbIdentityOf(kbPath, config.kbName)));
+  return ensureOwnFolder(kbOwnFolderPath(config, kbPath));
+}
+
+/** Where the KB's own folder is, whether or not it exists yet. */
+export function kbOwnFolderPath(config: ResolvedConfig, kbPath: string): string {
+  return kbDataDir(config.folders, kbIdentityOf(kbPath, config.kbName));
 }
 
 /** Where the eval history of the KB lives: in the KB's own folder, never inside the KB. */

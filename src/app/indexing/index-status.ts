@@ -48,6 +48,20 @@ export interface StatusReport {
   danglingLinks: number;
   schemaVersion: number;
   storage: StorageDescription;
+  /** What agents did with served documents (MCP `task_id`); null when the usage file could not be read. */
+  usage?: UsageCounts | null;
+}
+
+/** Documents served to agents' tasks, and how many of those the same task fetched and judged. */
+export interface UsageCounts {
+  /** Distinct task ids that searches were served under. */
+  tasks: number;
+  /** Distinct (task, document) pairs served. */
+  served: number;
+  /** Served pairs the same task later fetched (get_document or a document resource). */
+  fetched: number;
+  /** Served pairs the same task judged with record_feedback; null when judgments cannot be read here. */
+  judged: number | null;
 }
 
 /** Resolve kb and db paths or explain which flag is missing. */
@@ -154,5 +168,6 @@ export function statusReportToJson(report: StatusReport): Record<string, unknown
     schema_version: report.schemaVersion,
     backend: report.storage.backend,
     storage_location: report.storage.location,
+    ...(report.usage === undefined ? {} : { usage: report.usage }),
   };
 }

@@ -19,6 +19,8 @@ export {
   type KbIdentity,
   kbGoldenPathOf,
   kbIdentityOf,
+  kbOwnFolder,
+  kbOwnFolderPath,
   type OwnerVerdict,
   ownIndexPath,
   withDefaultIndexPath,
@@ -28,6 +30,7 @@ export {
   requireKbPaths,
   type StatusReport,
   statusReportToJson,
+  type UsageCounts,
 } from './index-status.js';
 export { type IndexOptions, indexKnowledgeBase } from './index-writer.js';
 export { buildIndexerPorts, type ExtractedFile, extractFile } from './indexer-ports.js';
