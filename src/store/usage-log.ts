@@ -1,6 +1,7 @@
 // The usage file of a knowledge base (usage.db in its own folder under groove's data folder, never in the KB):
 // each document a search served under an agent's task id, and whether that task later fetched it. Bounded by
 // age and count: every write first drops what is past either limit.
+import fs from 'node:fs';
 import Database from 'better-sqlite3';
 
 export const USAGE_FILE_NAME = 'usage.db';
@@ -33,13 +34,8 @@ export class UsageLog {
 
   /** Open (creating when `create`) the usage file; null when it does not exist and `create` is false. */
   static open(filePath: string, options: { create: boolean }): UsageLog | null {
-    let db: Database.Database;
-    try {
-      db = new Database(filePath, { fileMustExist: !options.create });
-    } catch (error) {
-      if (!options.create && (error as { code?: string }).code === 'SQLITE_CANTOPEN') return null;
-      throw error;
-    }
+    if (!options.create && !fs.existsSync(filePath)) return null;
+    const db = new Database(filePath, { fileMustExist: !options.create });
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     db.exec(SCHEMA);

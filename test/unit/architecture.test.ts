@@ -72,11 +72,12 @@ const COMPOSITION_ROOT = new Set([
   'app/serve/live-sync.ts',
   'app/service/service.ts',
   'app/validate/schema-file.ts',
+  'app/usage/kb-usage.ts',
 ]);
 
 /**
  * The feature folders of src/app and their rank. A feature imports another only through that feature's
- * index.ts and only downwards (lower rank), so: serve, kbs → facade → eval/tune/browse/doctor → search/golden/validate → indexing →
+ * index.ts and only downwards (lower rank), so: serve, kbs → facade → eval/tune/browse/doctor → search/golden/validate/usage → indexing →
  * embedding. The facade is the files directly in src/app; app/index.ts is the edges' door and imports any door.
  */
 const FEATURE_RANK: Readonly<Record<string, number>> = {
@@ -85,6 +86,7 @@ const FEATURE_RANK: Readonly<Record<string, number>> = {
   search: 2,
   golden: 2,
   validate: 2,
+  usage: 2,
   eval: 3,
   tune: 3,
   browse: 3,
