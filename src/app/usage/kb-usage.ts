@@ -2,7 +2,6 @@
 // Recording never fails a search or a read: a usage file that cannot be written is said once and skipped.
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
-import { describeError } from '../../errors.js';
 import { readJudgedPairs } from '../../store/feedback-store.js';
 import { openForInspection } from '../../store/open-database.js';
 import { USAGE_FILE_NAME, UsageLog } from '../../store/usage-log.js';
@@ -66,7 +65,11 @@ export class KbUsage {
       return this.log === null ? null : work(this.log);
     } catch (error) {
       this.failed = true;
-      this.owner.onNotice?.(`usage not recorded from now on: ${describeError(error)}`);
+      const code = (error as { code?: unknown }).code;
+      const why = typeof code === 'string' ? ` (${code})` : '';
+      this.owner.onNotice?.(
+        `could not write the usage file in the knowledge base's own folder${why}: served and fetched documents are not counted until groove restarts`,
+      );
       return null;
     }
   }
