@@ -49,7 +49,9 @@ export class UsageLog {
       ON CONFLICT (task_id, path) DO UPDATE SET best_rank = min(best_rank, excluded.best_rank)`);
     this.db.transaction(() => {
       this.prune(at);
-      paths.forEach((path, i) => upsert.run(taskId, path, at.toISOString(), i + 1));
+      paths.forEach((path, i) => {
+        upsert.run(taskId, path, at.toISOString(), i + 1);
+      });
     })();
   }
 
