@@ -114,7 +114,8 @@ export const EVAL_OPTIONS = [
   },
   {
     flags: '--allow-stale-golden',
-    description: 'measure even when the golden sidecar is past [eval] max_golden_age_days',
+    description:
+      'measure even when the golden sidecar is past [eval] max_golden_age_days or a golden quote no longer occurs in its document',
   },
   {
     flags: '--mmr [bool]',

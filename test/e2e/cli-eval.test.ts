@@ -118,6 +118,7 @@ describe('groove eval: output and history', () => {
       'kbs',
       'probe',
       'golden_freshness',
+      'stale_quotes',
       'rows',
       'ablation',
     ]);

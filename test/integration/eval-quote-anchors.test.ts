@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { evalRunToJson } from '../../src/app/eval/eval-run-json.js';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
-import { threeNoteFiles, useTempKbs } from '../support/temp-kb.js';
+import { noteText, threeNoteFiles, useTempKbs } from '../support/temp-kb.js';
 
 const createKb = useTempKbs();
 
@@ -86,5 +86,57 @@ describe('eval with quote anchors', () => {
       { path: 'notes/alpha.md', heading: null, quote: 'mentions alphabeta, again with plenty' },
     ]);
     expect(Object.keys(quoted.top_k[0]!).sort()).toEqual(['heading', 'path', 'rank', 'score']);
+  });
+});
+
+describe('a quote no longer in its document', () => {
+  const STALE = `queries:
+  - id: kept
+    query: "alphaalpha section"
+    expected:
+      - { path: notes/alpha.md, quote: "talks about alphaalpha" }
+  - id: edited
+    query: "alphaalpha section"
+    expected:
+      - { path: notes/alpha.md, quote: "talks about alphaalpha" }
+      - { path: notes/beta.md, quote: "talks about alphaalpha" }
+`;
+
+  it('refuses the run (GOLDEN_STALE) naming the entry, and measures it as a miss with --allow-stale-golden', async () => {
+    const temp = createKb(threeNoteFiles({ '.groove-eval.yml': STALE }));
+    const kb = openKnowledgeBase(temp.config({ overrides: { model: 'none' } }));
+    try {
+      await kb.index();
+      const refused = await kb.evaluate({ history: false }).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: 'GOLDEN_STALE' });
+      expect((refused as Error).message).toContain(
+        '1 quote(s) no longer occur in their document, so those entries could never be found',
+      );
+      expect((refused as Error).message).toContain(
+        'queries[1].expected[1] (notes/beta.md): "talks about alphaalpha"',
+      );
+      const report = await kb.evaluate({ history: false, allowStaleGolden: true, kValues: [10] });
+      expect(report.staleQuotes).toEqual([
+        {
+          queryId: 'edited',
+          queryIndex: 1,
+          entryIndex: 1,
+          path: 'notes/beta.md',
+          quote: 'talks about alphaalpha',
+        },
+      ]);
+      expect(
+        report.notes.some((n) => n.startsWith('1 golden quote(s) no longer occur in their document')),
+      ).toBe(true);
+      const byId = new Map(report.run.perQuery.map((q) => [q.id, q]));
+      expect(byId.get('kept')!.metrics.recallAtK[10]).toBe(1);
+      expect(byId.get('edited')!.metrics.recallAtK[10]).toBe(0.5);
+      // Editing the passage back in makes the set measurable again.
+      temp.write('notes/beta.md', `${noteText('beta')}\nIt also talks about alphaalpha.\n`);
+      await kb.index();
+      expect((await kb.evaluate({ history: false })).staleQuotes).toBeUndefined();
+    } finally {
+      await kb.close();
+    }
   });
 });
