@@ -63,8 +63,9 @@ describe.skipIf(!present)('quote anchors on JSQuAD (valid), lexical-only', () =>
       expect(measured).toBe(parts === 1 ? PART_QUERIES : 4442);
       // Nearly every paragraph is one chunk with a passage of its own.
       expect(anchored / headingEntries).toBeGreaterThan(0.95);
+      const mean = (sum: number) => (sum / measured).toFixed(4);
       console.log(
-        `jsquad: ${anchored} of ${headingEntries} heading entries re-anchored; ${measured} queries identical`,
+        `jsquad: ${anchored} of ${headingEntries} heading entries re-anchored; ${measured} queries identical; both: recall@1 ${mean(sums.recall1)} recall@10 ${mean(sums.recall10)} MRR ${mean(sums.mrr)} nDCG@10 ${mean(sums.ndcg10)}`,
       );
     } finally {
       await kb.close();
