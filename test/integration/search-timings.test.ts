@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { searchResponseToJson } from '../../src/app/search/search-types.js';
-import type { Embedder } from '../../src/types.js';
+import type { Embedder, Reranker } from '../../src/types.js';
 import { type TempKb, threeNoteFiles, useTempKbs } from '../support/temp-kb.js';
 import { ensureTinyModel, keptOpen, openTinyEmbedder } from '../support/test-models.js';
 
@@ -85,5 +85,27 @@ describe('search timings_ms', () => {
     expect(vectorAlone!.legs.vector.reason).toMatch(/^no embedding model/);
     expect(timedStages(vectorAlone!)).toEqual(['fusion', 'fold', 'total']);
     expect(timedStages(plain!)).toEqual(['lexical', 'fusion', 'fold', 'total']);
+  });
+
+  it('times the reranker when a call asks for it, and not when it switches it off', async () => {
+    const reranker: Reranker = {
+      id: 'test-length',
+      score: async (_query, passages) => passages.map((p) => p.length),
+      close: async () => {},
+    };
+    const temp = createKb(threeNoteFiles());
+    const facade = openKnowledgeBase(temp.config({ overrides: { model: 'none' } }), {
+      createReranker: async () => reranker,
+    });
+    try {
+      await facade.index();
+      const reranked = await facade.search({ query: 'alphaalpha', rerank: true, timings: true });
+      expect(reranked.legs.reranker.status).toBe('ok');
+      expect(timedStages(reranked)).toContain('rerank');
+      const plain = await facade.search({ query: 'alphaalpha', rerank: false, timings: true });
+      expect(timedStages(plain)).not.toContain('rerank');
+    } finally {
+      await facade.close();
+    }
   });
 });
