@@ -73,9 +73,9 @@ export type { CandidateLeg } from './leg-selection.js';
  * checked-search.ts) → resolve filters to documents → lexical leg (word-level bm25 ranks; trigram and substring
  * hits only fill what words left) and vector leg (exact KNN, exclusions removed) → RRF → optional boost →
  * optional graph hop → optional rerank → optional fold → optional MMR → low_confidence → optional parent
- * retriever → match_spans → response with leg health, the time each stage took and the settings it was ranked
- * with. The request's `legs`, or eval's stage ablation (`skipLeg`), may skip one candidate leg; fusion then ranks
- * by the other leg alone.
+ * retriever → match_spans → response with leg health, the settings it was ranked with and, when the request asks
+ * (`timings`), the time each stage took. The request's `legs`, or eval's stage ablation (`skipLeg`), may skip one
+ * candidate leg; fusion then ranks by the other leg alone.
  */
 export async function runSearch(
   context: SearchContext,
