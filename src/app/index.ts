@@ -62,7 +62,9 @@ export type {
   FeedbackFilterName,
   GoldenBuildResult,
   GoldenImportResult,
+  GoldenQuoteResult,
   GoldenStampResult,
+  UnanchoredEntry,
 } from './golden/index.js';
 export {
   type IndexEvent,
@@ -71,6 +73,7 @@ export {
   statusReportToJson,
   withDefaultIndexPath,
 } from './indexing/index.js';
+export { quoteGolden } from './kb-golden-quote.js';
 export {
   type IndexOptions,
   type KnowledgeBase,

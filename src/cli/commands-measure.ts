@@ -5,13 +5,15 @@ import {
   EVAL_OPTIONS,
   GOLDEN_BUILD_OPTIONS,
   GOLDEN_IMPORT_OPTIONS,
+  GOLDEN_QUOTE_OPTIONS,
   GOLDEN_STAMP_OPTIONS,
   TUNE_OPTIONS,
 } from './measure-options.js';
 
 const GOLDEN_COMMAND: CommandSpec = {
   name: 'golden',
-  description: 'make golden sets: build from feedback, import from TREC/BEIR files, or stamp',
+  description:
+    'make golden sets: build from feedback, import from TREC/BEIR files, re-anchor by quotes, or stamp',
   positionalOptions: true,
   subcommands: [
     {
@@ -26,6 +28,13 @@ const GOLDEN_COMMAND: CommandSpec = {
       description: 'write a golden set from TREC/BEIR files: qrels plus queries (TSV or JSONL)',
       options: GOLDEN_IMPORT_OPTIONS,
       load: () => import('./cmd-golden-import.js'),
+    },
+    {
+      name: 'quote',
+      description:
+        'rewrite heading entries into quote entries: a passage of each chunk, in the index now, that no other chunk holds',
+      options: GOLDEN_QUOTE_OPTIONS,
+      load: () => import('./cmd-golden-quote.js'),
     },
     {
       name: 'stamp',

@@ -48,6 +48,21 @@ export const GOLDEN_IMPORT_OPTIONS = [
   ...KB_OPTIONS,
 ] as const satisfies readonly OptionSpec[];
 
+export const GOLDEN_QUOTE_OPTIONS = [
+  GOLDEN_OPTION,
+  {
+    flags: '--out <path>',
+    description:
+      "where to write the re-anchored golden YAML (default: [eval] golden, else golden.yml in the KB's folder in groove's data folder; never over an existing file)",
+  },
+  {
+    flags: '--keep-heading',
+    description: 'keep each `heading` beside its new `quote` (a hit then needs both)',
+  },
+  formatOption(),
+  ...KB_OPTIONS,
+] as const satisfies readonly OptionSpec[];
+
 export const GOLDEN_STAMP_OPTIONS = [
   GOLDEN_OPTION,
   formatOption(),
@@ -114,7 +129,8 @@ export const EVAL_OPTIONS = [
   },
   {
     flags: '--allow-stale-golden',
-    description: 'measure even when the golden sidecar is past [eval] max_golden_age_days',
+    description:
+      'measure even when the golden sidecar is past [eval] max_golden_age_days or a golden quote no longer occurs in its document',
   },
   {
     flags: '--mmr [bool]',
@@ -173,5 +189,6 @@ export const TUNE_OPTIONS = [
 export type GoldenBuildFlags = FlagsOf<typeof GOLDEN_BUILD_OPTIONS>;
 export type GoldenImportFlags = FlagsOf<typeof GOLDEN_IMPORT_OPTIONS>;
 export type GoldenStampFlags = FlagsOf<typeof GOLDEN_STAMP_OPTIONS>;
+export type GoldenQuoteFlags = FlagsOf<typeof GOLDEN_QUOTE_OPTIONS>;
 export type EvalFlags = FlagsOf<typeof EVAL_OPTIONS>;
 export type TuneFlags = FlagsOf<typeof TUNE_OPTIONS>;

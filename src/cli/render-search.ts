@@ -34,7 +34,14 @@ export function renderSearchText(response: SearchResponse, options: SearchTextOp
   const blocks = response.results.map((hit, i) =>
     renderHit(hit, i + 1, top, response.settings.fold, options),
   );
-  return `${[...lines, blocks.join('\n\n')].filter((s) => s !== '').join('\n')}\n`;
+  return `${[...lines, blocks.join('\n\n'), timingsLine(response)].filter((s) => s !== '').join('\n')}\n`;
+}
+
+/** After a blank line, `[timings_ms: lexical 0.41, …, total 3.2]`; '' when the search was not asked to time. */
+function timingsLine(response: SearchResponse): string {
+  if (!response.timingsMs) return '';
+  const stages = Object.entries(response.timingsMs).map(([stage, ms]) => `${stage} ${ms}`);
+  return `\n[timings_ms: ${stages.join(', ')}]`;
 }
 
 function renderHit(

@@ -287,6 +287,14 @@ export const SEARCH_PARAMS = [
     description:
       'add per-hit ranks and scores from each retrieval leg, the boost and the graph hop, for debugging ranking',
   },
+  {
+    name: 'timings',
+    wire: 'timings',
+    type: 'boolean',
+    cli: { kind: 'option', flag: '--timings' },
+    description:
+      'add timings_ms: the milliseconds each stage that ran took (lexical, vector, fusion, boost, graph, rerank, fold, mmr, parent) and the total',
+  },
 ] as const satisfies readonly SearchParam[];
 
 type Param = (typeof SEARCH_PARAMS)[number];

@@ -13,6 +13,8 @@ export const SEARCH_TOOL = {
     'a vector leg "partial" with coverage {embedded, chunks} = the index is still embedding, keyword results are complete). ' +
     '`legs` (both|lexical|vector) runs both retrieval legs or one alone (lexical: no query embedding; ' +
     'vector: no keyword search); on a lexical-only index legs: vector returns no results. ' +
+    '`timings: true` adds `timings_ms`: the milliseconds each stage that ran took (lexical, vector, fusion, boost, ' +
+    'graph, rerank, fold, mmr, parent) and the total; switch a costly stage off per call (rerank, mmr, parent_retriever, boost, graph, fold, legs). ' +
     'Filters narrow the documents before ranking, so a filtered search still fills `limit` when it can. ' +
     'No results but `hidden_by_quality: {count, min_quality, hint}` = the quality filter hid that many keyword ' +
     'matches; search again with include_low_quality: true to see them. ' +

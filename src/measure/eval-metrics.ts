@@ -71,7 +71,8 @@ export interface AggregateMetrics {
   queryCount: number;
 }
 
-function normalizeHeading(heading: string): string {
+/** Headings compare trimmed and lowercased. */
+export function normalizeHeading(heading: string): string {
   return heading.trim().toLowerCase();
 }
 

@@ -118,6 +118,7 @@ describe('groove eval: output and history', () => {
       'kbs',
       'probe',
       'golden_freshness',
+      'stale_quotes',
       'rows',
       'ablation',
     ]);
@@ -388,7 +389,9 @@ describe('groove eval: bad input', () => {
     );
     const result = await evalCli();
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('unknown field `relevance`, expected one of `path`, `heading`, `kb`');
+    expect(result.stderr).toContain(
+      'unknown field `relevance`, expected one of `path`, `heading`, `quote`, `kb`',
+    );
     expect(result.stdout).toBe('');
     expect(fs.existsSync(historyPath())).toBe(false);
   });

@@ -126,6 +126,19 @@ describe('MCP tools (in-memory transport, counting embedder)', () => {
     expect(textOf(wrong)).toMatch(/legs must be one of both, lexical, vector/);
   });
 
+  it('search times its stages when asked (timings), and only then', async () => {
+    const { tools } = await connected.client.listTools();
+    expect(tools.find((t) => t.name === 'search')!.inputSchema.properties).toHaveProperty('timings');
+    const timed = await call('search', { query: 'backupalpha', limit: 3, legs: 'lexical', timings: true });
+    expect(timed.isError).toBeFalsy();
+    const { timings_ms: timings } = timed.structuredContent as { timings_ms: Record<string, number> };
+    expect(Object.keys(timings)).toContain('total');
+    expect(Object.keys(timings)).not.toContain('vector');
+    for (const ms of Object.values(timings)) expect(ms).toBeGreaterThanOrEqual(0);
+    const untimed = await call('search', { query: 'backupalpha', limit: 3 });
+    expect(untimed.structuredContent).not.toHaveProperty('timings_ms');
+  });
+
   it('refuses bad arguments with an isError result that says how to fix the call', async () => {
     const zeroLimit = await call('search', { query: 'x', limit: 0 });
     expect(zeroLimit.isError).toBe(true);

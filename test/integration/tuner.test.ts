@@ -84,6 +84,29 @@ describe('runTune through the facade', () => {
     expect(outcome.report.grid.defaultWeights.ndcg).toBeCloseTo(aggregate.ndcgAtK[5]!, 12);
   });
 
+  it("judges quote entries on each candidate chunk's text", async () => {
+    const quoted = (quote: (i: number) => string) => {
+      const file = path.join(temp.root, `quoted-${quote(0).length}.yml`);
+      fs.writeFileSync(
+        file,
+        `queries:\n${TERMS.map((t, i) => `  - id: q${i}\n    query: "${t} notes"\n    expected:\n      - { path: target-${i}.md, quote: "${quote(i)}" }\n`).join('')}`,
+      );
+      return file;
+    };
+    const baselineOf = async (file: string) => {
+      const outcome = await kb.tune({ golden: file, kValues: [1, 5, 10] });
+      if (outcome.kind !== 'report') throw new Error('expected a report');
+      return outcome.report.secondary.baseline;
+    };
+    const plain = await baselineOf(golden);
+    // The passage is in the target's one chunk: the same numbers as the document-level entry.
+    expect(await baselineOf(quoted((i) => `the TEAM number ${i}.`))).toEqual(plain);
+    // A passage no chunk returns never counts.
+    const missing = await baselineOf(quoted((i) => `nowhere in target ${i}`));
+    expect(missing.mrr).toBe(0);
+    expect(plain.mrr).toBeGreaterThan(0);
+  });
+
   it('refuses a limit above 10000 before reading the index', async () => {
     await expect(kb.tune({ golden, limit: 20_000 })).rejects.toThrow(/above 10000/);
   });

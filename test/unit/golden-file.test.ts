@@ -74,13 +74,36 @@ defaults:
     );
   });
 
+  it('reads `quote` on an expected entry, with or without a heading, and refuses a blank or non-string one', () => {
+    const [q] = parseGoldenYaml(
+      'queries:\n  - query: restic\n    expected:\n      - { path: a.md, quote: "snapshots are  kept" }\n      - { path: b.md, heading: Setup, quote: run it }\n      - path: c.md\n',
+      'golden.yaml',
+    );
+    expect(q!.expected).toEqual([
+      { path: 'a.md', heading: null, quote: 'snapshots are  kept' },
+      { path: 'b.md', heading: 'Setup', quote: 'run it' },
+      { path: 'c.md', heading: null },
+    ]);
+    expect(
+      errorOf('queries:\n  - query: x\n    expected: [{path: a.md, quote: " \\n\\t "}]\n').message,
+    ).toContain('queries[0].expected[0].quote: must not be empty');
+    expect(errorOf('queries:\n  - query: x\n    expected: [{path: a.md, quote: 3}]\n').message).toContain(
+      'queries[0].expected[0].quote: invalid type: number 3, expected a string',
+    );
+    expect(errorOf('queries:\n  - query: x\n    expected: [{path: a.md, quote: }]\n').message).toContain(
+      'queries[0].expected[0].quote: invalid type: null, expected a string',
+    );
+  });
+
   it('rejects graded relevance with the seed message', () => {
     const error = errorOf(
       'queries:\n  - query: "reset password"\n    expected:\n      - path: a.md\n        relevance: 2\n',
     );
     expect(error.code).toBe('GOLDEN_INVALID');
     expect(error.message).toContain('failed to parse golden file "golden.yaml"');
-    expect(error.message).toContain('unknown field `relevance`, expected one of `path`, `heading`, `kb`');
+    expect(error.message).toContain(
+      'unknown field `relevance`, expected one of `path`, `heading`, `quote`, `kb`',
+    );
     expect(error.message).toContain('queries[0].expected[0]');
   });
 

@@ -145,4 +145,11 @@ describe('search text for people', () => {
     expect(text).not.toContain('\u001b');
     expect(text).toContain('evil\\x1b[2J');
   });
+
+  it('prints the stage times on a last line only when the search was timed', () => {
+    const timed = { ...response([hit({})]), timingsMs: { lexical: 0.412, fusion: 0.01, total: 1.5 } };
+    const text = renderSearchText(timed, {});
+    expect(text.endsWith('\n\n[timings_ms: lexical 0.412, fusion 0.01, total 1.5]\n')).toBe(true);
+    expect(renderSearchText(response([hit({})]), {})).not.toContain('timings_ms');
+  });
 });

@@ -46,6 +46,7 @@ describe('the search parameter table', () => {
       'fold',
       'min_confidence_ratio',
       'explain',
+      'timings',
     ]);
   });
 

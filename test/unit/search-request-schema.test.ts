@@ -152,6 +152,7 @@ describe('generated schemas', () => {
       fold: 'section',
       min_confidence_ratio: 0,
       explain: true,
+      timings: true,
     };
     expect(Object.keys(wire)).toEqual(PARAMS.map((p) => p.wire));
     const parsed = searchWireSchema().parse(wire);
@@ -179,6 +180,7 @@ describe('generated schemas', () => {
       fold: 'section',
       minConfidenceRatio: 0,
       explain: true,
+      timings: true,
     });
   });
 });

@@ -70,12 +70,15 @@ export async function measureRow(
       );
     }
     countLegFailures(legs, response.legs);
+    // A quote entry is judged on the text the hit returned; only such queries keep it (never saved).
+    const keepText = q.expected.some((entry) => entry.quote !== undefined);
     const topK = response.results.map((hit, i) => ({
       rank: i + 1,
       path: hit.path,
       heading: hit.heading,
       score: hit.score,
       ...kbOf(hit),
+      ...(keepText ? { text: hit.content } : {}),
     }));
     perQuery.push({
       id: q.id,

@@ -21,6 +21,11 @@ export function evalReportToJson(report: EvalReport): Json {
     kbs: report.run.fingerprint.kbs ?? null,
     probe: probeToJson(report.probe),
     golden_freshness: freshnessToJson(report.freshness),
+    stale_quotes: (report.staleQuotes ?? []).map((q) => ({
+      query_id: q.queryId,
+      path: q.path,
+      quote: q.quote,
+    })),
     rows: rows
       ? rows.map((r, i) => ({
           ...rowToJson(r),

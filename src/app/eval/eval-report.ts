@@ -5,6 +5,7 @@ import type { LegFailure } from '../../measure/eval-degradation.js';
 import type { PairedRunComparison } from '../../measure/eval-paired.js';
 import type { EvalRun } from '../../measure/eval-run.js';
 import type { GoldenFreshness } from '../../measure/golden-freshness.js';
+import type { StaleQuote } from '../../measure/golden-quote-presence.js';
 import type { LegProbeResult } from '../../measure/leg-verdict.js';
 import type { FoldMode } from '../../rank/fold-hits.js';
 import type { GoldenSet, ReadCheckedFile } from '../golden/index.js';
@@ -101,6 +102,8 @@ export interface EvalReport extends EvalRowReport {
   probe: LegProbeResult;
   /** Age and drift of the golden set; null when it has no sidecar. */
   freshness: GoldenFreshness | null;
+  /** Quote entries whose quote is in no chunk of their document (measured only with --allow-stale-golden). */
+  staleQuotes?: StaleQuote[];
   /** Diagnostics for stderr (clamped values, a history started fresh). */
   notes: string[];
   golden: GoldenSet;

@@ -126,7 +126,12 @@ export function evalRunToJson(run: EvalRun, options: { forHistory?: boolean } = 
     per_query: run.perQuery.map((q) => ({
       id: q.id,
       query: q.query,
-      expected: q.expected.map((e) => ({ path: e.path, heading: e.heading, ...kbField(e.kb) })),
+      expected: q.expected.map((e) => ({
+        path: e.path,
+        heading: e.heading,
+        ...kbField(e.kb),
+        ...(e.quote === undefined ? {} : { quote: e.quote }),
+      })),
       top_k: q.topK.map((h) => ({
         rank: h.rank,
         path: h.path,

@@ -96,6 +96,7 @@ function buildRunSchema() {
     path: z.string(),
     heading: z.string().nullable().default(null),
     kb: z.string().optional(),
+    quote: z.string().optional(),
   });
 
   return z.object({
@@ -213,7 +214,11 @@ export function evalRunFromJson(value: unknown): EvalRun | null {
     perQuery: r.per_query.map((q) => ({
       id: q.id,
       query: q.query,
-      expected: q.expected.map(({ kb, ...entry }) => (kb === undefined ? entry : { ...entry, kb })),
+      expected: q.expected.map(({ kb, quote, ...entry }) => ({
+        ...entry,
+        ...(kb === undefined ? {} : { kb }),
+        ...(quote === undefined ? {} : { quote }),
+      })),
       topK: q.top_k.map((h) => ({
         rank: h.rank,
         path: h.path,

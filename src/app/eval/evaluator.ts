@@ -10,6 +10,7 @@ import type { MetricsByK } from '../../measure/eval-metrics.js';
 import { pairRuns } from '../../measure/eval-paired.js';
 import { type CorpusSnapshot, type EvalRun, formatRunTimestamp } from '../../measure/eval-run.js';
 import { assessGoldenAge, type GoldenFreshness, measureCorpusDrift } from '../../measure/golden-freshness.js';
+import { createQuotePresenceScan, type StaleQuote } from '../../measure/golden-quote-presence.js';
 import { buildQuoteNeedles, createQuoteScan, detectQuotedQueries } from '../../measure/golden-quotes.js';
 import { componentDownError, describeLegsDown, type LegProbeResult } from '../../measure/leg-verdict.js';
 import {
@@ -30,6 +31,7 @@ import type { EvalReport, EvalRowReport, EvaluateOptions, EvaluatorPorts } from 
 import { buildRun, type RunContext } from './eval-row-run.js';
 import { type EvalRowSpec, effectivePipeline, resolveEvalRows } from './eval-rows.js';
 import { probeSnapshotLegs } from './leg-probe.js';
+import { checkStaleQuotes, staleQuoteNotes } from './stale-quotes.js';
 
 export interface EvaluationContext {
   config: ResolvedConfig;
@@ -57,6 +59,7 @@ interface EvaluationPlan {
 type Measured = RunContext['measured'] & {
   plan: AblationPlanEntry[];
   measuredRows: EvalRowSpec[];
+  staleQuotes: StaleQuote[];
 };
 
 export async function runEvaluation(
@@ -129,6 +132,8 @@ async function measureInSnapshot(
   const { config } = context;
   const { rows, golden, freshness, depth } = plan;
   const probe = await probeBeforeMeasuring(snapshot, rows, options);
+  const scan = scanCorpus(snapshot, golden);
+  checkStaleQuotes(golden, scan.staleQuotes, options);
   const ablationPlan = options.ablate
     ? planAblation(rows[0]!.pipeline, {
         lexicalOnly: snapshot.model === 'none',
@@ -165,14 +170,15 @@ async function measureInSnapshot(
   const learningUse: (LearningUse | null)[] = measuredRows.map((row) =>
     learning.use(row.pipeline, { learned: row.learned }),
   );
-  const { corpus, findings } = scanCorpus(snapshot, golden, measurements);
+  const findings = measurements.map((m) => detectQuotedQueries(m.perQuery, scan.needles, scan.matches));
   return {
     probe,
     plan: ablationPlan,
     measuredRows,
     measurements,
     learningUse,
-    corpus,
+    corpus: scan.corpus,
+    staleQuotes: scan.staleQuotes,
     findings,
     judged,
     model: snapshot.model,
@@ -195,19 +201,19 @@ async function probeBeforeMeasuring(
   return probe;
 }
 
-/** One pass over the corpus: its counts and digest, and the documents that quote a golden query, per row. */
-function scanCorpus(
-  snapshot: ReadSnapshot,
-  golden: GoldenSet,
-  measurements: readonly RowMeasurement[],
-): { corpus: CorpusSnapshot; findings: Measured['findings'] } {
+/**
+ * One pass over the corpus, before measuring: its counts and digest, the documents that quote a golden query
+ * (judged per row once measured), and the quote entries whose quote is in no chunk of their document.
+ */
+function scanCorpus(snapshot: ReadSnapshot, golden: GoldenSet) {
   const needles = buildQuoteNeedles(golden.queries.map((q) => q.query));
   const scan = createQuoteScan(needles);
-  const corpus = snapshot.readCorpus((row) =>
-    scan.observe(row.path, [row.heading, row.context, row.content]),
-  );
-  const matches = scan.matchesByPath();
-  return { corpus, findings: measurements.map((m) => detectQuotedQueries(m.perQuery, needles, matches)) };
+  const presence = createQuotePresenceScan(golden.queries);
+  const corpus: CorpusSnapshot = snapshot.readCorpus((row) => {
+    scan.observe(row.path, [row.heading, row.context, row.content]);
+    presence.observe(row.path, row.content);
+  });
+  return { corpus, needles, matches: scan.matchesByPath(), staleQuotes: presence.stale() };
 }
 
 /** The report, built once: every row's run, comparison and pairings, then the ablation of the decision row. */
@@ -260,8 +266,10 @@ function buildReport(
     ablation: options.ablate ? ablationOf(measured, runContext, rows.length, runs[0]!) : null,
     probe: measured.probe,
     freshness,
+    ...(measured.staleQuotes.length > 0 ? { staleQuotes: measured.staleQuotes } : {}),
     notes: [
       ...depth.notes,
+      ...staleQuoteNotes(measured.staleQuotes),
       ...plainRunNotes(options.rows !== undefined, config),
       ...(history?.warnings ?? []),
     ],

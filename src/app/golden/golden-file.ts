@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
+import { normalizeForQuote } from '../../core/quote-text.js';
 import { sha256Hex } from '../../core/sha256.js';
 import { nestsDeeperThan, YAML_TOO_DEEP, yamlFailureReason } from '../../document/yaml-depth.js';
 import { GrooveError } from '../../errors.js';
@@ -193,7 +194,7 @@ export function parseGoldenYaml(text: string, displayPath: string): GoldenQuery[
     if (q.expected.length === 0) fail(`${where}.expected`, 'is empty; list at least one expected document');
     const expected = q.expected.map((entry: unknown, j: number) => {
       const at = `${where}.expected[${j}]`;
-      const e = strict(entry, at, ['path', 'heading', 'kb']);
+      const e = strict(entry, at, ['path', 'heading', 'quote', 'kb']);
       if (e.path === undefined) fail(at, 'missing field `path`');
       const entryPath = requireString(e.path, `${at}.path`, fail);
       if (entryPath === '') fail(`${at}.path`, 'must not be empty');
@@ -203,7 +204,19 @@ export function parseGoldenYaml(text: string, displayPath: string): GoldenQuery[
           : requireString(e.heading, `${at}.heading`, fail);
       const kb = e.kb === undefined || e.kb === null ? null : requireString(e.kb, `${at}.kb`, fail);
       if (kb === '') fail(`${at}.kb`, 'must not be empty');
-      return kb === null ? { path: entryPath, heading } : { path: entryPath, heading, kb };
+      const quote = e.quote === undefined ? null : requireString(e.quote, `${at}.quote`, fail);
+      if (quote !== null && normalizeForQuote(quote) === '')
+        fail(
+          `${at}.quote`,
+          'must not be empty',
+          'quote a passage of the expected document, or drop `quote:`',
+        );
+      return {
+        path: entryPath,
+        heading,
+        ...(kb === null ? {} : { kb }),
+        ...(quote === null ? {} : { quote }),
+      };
     });
     let tags: string[] = [];
     if (q.tags !== undefined && q.tags !== null) {

@@ -25,3 +25,10 @@ export {
 } from './golden-file.js';
 export { type GoldenImportOptions, type GoldenImportResult, importGolden } from './golden-import.js';
 export { loadGoldenMeta } from './golden-meta.js';
+export {
+  type GoldenQuoteOptions,
+  type GoldenQuoteResult,
+  quoteGoldenAnchors,
+  type UnanchoredEntry,
+  type UnanchoredReason,
+} from './golden-quote.js';

@@ -9,6 +9,7 @@ import type { LearnedSignals } from '../../rank/learned-signals.js';
 import type { ChunkKey, SearchReader } from '../../store/chunk-search.js';
 import { noteLinkEdgesFor } from './note-link-edges.js';
 import type { HitExplanation } from './search-types.js';
+import type { StageClock } from './stage-timings.js';
 
 /** A candidate on its way through the pipeline: chunk id, current score, and why. */
 export interface RankedEntry {
@@ -30,6 +31,8 @@ export interface LearnedStageOptions {
   excluded: ReadonlySet<number>;
   /** The judgments' signals, built only when a stage needs them. */
   learned: () => LearnedSignals;
+  /** Times each stage that runs (the response's timings_ms). */
+  clock?: StageClock;
 }
 
 /** Boost, then graph hop, each only when on; with both off the ranking is returned as it came. */
@@ -40,12 +43,19 @@ export function applyLearnedStages(
 ): RankedEntry[] {
   if (!options.boost && !options.graph) return ranked;
   const keys = new Map(reader.readChunkKeys(ranked.map((r) => r.id)).map((k) => [k.id, k]));
+  const time = <T>(stage: 'boost' | 'graph', work: () => T): T =>
+    options.clock ? options.clock.time(stage, work) : work();
   let out = ranked;
-  if (options.boost)
-    out = applyBoost(out, keys, options.learned(), { params: options.boost, rrfK: options.rrfK });
-  if (options.graph) {
-    const edgesFor = graphEdgesFor(reader, options.graph, options.learned);
-    out = applyGraphHop(reader, out, keys, { ...options, graph: options.graph, edgesFor });
+  const { boost, graph } = options;
+  if (boost)
+    out = time('boost', () =>
+      applyBoost(out, keys, options.learned(), { params: boost, rrfK: options.rrfK }),
+    );
+  if (graph) {
+    out = time('graph', () => {
+      const edgesFor = graphEdgesFor(reader, graph, options.learned);
+      return applyGraphHop(reader, out, keys, { ...options, graph, edgesFor });
+    });
   }
   return out;
 }

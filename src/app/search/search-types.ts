@@ -5,6 +5,7 @@ import type { DocumentFilters } from '../../rank/document-filter.js';
 import type { BoostEvidence } from '../../rank/feedback-boost.js';
 import type { FoldMode } from '../../rank/fold-hits.js';
 import type { LegReport } from '../../types.js';
+import type { StageTimings } from './stage-timings.js';
 
 export interface MatchSpan {
   start: number;
@@ -91,6 +92,8 @@ export interface SearchResponse {
   hiddenByQuality?: { count: number; minQuality: number };
   /** The settings in effect that a person's text output names (not part of the wire form). */
   settings: SearchResponseSettings;
+  /** With `timings`: the milliseconds each stage that ran took, and the whole search (`timings_ms`). */
+  timingsMs?: StageTimings;
 }
 
 /** What the search ranked with, as the CLI's text names it: the low_confidence ratio and the fold mode. */
@@ -129,6 +132,7 @@ export function searchResponseToJson(response: SearchResponse): Record<string, u
     low_confidence: response.lowConfidence,
     filter_applied: response.filterApplied && toWireKeys(response.filterApplied),
     legs: response.legs,
+    ...(response.timingsMs ? { timings_ms: response.timingsMs } : {}),
     ...(response.hiddenByQuality
       ? {
           hidden_by_quality: {

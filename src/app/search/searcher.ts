@@ -26,6 +26,7 @@ import { type EffectiveSearchParams, resolveSearchParams } from './resolve-searc
 import type { SearchCache } from './search-cache.js';
 import { resolveDocumentIds } from './search-filters.js';
 import type { ExpandedFrom, SearchHit, SearchResponse } from './search-types.js';
+import { type StageClock, startStageClock } from './stage-timings.js';
 
 /** What one search reads: the store's statements, the session's caches over them, the models and snapshots. */
 export interface SearchContext {
@@ -72,14 +73,16 @@ export type { CandidateLeg } from './leg-selection.js';
  * checked-search.ts) → resolve filters to documents → lexical leg (word-level bm25 ranks; trigram and substring
  * hits only fill what words left) and vector leg (exact KNN, exclusions removed) → RRF → optional boost →
  * optional graph hop → optional rerank → optional fold → optional MMR → low_confidence → optional parent
- * retriever → match_spans → response with leg health and the settings it was ranked with. The request's `legs`,
- * or eval's stage ablation (`skipLeg`), may skip one candidate leg; fusion then ranks by the other leg alone.
+ * retriever → match_spans → response with leg health, the settings it was ranked with and, when the request asks
+ * (`timings`), the time each stage took. The request's `legs`, or eval's stage ablation (`skipLeg`), may skip one
+ * candidate leg; fusion then ranks by the other leg alone.
  */
 export async function runSearch(
   context: SearchContext,
   input: unknown,
   options: SearchOptions = {},
 ): Promise<SearchResponse> {
+  const clock = startStageClock();
   const { request, query: compiled } = checkSearchRequest(input);
   const { reader } = context;
   const params = resolveSearchParams(request, context.config);
@@ -102,37 +105,42 @@ export async function runSearch(
     skipped === 'vector'
       ? Promise.resolve({ ids: [], health: skippedHealth })
       : runVectorLeg(legs, trigram.positiveText, { pool, minQuality, documentIds, excluded });
-  const pendingVector = vectorLeg(context);
+  const pendingVector = clock.timeAsync('vector', vectorLeg(context));
   const otherModels = context.otherModels ?? [];
   const pendingOthers = Promise.all(otherModels.map((other) => vectorLeg(other.legs)));
   const lexical: LexicalLegResult =
     skipped === 'lexical'
       ? { ids: [], source: new Map(), health: skippedHealth }
-      : runLexicalLeg(reader, compiled, {
-          weights: {
-            heading: f.bm25HeadingWeight,
-            context: f.bm25ContextWeight,
-            content: f.bm25ContentWeight,
-          },
-          pool,
-          minQuality,
-          documentIds,
-          words: context.cache.words,
-        });
+      : clock.time('lexical', () =>
+          runLexicalLeg(reader, compiled, {
+            weights: {
+              heading: f.bm25HeadingWeight,
+              context: f.bm25ContextWeight,
+              content: f.bm25ContentWeight,
+            },
+            pool,
+            minQuality,
+            documentIds,
+            words: context.cache.words,
+          }),
+        );
   const answered = await pendingVector;
   // A vector leg asked for alone on an index without a model answers nothing and says why.
   const vector =
     requestedAlone === 'vector' && context.embedder === null
       ? { ...answered, health: VECTOR_ONLY_WITHOUT_MODEL }
       : answered;
+  if (vector.health.status === 'disabled') clock.drop('vector');
   const others = await pendingOthers;
-  const fused = fuseRrf(
-    [
-      { name: 'lexical', ids: lexical.ids },
-      { name: 'vector', ids: vector.ids },
-      ...others.map((other, i) => ({ name: `vector:${otherModels[i]!.model}`, ids: other.ids })),
-    ],
-    { k: f.rrfK },
+  const fused = clock.time('fusion', () =>
+    fuseRrf(
+      [
+        { name: 'lexical', ids: lexical.ids },
+        { name: 'vector', ids: vector.ids },
+        ...others.map((other, i) => ({ name: `vector:${otherModels[i]!.model}`, ids: other.ids })),
+      ],
+      { k: f.rrfK },
+    ),
   );
   let ranked: RankedEntry[] = fused.map((f) => ({
     id: f.id,
@@ -148,19 +156,22 @@ export async function runSearch(
     documentIds,
     excluded,
     learned: () => options.learned ?? context.learned(),
+    clock,
   });
   if (!useMmr && !useRerank && !useFold) ranked = ranked.slice(0, limit);
   let records = new Map(reader.readChunkRecords(ranked.map((r) => r.id)).map((r) => [r.id, r]));
 
   let rerankHealth: LegHealth = disabledLeg();
   if (useRerank && context.reranker) {
-    const reranked = await rerank(context, request.query, ranked, records);
+    const reranked = await clock.timeAsync('rerank', rerank(context, request.query, ranked, records));
     rerankHealth = reranked.health;
     ranked = useMmr || useFold ? reranked.ranked : reranked.ranked.slice(0, limit);
   }
   // Folding sees the final scores; MMR then picks from one hit per section (or document).
-  if (useFold) ranked = applyFold(ranked, records, params.fold, useMmr ? ranked.length : limit);
-  if (params.mmr) ranked = applyMmr(context, ranked, records, { ...params.mmr, limit });
+  const foldLimit = useMmr ? ranked.length : limit;
+  if (useFold) ranked = clock.time('fold', () => applyFold(ranked, records, params.fold, foldLimit));
+  const mmr = params.mmr;
+  if (mmr) ranked = clock.time('mmr', () => applyMmr(context, ranked, records, { ...mmr, limit }));
   const lowConfidence = isLowConfidence(
     ranked.map((r) => r.score),
     params.minConfidenceRatio,
@@ -169,7 +180,7 @@ export async function runSearch(
   const spanTerms = [...trigram.phrases, ...trigram.shortTerms, ...words.terms];
   const results = ranked.flatMap((entry) => {
     const record = records.get(entry.id);
-    return record ? [toHit(context, record, entry, { params, spanTerms })] : [];
+    return record ? [toHit(context, record, entry, { params, spanTerms, clock })] : [];
   });
   const hidden = countHiddenByQuality(reader, trigram.expression, {
     nothingShown: results.length === 0 && skipped !== 'lexical',
@@ -190,6 +201,7 @@ export async function runSearch(
     lexicalOnly: context.embedder === null,
     ...(hidden > 0 ? { hiddenByQuality: { count: hidden, minQuality } } : {}),
     settings: { minConfidenceRatio: params.minConfidenceRatio, fold: params.fold },
+    ...(request.timings ? { timingsMs: clock.timings() } : {}),
   };
 }
 
@@ -302,13 +314,13 @@ function toHit(
   context: SearchContext,
   record: ChunkRecord,
   entry: RankedEntry,
-  options: { params: EffectiveSearchParams; spanTerms: string[] },
+  options: { params: EffectiveSearchParams; spanTerms: string[]; clock: StageClock },
 ): SearchHit {
-  const { params } = options;
+  const parent = options.params.parentRetriever;
   const graph = entry.explain.graph;
   // A pulled-in hit is served as the chunk the hop chose; its expanded_from names the hit it came from.
   const expansion =
-    params.parentRetriever && !graph ? expandHit(context.reader, record, params.parentRetriever) : null;
+    parent && !graph ? options.clock.time('parent', () => expandHit(context.reader, record, parent)) : null;
   const content = expansion?.content ?? record.content;
   const expandedFrom: ExpandedFrom | undefined = graph
     ? { kind: graph.kind, path: graph.from.path, heading: graph.from.heading }
@@ -329,6 +341,6 @@ function toHit(
     matchSpans: computeMatchSpans(content, options.spanTerms),
     ...(expandedFrom ? { expandedFrom } : {}),
     ...(entry.folded ? { folded: entry.folded } : {}),
-    ...(params.explain ? { explain: entry.explain } : {}),
+    ...(options.params.explain ? { explain: entry.explain } : {}),
   };
 }

@@ -117,7 +117,7 @@ export async function prepareQuery(
   };
 }
 
-type HitSource = Pick<RankedHit, 'path' | 'heading'>;
+type HitSource = Pick<RankedHit, 'path' | 'heading' | 'text'>;
 
 /**
  * Sweep one query over the 384 conditions into row `queryIndex` of `table`: the lexical leg under each of the
@@ -135,6 +135,8 @@ export function sweepQuery(
     hits: Map<number, HitSource>;
     /** Null when the postings could not be opened: every weight set then goes through SQL. */
     postings: PostingsCache | null;
+    /** Keep each hit's text: the golden set has `quote` entries, judged on it. */
+    keepText: boolean;
   },
 ): { lexicalPath: 'memory' | 'sql' } {
   const { table, limit, queryIndex } = options;
@@ -147,7 +149,7 @@ export function sweepQuery(
     defaultWeightSet: DEFAULT_WEIGHT_SET,
   });
   const lexicalLists = sweep.lists;
-  loadHitSources(snapshot.reader, [...lexicalLists.flat(), ...prepared.vectorIds], options.hits);
+  loadHitSources(snapshot.reader, [...lexicalLists.flat(), ...prepared.vectorIds], options);
 
   const fusedByList = new Map<string, { id: number; score: number }[][]>();
   for (let w = 0; w < WEIGHT_SET_COUNT; w++) {
@@ -192,10 +194,19 @@ export function sweepQuery(
   return { lexicalPath: sweep.path };
 }
 
-/** Path and heading of every id not seen yet, in one read. */
-function loadHitSources(reader: SearchReader, ids: number[], hits: Map<number, HitSource>): void {
+/** Path and heading (and text, when kept) of every id not seen yet, in one read. */
+function loadHitSources(
+  reader: SearchReader,
+  ids: number[],
+  options: { hits: Map<number, HitSource>; keepText: boolean },
+): void {
+  const { hits, keepText } = options;
   const missing = [...new Set(ids)].filter((id) => !hits.has(id));
   for (const record of reader.readChunkRecords(missing)) {
-    hits.set(record.id, { path: record.path, heading: record.heading });
+    hits.set(record.id, {
+      path: record.path,
+      heading: record.heading,
+      ...(keepText ? { text: record.content } : {}),
+    });
   }
 }

@@ -152,7 +152,8 @@ export async function runTune(
     });
     const started = ports.nowMs();
     const table = createMetricTable(prepared.length, depth.kValues);
-    const hits = new Map<number, { path: string; heading: string | null }>();
+    const hits = new Map<number, { path: string; heading: string | null; text?: string }>();
+    const keepText = golden.queries.some((q) => q.expected.some((e) => e.quote !== undefined));
     let inMemory = 0;
     const postings = openPostings(snapshot);
     prepared.forEach((p, queryIndex) => {
@@ -163,6 +164,7 @@ export async function runTune(
         candidatePool: depth.candidatePool,
         hits,
         postings,
+        keepText,
       });
       if (swept.lexicalPath === 'memory') inMemory++;
     });
