@@ -93,7 +93,8 @@ export function renderStatus(report: StatusReport): string {
 /** Served documents (MCP `task_id`) and the share of them the same task fetched and judged. */
 function usageLine(usage: UsageCounts): string {
   const judged = usage.judged === null ? '' : `, ${usage.judged} judged`;
-  return `${usage.served} documents served to ${usage.tasks} tasks; ${usage.fetched} fetched${judged}`;
+  const tasks = usage.tasks === 1 ? '1 task' : `${usage.tasks} tasks`;
+  return `${usage.served} documents served to ${tasks}; ${usage.fetched} fetched${judged}`;
 }
 
 function modelLine(report: StatusReport): string {

@@ -127,7 +127,8 @@ export const PAGE_SCRIPT = String.raw`'use strict';
     if (usage === null) return 'the usage file could not be read';
     if (!usage || usage.served === 0) return 'no search served under a task_id yet';
     const judged = usage.judged === null ? '' : ', ' + usage.judged + ' judged';
-    return usage.served + ' documents served to ' + usage.tasks + ' tasks; ' + usage.fetched + ' fetched' + judged;
+    const tasks = usage.tasks === 1 ? '1 task' : usage.tasks + ' tasks';
+    return usage.served + ' documents served to ' + tasks + '; ' + usage.fetched + ' fetched' + judged;
   }
 
   function renderFinding(finding) {

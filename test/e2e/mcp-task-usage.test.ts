@@ -84,7 +84,7 @@ describe('task usage over MCP', () => {
     expect((await kb.describe()).usage).toEqual(usage);
     expect(statusReportToJson(kb.status()).usage).toEqual(usage);
     expect(renderStatus(kb.status())).toContain(
-      `Agent usage:   ${served.size} documents served to 1 tasks; 2 fetched, 1 judged`,
+      `Agent usage:   ${served.size} documents served to 1 task; 2 fetched, 1 judged`,
     );
   });
 
