@@ -28,3 +28,4 @@ export {
 } from './search-types.js';
 export type { CandidateLeg, SearchOptions } from './searcher.js';
 export type { SnapshotMemory } from './snapshot-budget.js';
+export { applyTokenBudget, type TokenCounter, tokenCounterOf } from './token-budget.js';

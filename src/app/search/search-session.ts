@@ -21,11 +21,12 @@ import {
   rerankerInsteadOf,
 } from '../embedding/index.js';
 import { IndexDatabase } from '../indexing/index.js';
+import { runBudgetedSearch } from './budgeted-search.js';
 import { learnedSignalsOf } from './index-learned-signals.js';
 import { judgmentWindowOf } from './resolve-search-params.js';
 import type { SearchCache, WordRanking } from './search-cache.js';
 import type { SearchResponse } from './search-types.js';
-import { runSearch, type SearchOptions } from './searcher.js';
+import type { SearchOptions } from './searcher.js';
 import { SnapshotBudget, type SnapshotMemory } from './snapshot-budget.js';
 import { preloadVectors, type VectorSnapshotRead, VectorSnapshots } from './vector-snapshots.js';
 import { WordSnapshots } from './word-snapshots.js';
@@ -196,7 +197,7 @@ export class SearchSession {
   }
 
   search(request: unknown, options: SearchOptions = {}): Promise<SearchResponse> {
-    return runSearch(
+    return runBudgetedSearch(
       {
         reader: this.reader,
         cache: this.cache,
