@@ -19,9 +19,10 @@ import {
   loadGoldenMeta,
   resolveGoldenPath,
 } from '../golden/index.js';
-import { judgmentWindowOf, type ReadSnapshot } from '../search/index.js';
+import { judgmentWindowOf, type ReadSnapshot, tokenCounterOf } from '../search/index.js';
 import { resolveCompareTarget } from './compare-target.js';
 import { type AblationPlanEntry, type AblationStage, planAblation, toAblationRows } from './eval-ablation.js';
+import { budgetRowsOf } from './eval-budget.js';
 import { judgedCoverage } from './eval-coverage.js';
 import { type EvalHistory, legacyHistoryPathOf, loadEvalHistory } from './eval-history.js';
 import { createEvalLearning, type LearningUse, pairLearnedRows, plainRunNotes } from './eval-learning.js';
@@ -149,13 +150,18 @@ async function measureInSnapshot(
     goldenSource,
   });
   const measurements: RowMeasurement[] = [];
-  for (const row of measuredRows) {
+  const budgets = options.budgets && {
+    maxTokens: options.budgets,
+    counter: tokenCounterOf(snapshot.embedder),
+  };
+  for (const [i, row] of measuredRows.entries()) {
     measurements.push(
       await measureRow((request, searchOptions) => snapshot.search(request, searchOptions), golden.queries, {
         pipeline: row.pipeline,
         fetchDepth: depth.fetchDepth,
         kValues: depth.kValues,
         learnedFor: (query) => learning.signalsFor(row.pipeline, query),
+        ...(budgets && i === 0 ? { budgets } : {}),
       }),
     );
   }
@@ -258,6 +264,7 @@ function buildReport(
     ...decisionReport!,
     otherRows,
     ablation: options.ablate ? ablationOf(measured, runContext, rows.length, runs[0]!) : null,
+    ...budgetRowsOf(options.budgets, measured.measurements[0]!),
     probe: measured.probe,
     freshness,
     notes: [
