@@ -3,9 +3,10 @@
 //
 // Rules: a segment scores the summed weight of the distinct query terms it holds, a term weighing
 // ln(1 + segments / segments holding it) over every hit's segments, so a word found everywhere adds little.
-// A passage is a matched segment with `context` segments on each side, the best segments first; windows of one
-// hit that overlap or touch merge. A hit with no match offers its opening segments. Passages are taken in
-// rounds — each hit's best passage in rank order, then each hit's second, … — and one that does not fit the
+// A passage is a matched segment with `context` segments on each side, the best segments first; a window is
+// cut back where it would overlap one of its hit's windows made before it, so no text of a hit is offered
+// twice. A hit with no match offers its opening segments. Passages are taken in rounds — each hit's best
+// passage in rank order, then each hit's second, … — and one that does not fit the
 // tokens left is tried as its matched segment alone, else skipped. A passage whose text (whitespace and case
 // ignored) is already inside a taken one is skipped. When nothing fits at all, the first passage is cut to the
 // budget. The passages come back by hit rank, then by their rank within the hit.
@@ -43,7 +44,11 @@ export interface BudgetPassageOptions {
   perHit?: number;
 }
 
-export const DEFAULT_PASSAGE_CONTEXT = 1;
+/**
+ * Segments around a matched one: none, so a small budget reaches more hits (measured against one on each side in
+ * docs/measurements.md).
+ */
+export const DEFAULT_PASSAGE_CONTEXT = 0;
 export const DEFAULT_PASSAGES_PER_HIT = 3;
 
 interface Candidate {
@@ -145,10 +150,9 @@ function candidatesOf(
   const windows = matched.length === 0 ? [{ from: 0, to: Math.min(last, 2 * context), core: 0 }] : [];
   for (const { j } of matched) {
     if (windows.some((w) => j >= w.from && j <= w.to)) continue;
-    windows.push({ from: Math.max(0, j - context), to: Math.min(last, j + context), core: j });
+    windows.push(clippedWindow(windows, j, context, last));
   }
-  const merged = mergeWindows(windows);
-  return merged
+  return windows
     .map((w) => ({ w, score: windowScore(hit, w.from, w.to, weight) }))
     .sort((a, b) => b.score - a.score || a.w.from - b.w.from)
     .map(({ w }, order) => ({
@@ -160,18 +164,20 @@ function candidatesOf(
     }));
 }
 
-/** Windows that overlap or touch become one, keeping the core of the better (earlier-listed) one. */
-function mergeWindows(windows: { from: number; to: number; core: number }[]) {
-  const byStart = windows.map((w, rank) => ({ ...w, rank })).sort((a, b) => a.from - b.from);
-  const merged: { from: number; to: number; core: number; rank: number }[] = [];
-  for (const w of byStart) {
-    const previous = merged[merged.length - 1];
-    if (previous && w.from <= previous.to + 1) {
-      previous.to = Math.max(previous.to, w.to);
-      if (w.rank < previous.rank) Object.assign(previous, { core: w.core, rank: w.rank });
-    } else merged.push({ ...w });
+/** The window of `context` segments around segment `j`, cut back where it would overlap a window already taken. */
+function clippedWindow(
+  taken: readonly { from: number; to: number }[],
+  j: number,
+  context: number,
+  last: number,
+): { from: number; to: number; core: number } {
+  let from = Math.max(0, j - context);
+  let to = Math.min(last, j + context);
+  for (const w of taken) {
+    if (w.to < j) from = Math.max(from, w.to + 1);
+    if (w.from > j) to = Math.min(to, w.from - 1);
   }
-  return merged;
+  return { from, to, core: j };
 }
 
 /** Take candidates round by round until the budget is spent; see the rules at the top. */

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { formatOfPath } from '../../document/document-formats.js';
+import { findTextLine } from '../../fs/content-line.js';
 import type { JudgedServe } from '../../rank/counted-judgments.js';
 import type { LearnedSignals } from '../../rank/learned-signals.js';
 import { type BrowseReader, createBrowseReader } from '../../store/browse-queries.js';
@@ -25,7 +26,7 @@ import { runBudgetedSearch } from './budgeted-search.js';
 import { learnedSignalsOf } from './index-learned-signals.js';
 import { judgmentWindowOf } from './resolve-search-params.js';
 import type { SearchCache, WordRanking } from './search-cache.js';
-import type { SearchResponse } from './search-types.js';
+import type { SearchHit, SearchResponse } from './search-types.js';
 import type { SearchOptions } from './searcher.js';
 import { SnapshotBudget, type SnapshotMemory } from './snapshot-budget.js';
 import { preloadVectors, type VectorSnapshotRead, VectorSnapshots } from './vector-snapshots.js';
@@ -212,7 +213,15 @@ export class SearchSession {
       },
       request,
       options,
+      (hit) => this.textFirstLine(hit),
     );
+  }
+
+  /** The line of its file where a hit's text begins (a passage's lines count from it); see findTextLine. */
+  private textFirstLine(hit: SearchHit): number | null {
+    if (!this.config.kbPath || hit.lineStart === null) return null;
+    const file = path.join(this.config.kbPath, ...hit.path.split('/'));
+    return findTextLine(file, hit.content, hit.lineStart);
   }
 
   /**

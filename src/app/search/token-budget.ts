@@ -26,13 +26,17 @@ export function applyTokenBudget(
   response: SearchResponse,
   maxTokens: number | undefined,
   counter: TokenCounter = ESTIMATED_TOKENS,
+  firstLine?: TextFirstLine,
 ): SearchResponse {
   if (maxTokens === undefined) return response;
   const hits = response.results;
-  const { passages, tokensUsed } = selectBudgetPassages(hits.map(passageSourceOf), {
-    maxTokens,
-    count: (text) => counter.count(text),
-  });
+  const { passages, tokensUsed } = selectBudgetPassages(
+    hits.map((hit) => passageSourceOf(hit, firstLine)),
+    {
+      maxTokens,
+      count: (text) => counter.count(text),
+    },
+  );
   return {
     ...response,
     results: passages.map((passage) => passageHit(hits[passage.hit]!, passage)),
@@ -40,17 +44,17 @@ export function applyTokenBudget(
   };
 }
 
+/** Where a hit's text begins in its file: the 1-based line, or null when it cannot be told. */
+export type TextFirstLine = (hit: SearchHit) => number | null;
+
 /**
- * A hit as a passage source. A chunk's text ends on the chunk's last line (its heading line, when it has one,
- * opens the range above the text), so the text's first line is counted back from `lineEnd`. Lines are not
- * known for a hit the parent retriever widened, or whose text has more lines than its range.
+ * A hit as a passage source. Lines are known only for a hit that names its own lines and whose text is its own
+ * chunk's (not widened by the parent retriever), when `firstLine` finds where that text begins.
  */
-export function passageSourceOf(hit: SearchHit): PassageHit {
+export function passageSourceOf(hit: SearchHit, firstLine?: TextFirstLine): PassageHit {
   const widened = hit.expandedFrom?.kind === 'whole_document' || hit.expandedFrom?.kind === 'adjacent';
-  const textLines = hit.content.replace(/\n+$/, '').split('\n').length;
-  const firstLine = hit.lineEnd === null ? null : hit.lineEnd - textLines + 1;
-  const known = !widened && hit.lineStart !== null && firstLine !== null && firstLine >= hit.lineStart;
-  return { content: hit.content, matchSpans: hit.matchSpans, firstLine: known ? firstLine : null };
+  const known = !widened && hit.lineStart !== null && firstLine !== undefined;
+  return { content: hit.content, matchSpans: hit.matchSpans, firstLine: known ? firstLine(hit) : null };
 }
 
 /** The hit carrying one of its passages: the passage's text, lines, tokens and the match spans inside it. */

@@ -1,0 +1,102 @@
+// `max_tokens` on a real index: the answer is passages within the budget, each a sentence or line of its file at
+// the lines it names, `tokens_used` reported, and a search without a budget unchanged.
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
+import { searchResponseToJson } from '../../src/app/search/search-types.js';
+import { estimateTokens } from '../../src/rank/token-estimate.js';
+import { type TempKb, useTempKbs } from '../support/temp-kb.js';
+
+const createKb = useTempKbs();
+
+const engines = [
+  '# Engines',
+  '',
+  'Every engine here is described with care so that the section is long enough to stand alone.',
+  'The turbine engine spins at high speed and needs cooling air.',
+  'Paint colours are not part of this discussion at all, nor are seats.',
+  '',
+  '## Maintenance',
+  '',
+  'Maintenance of the turbine follows a schedule. Blades are checked every hundred hours for cracks.',
+  'Nothing else in this paragraph matters for the query, it only pads the section out.',
+  '',
+].join('\n');
+
+const japanese = [
+  '# 梅雨',
+  '',
+  '梅雨は、北海道と小笠原諸島を除く日本の大部分で見られる雨季の一種である。梅雨の時期は毎年ずれる。',
+  '雨が多いので洗濯物が乾きにくい。',
+  '',
+].join('\n');
+
+async function withFacade<T>(
+  temp: TempKb,
+  work: (facade: ReturnType<typeof openKnowledgeBase>) => Promise<T>,
+) {
+  const facade = openKnowledgeBase(temp.config({ overrides: { model: 'none' } }), {
+    createEmbedder: async () => null,
+  });
+  try {
+    await facade.index();
+    return await work(facade);
+  } finally {
+    await facade.close();
+  }
+}
+
+describe('search with max_tokens', () => {
+  it('answers with passages within the budget at the lines of their file, and reports tokens_used', async () => {
+    const temp = createKb({
+      'engines.md': engines,
+      'other.md': '# Other\n\nA turbine is named once here.\n',
+    });
+    await withFacade(temp, async (facade) => {
+      const whole = await facade.search({ query: 'turbine' });
+      expect(whole.budget).toBeUndefined();
+      expect(whole.results.every((hit) => hit.tokens === undefined)).toBe(true);
+
+      const response = await facade.search({ query: 'turbine', maxTokens: 40 });
+      const json = searchResponseToJson(response);
+      expect(json.max_tokens).toBe(40);
+      expect(json.token_counter).toBe('estimate');
+      const results = json.results as { path: string; content: string; tokens: number; line_start: number }[];
+      expect(results.length).toBeGreaterThan(0);
+      const used = results.reduce((sum, r) => sum + r.tokens, 0);
+      expect(json.tokens_used).toBe(used);
+      expect(used).toBeLessThanOrEqual(40);
+      for (const result of response.results) {
+        expect(result.tokens).toBe(estimateTokens(result.content));
+        expect(result.content.toLowerCase()).toContain('turbine');
+        // The passage is its file's text at the lines it names.
+        const lines = fs.readFileSync(temp.abs(result.path), 'utf8').split('\n');
+        const named = lines.slice(result.lineStart! - 1, result.lineEnd!).join('\n');
+        expect(named).toContain(result.content);
+        expect(result.lineEnd! - result.lineStart!).toBeLessThanOrEqual(1);
+      }
+      // Whole chunks are longer than the passages cut from them.
+      const wholeTokens = whole.results.reduce((sum, hit) => sum + estimateTokens(hit.content), 0);
+      expect(used).toBeLessThan(wholeTokens);
+    });
+  });
+
+  it('cuts Japanese at 。 and keeps a larger budget within itself too', async () => {
+    const temp = createKb({ 'tsuyu.md': japanese });
+    await withFacade(temp, async (facade) => {
+      const small = await facade.search({ query: '北海道', maxTokens: 60 });
+      expect(small.results.map((hit) => hit.content)).toEqual([
+        '梅雨は、北海道と小笠原諸島を除く日本の大部分で見られる雨季の一種である。',
+      ]);
+      expect(small.results[0]!.lineStart).toBe(3);
+      expect(small.budget!.tokensUsed).toBeLessThanOrEqual(60);
+    });
+  });
+
+  it('refuses a budget outside its bounds, naming max_tokens', async () => {
+    const temp = createKb({ 'engines.md': engines });
+    await withFacade(temp, async (facade) => {
+      await expect(facade.search({ query: 'turbine', maxTokens: 3 })).rejects.toThrow(/max_tokens/);
+    });
+  });
+});
