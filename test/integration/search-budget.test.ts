@@ -1,11 +1,13 @@
 // `max_tokens` on a real index: the answer is passages within the budget, each a sentence or line of its file at
 // the lines it names, `tokens_used` reported, and a search without a budget unchanged.
 import fs from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { searchResponseToJson } from '../../src/app/search/search-types.js';
 import { estimateTokens } from '../../src/rank/token-estimate.js';
+import type { Embedder } from '../../src/types.js';
 import { type TempKb, useTempKbs } from '../support/temp-kb.js';
+import { ensureTinyModel, keptOpen, openTinyEmbedder } from '../support/test-models.js';
 
 const createKb = useTempKbs();
 
@@ -98,5 +100,38 @@ describe('search with max_tokens', () => {
     await withFacade(temp, async (facade) => {
       await expect(facade.search({ query: 'turbine', maxTokens: 3 })).rejects.toThrow(/max_tokens/);
     });
+  });
+});
+
+describe('search with max_tokens and an embedding model', () => {
+  let model: Embedder;
+  beforeAll(async () => {
+    model = await openTinyEmbedder();
+  });
+  afterAll(() => model.close());
+
+  it("counts with the model's tokenizer and names it in token_counter", async () => {
+    const temp = createKb({ 'engines.md': engines, 'tsuyu.md': japanese });
+    const overrides = { modelDir: ensureTinyModel('embed') };
+    const facade = openKnowledgeBase(temp.config({ overrides }), {
+      createEmbedder: async () => keptOpen(model),
+    });
+    try {
+      await facade.index();
+      const response = await facade.search({ query: 'turbine 北海道', maxTokens: 200, legs: 'lexical' });
+      expect(response.budget!.counter).toBe(model.id);
+      expect(response.results.length).toBeGreaterThan(0);
+      const counted = await model.countTokens!(response.results.map((hit) => hit.content));
+      // Each passage here is one sentence: its count is the tokenizer's count of exactly that text.
+      expect(response.results.map((hit) => hit.tokens)).toEqual(counted);
+      expect(response.budget!.tokensUsed).toBe(counted.reduce((a, b) => a + b, 0));
+      expect(response.budget!.tokensUsed).toBeLessThanOrEqual(200);
+      // The tokenizer is not the estimate: special tokens are left out, and the text's own tokens counted.
+      const [empty, word] = await model.countTokens!(['', 'turbine']);
+      expect(empty).toBe(0);
+      expect(word).toBeGreaterThan(0);
+    } finally {
+      await facade.close();
+    }
   });
 });

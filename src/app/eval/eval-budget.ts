@@ -11,21 +11,44 @@ import {
 } from '../../measure/budget-recall.js';
 import type { ExpectedEntry } from '../../measure/eval-metrics.js';
 import { prefixWithinTokens } from '../../rank/token-estimate.js';
-import { applyTokenBudget, type SearchHit, type SearchResponse, type TokenCounter } from '../search/index.js';
+import type { Embedder } from '../../types.js';
+import {
+  applyTokenBudget,
+  type SearchHit,
+  type SearchResponse,
+  type TokenCounter,
+  tokenCounterFor,
+} from '../search/index.js';
 
-/** The budgets measured and the counter both answers are counted with. */
+/** The budgets measured, and the counter both answers of one response are counted with. */
 export interface EvalBudgets {
   maxTokens: readonly number[];
-  counter: TokenCounter;
+  counterFor: (response: SearchResponse) => Promise<TokenCounter>;
+}
+
+/** `--budget`'s budgets, counted as a search with `max_tokens` counts them; undefined without the flag. */
+export function evalBudgetsOf(
+  maxTokens: readonly number[] | undefined,
+  embedder: Embedder | null,
+): EvalBudgets | undefined {
+  if (maxTokens === undefined) return undefined;
+  return {
+    maxTokens,
+    counterFor: (response) =>
+      tokenCounterFor(
+        embedder,
+        response.results.map((hit) => hit.content),
+      ),
+  };
 }
 
 /** One query's recall at every budget, for the budgeted passages and for whole chunks. */
-export function measureBudgets(
+export async function measureBudgets(
   response: SearchResponse,
   expected: readonly ExpectedEntry[],
   budgets: EvalBudgets,
-): QueryBudgetRecall {
-  const { counter } = budgets;
+): Promise<QueryBudgetRecall> {
+  const counter = await budgets.counterFor(response);
   const count = (text: string) => counter.count(text);
   const chunks = response.results.map((hit) => ({ ...pieceOf(hit), text: hit.content }));
   const prefixWithin = (text: string, tokens: number) => prefixWithinTokens(text, tokens, count);

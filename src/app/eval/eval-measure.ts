@@ -78,7 +78,10 @@ export async function measureRow(
     }
     countLegFailures(legs, response.legs);
     if (options.budgets)
-      budget.push({ expected: q.expected, budget: measureBudgets(response, q.expected, options.budgets) });
+      budget.push({
+        expected: q.expected,
+        budget: await measureBudgets(response, q.expected, options.budgets),
+      });
     const topK = response.results.map((hit, i) => ({
       rank: i + 1,
       path: hit.path,

@@ -19,10 +19,10 @@ import {
   loadGoldenMeta,
   resolveGoldenPath,
 } from '../golden/index.js';
-import { judgmentWindowOf, type ReadSnapshot, tokenCounterOf } from '../search/index.js';
+import { judgmentWindowOf, type ReadSnapshot } from '../search/index.js';
 import { resolveCompareTarget } from './compare-target.js';
 import { type AblationPlanEntry, type AblationStage, planAblation, toAblationRows } from './eval-ablation.js';
-import { budgetRowsOf } from './eval-budget.js';
+import { budgetRowsOf, evalBudgetsOf } from './eval-budget.js';
 import { judgedCoverage } from './eval-coverage.js';
 import { type EvalHistory, legacyHistoryPathOf, loadEvalHistory } from './eval-history.js';
 import { createEvalLearning, type LearningUse, pairLearnedRows, plainRunNotes } from './eval-learning.js';
@@ -150,10 +150,7 @@ async function measureInSnapshot(
     goldenSource,
   });
   const measurements: RowMeasurement[] = [];
-  const budgets = options.budgets && {
-    maxTokens: options.budgets,
-    counter: tokenCounterOf(snapshot.embedder),
-  };
+  const budgets = evalBudgetsOf(options.budgets, snapshot.embedder);
   for (const [i, row] of measuredRows.entries()) {
     measurements.push(
       await measureRow((request, searchOptions) => snapshot.search(request, searchOptions), golden.queries, {

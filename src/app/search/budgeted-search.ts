@@ -2,7 +2,8 @@
 import { checkSearchRequest } from './checked-search.js';
 import type { SearchResponse } from './search-types.js';
 import { runSearch, type SearchContext, type SearchOptions } from './searcher.js';
-import { applyTokenBudget, type TextFirstLine, tokenCounterOf } from './token-budget.js';
+import { applyTokenBudget, type TextFirstLine } from './token-budget.js';
+import { tokenCounterFor } from './token-counter.js';
 
 /** runSearch, then the token budget when the request gives one; `firstLine` lets passages name their lines. */
 export async function runBudgetedSearch(
@@ -14,7 +15,10 @@ export async function runBudgetedSearch(
   const checked = checkSearchRequest(input);
   const response = await runSearch(context, checked, options);
   const maxTokens = checked.request.maxTokens;
-  return maxTokens === undefined
-    ? response
-    : applyTokenBudget(response, maxTokens, tokenCounterOf(context.embedder), firstLine);
+  if (maxTokens === undefined) return response;
+  const counter = await tokenCounterFor(
+    context.embedder,
+    response.results.map((hit) => hit.content),
+  );
+  return applyTokenBudget(response, maxTokens, counter, firstLine);
 }

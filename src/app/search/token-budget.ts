@@ -3,23 +3,8 @@
 // reports what it spent. Without a budget the response is returned as it is.
 import { countUtf8Bytes } from '../../core/utf8-bytes.js';
 import { type BudgetPassage, type PassageHit, selectBudgetPassages } from '../../rank/budget-passages.js';
-import { estimateTokens } from '../../rank/token-estimate.js';
-import type { Embedder } from '../../types.js';
 import type { SearchHit, SearchResponse } from './search-types.js';
-
-/** How tokens are counted: a named tokenizer, or the per-script estimate (rank/token-estimate.ts). */
-export interface TokenCounter {
-  /** `estimate`, or the tokenizer's model id. */
-  name: string;
-  count(text: string): number;
-}
-
-export const ESTIMATED_TOKENS: TokenCounter = { name: 'estimate', count: estimateTokens };
-
-/** The counter a search spends its budget in. */
-export function tokenCounterOf(_embedder: Embedder | null): TokenCounter {
-  return ESTIMATED_TOKENS;
-}
+import { ESTIMATED_TOKENS, type TokenCounter } from './token-counter.js';
 
 /** The response with its hits cut to passages within `maxTokens`; unchanged when there is no budget. */
 export function applyTokenBudget(
