@@ -110,7 +110,9 @@ describe('the status page over HTTP', () => {
     const encoded = await rawGet(server.port, `/api/search?q=${encodeURIComponent('Note about password')}`);
     expect(JSON.parse(encoded.body).results[0].path).toBe('guides/password-reset.md');
     const budgeted = JSON.parse((await rawGet(server.port, '/api/search?q=zebrafish&max_tokens=40')).body);
-    expect(budgeted).toEqual(searchResponseToJson(await server.kb.search({ query: 'zebrafish', maxTokens: 40 })));
+    expect(budgeted).toEqual(
+      searchResponseToJson(await server.kb.search({ query: 'zebrafish', maxTokens: 40 })),
+    );
     expect(budgeted.max_tokens).toBe(40);
     expect(budgeted.tokens_used).toBeLessThanOrEqual(40);
   });
