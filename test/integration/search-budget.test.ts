@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
 import { searchResponseToJson } from '../../src/app/search/search-types.js';
+import { searchKnowledgeBases } from '../../src/app/search-knowledge-bases.js';
 import { estimateTokens } from '../../src/rank/token-estimate.js';
 import type { Embedder } from '../../src/types.js';
 import { type TempKb, useTempKbs } from '../support/temp-kb.js';
@@ -93,6 +94,28 @@ describe('search with max_tokens', () => {
       expect(small.results[0]!.lineStart).toBe(3);
       expect(small.budget!.tokensUsed).toBeLessThanOrEqual(60);
     });
+  });
+
+  it('across two KBs, passages still name their own lines and KB', async () => {
+    const first = createKb({ 'engines.md': engines });
+    const second = createKb({ 'tsuyu.md': japanese, 'turbine.md': '# T\n\nIntro.\n\nOne turbine line.\n' });
+    const open = (temp: TempKb) =>
+      openKnowledgeBase(temp.config({ overrides: { model: 'none' } }), { createEmbedder: async () => null });
+    const kbs = [open(first), open(second)];
+    try {
+      for (const kb of kbs) await kb.index();
+      const targets = kbs.map((kb, i) => ({ kb, name: `kb${i}` }));
+      const response = await searchKnowledgeBases(targets, { query: 'turbine', maxTokens: 60 });
+      expect(response.budget!.tokensUsed).toBeLessThanOrEqual(60);
+      expect(new Set(response.results.map((hit) => hit.kb))).toEqual(new Set(['kb0', 'kb1']));
+      for (const hit of response.results) {
+        const temp = hit.kb === 'kb0' ? first : second;
+        const lines = fs.readFileSync(temp.abs(hit.path), 'utf8').split('\n');
+        expect(lines.slice(hit.lineStart! - 1, hit.lineEnd!).join('\n')).toContain(hit.content);
+      }
+    } finally {
+      for (const kb of kbs) await kb.close();
+    }
   });
 
   it('refuses a budget outside its bounds, naming max_tokens', async () => {

@@ -195,6 +195,9 @@ export async function searchParts(
   const ids = new PartIds(parts.length);
   const views = parts.map((part) => part.view);
   const context = parts.length === 1 ? contextOf(views[0]!) : combinedContext(ids, views);
-  const response = await runBudgetedSearch(context, request, options);
+  // A hit's text is looked up in its own KB's file, by its own path.
+  const firstLine = (hit: SearchHit) =>
+    views[ids.partOf(hit.chunkId)]!.textFirstLine({ ...hit, path: ids.unqualify(hit.path).path });
+  const response = await runBudgetedSearch(context, request, options, firstLine);
   return { ...response, results: response.results.map((hit) => labelHit(ids, parts, hit)) };
 }

@@ -106,6 +106,8 @@ export interface SessionView {
   reranker: Reranker | null;
   /** The lines of its file a chunk of this index spans, where they can be known. */
   linesOf(record: ChunkRecord): LineSpan | null;
+  /** The line of its file where a hit's text begins (a budget's passages count their lines from it), or null. */
+  textFirstLine(hit: SearchHit): number | null;
 }
 
 export class SearchSession {
@@ -275,6 +277,7 @@ export class SearchSession {
       embedder: this.embedder,
       reranker: this.reranker,
       linesOf: (record) => this.linesOf(record),
+      textFirstLine: (hit) => this.textFirstLine(hit),
     };
   }
 
