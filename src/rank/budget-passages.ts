@@ -5,11 +5,12 @@
 // ln(1 + segments / segments holding it) over every hit's segments, so a word found everywhere adds little.
 // A passage is a matched segment with `context` segments on each side, the best segments first; a window is
 // cut back where it would overlap one of its hit's windows made before it, so no text of a hit is offered
-// twice. A hit with no match offers its opening segments. Passages are taken in rounds — each hit's best
-// passage in rank order, then each hit's second, … — and one that does not fit the
-// tokens left is tried as its matched segment alone, else skipped. A passage whose text (whitespace and case
-// ignored) is already inside a taken one is skipped. When nothing fits at all, the first passage is cut to the
-// budget. The passages come back by hit rank, then by their rank within the hit.
+// twice. A heading line or blank segment is never a passage of its own. A hit with no match offers its
+// opening segments. Passages are taken in rounds — each hit's best passage in rank order, then each hit's
+// second, … — and one that does not fit the tokens left is tried as its matched segment alone, else skipped.
+// A passage whose text (whitespace and case ignored) is already inside a taken one is skipped. When nothing
+// fits at all, the first passage is cut to the budget. The passages come back by hit rank, then by their rank
+// within the hit.
 import { normalizeForQuote } from '../core/quote-text.js';
 import { type Segment, splitSegments } from './passage-segments.js';
 import { prefixWithinTokens } from './token-estimate.js';
@@ -82,7 +83,11 @@ interface AnalysedHit {
   segments: Segment[];
   /** Per segment, the distinct terms (lowercased span text) matched in it. */
   terms: Set<string>[];
+  /** Per segment, whether it is blank or a Markdown heading line: never a passage of its own. */
+  bare: boolean[];
 }
+
+const HEADING_LINE = /^#{1,6}\s/;
 
 function analyseHit(hit: PassageHit): AnalysedHit {
   const segments = splitSegments(hit.content);
@@ -93,7 +98,11 @@ function analyseHit(hit: PassageHit): AnalysedHit {
     const term = hit.content.slice(span.start, span.end).toLowerCase();
     for (let j = s; j < segments.length && segments[j]!.start < span.end; j++) terms[j]!.add(term);
   }
-  return { segments, terms };
+  const bare = segments.map((s) => {
+    const text = hit.content.slice(s.start, s.end).trim();
+    return text === '' || HEADING_LINE.test(text);
+  });
+  return { segments, terms, bare };
 }
 
 /** UTF-8 byte ranges of `text` as UTF-16 ranges (sorted ranges in, sorted out). */
@@ -144,10 +153,12 @@ function candidatesOf(
   if (last < 0) return [];
   const matched = hit.segments
     .map((_, j) => ({ j, score: windowScore(hit, j, j, weight) }))
-    .filter((s) => s.score > 0)
+    .filter((s) => s.score > 0 && !hit.bare[s.j])
     .sort((a, b) => b.score - a.score || a.j - b.j);
-  // A hit without matches (found by the vector leg alone) offers its opening segments.
-  const windows = matched.length === 0 ? [{ from: 0, to: Math.min(last, 2 * context), core: 0 }] : [];
+  // A hit without matches outside headings (the vector leg's alone) offers its opening segments.
+  const opening = Math.max(0, hit.bare.indexOf(false));
+  const windows =
+    matched.length === 0 ? [{ from: opening, to: Math.min(last, opening + 2 * context), core: opening }] : [];
   for (const { j } of matched) {
     if (windows.some((w) => j >= w.from && j <= w.to)) continue;
     windows.push(clippedWindow(windows, j, context, last));

@@ -173,3 +173,16 @@ describe('selectBudgetPassages', () => {
     );
   });
 });
+
+describe('selectBudgetPassages and Markdown', () => {
+  it('never offers a heading line alone: a match only in a heading falls back to the opening sentence', () => {
+    const content = '# Tsuyu\n\nTsuyu season brings rain. Other words here.\n\n## Tsuyu again';
+    const { passages } = selectBudgetPassages([hit(content, ['tsuyu'])], { maxTokens: 500, count: perChar });
+    expect(passages.map((p) => p.text)).toEqual(['Tsuyu season brings rain.']);
+    const onlyHeading = selectBudgetPassages([hit('# Alpha\n\nNo match below.', ['alpha'])], {
+      maxTokens: 500,
+      count: perChar,
+    });
+    expect(onlyHeading.passages.map((p) => p.text)).toEqual(['No match below.']);
+  });
+});
