@@ -119,6 +119,11 @@ export interface Embedder {
    * whose tokenizer groove holds; an embedder that cannot tell has no such method).
    */
   passagesOverLimit?(texts: string[]): Promise<boolean[]>;
+  /**
+   * Each text's length in the model's tokens, special tokens and prefixes not counted (local models, whose
+   * tokenizer groove holds; an embedder without a tokenizer has no such method). What `max_tokens` is spent in.
+   */
+  countTokens?(texts: string[]): Promise<number[]>;
   /** Embed a search query (applies the model's query prefix). */
   embedQuery(text: string): Promise<Float32Array>;
   close(): Promise<void>;

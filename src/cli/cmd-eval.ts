@@ -18,6 +18,7 @@ import { loadSearchTargets, type SearchTarget } from './kb-configs.js';
 import type { EvalFlags } from './measure-options.js';
 import { withOpenTargets } from './open-targets.js';
 import { renderAblationText } from './render-ablation.js';
+import { renderBudgetText } from './render-budget.js';
 import { renderEvalDiagnostics, renderEvalRowsText, renderGate, renderQuoteFindings } from './render-eval.js';
 import { renderIntegrityDiagnostics, renderSignificantGate } from './render-integrity.js';
 import { withKnowledgeBase } from './with-knowledge-base.js';
@@ -89,6 +90,7 @@ function evaluateOptions(flags: EvalFlags, cwd: string): EvaluateOptions {
       flags.compare === undefined ? undefined : { id: flags.compare, path: expandPath(flags.compare, cwd) },
     rows: flags.rows,
     ablate: flags.ablate,
+    budgets: flags.budget,
     mmr: flags.mmr,
     mmrLambda: flags.mmrLambda,
     mmrSameDocPenalty: flags.mmrSameDocPenalty,
@@ -105,6 +107,7 @@ function writeReport(report: EvalReport, flags: EvalFlags, io: CliIo): void {
     const color = wantsColor(io, flags.color);
     io.stdout.write(renderEvalRowsText(report, { color }));
     io.stdout.write(renderAblationText(report));
+    io.stdout.write(renderBudgetText(report));
   }
 }
 

@@ -11,10 +11,25 @@ import {
   parseKList,
   parseNameList,
   parseUnit,
+  usageError,
 } from './flag-parsers.js';
 import { formatOption, GOLDEN_OPTION, KB_OPTIONS, MODEL_OPTIONS, NO_COLOR_OPTION } from './option-groups.js';
 
 type FoldMode = NonNullable<SearchRequest['fold']>;
+
+const MIN_BUDGET = 16;
+const MAX_BUDGET = 100_000;
+const MAX_BUDGETS = 8;
+
+/** `--budget 500,1000,2000`: distinct whole numbers of tokens, each within search's `max_tokens` bounds. */
+function parseBudgetList(value: string): number[] {
+  const parseOne = parseBoundedInt('eval', '--budget', MAX_BUDGET, MIN_BUDGET);
+  const budgets = value.split(',').map((part) => parseOne(part));
+  if (budgets.length > MAX_BUDGETS || new Set(budgets).size !== budgets.length) {
+    throw usageError('eval', `--budget "${value}" must list at most ${MAX_BUDGETS} different budgets`);
+  }
+  return budgets;
+}
 
 export const GOLDEN_BUILD_OPTIONS = [
   {
@@ -117,6 +132,13 @@ export const EVAL_OPTIONS = [
     flags: '--rows <list>',
     description: 'measure several pipelines in one run, e.g. core,rerank,mmr,parent (first decides)',
     parse: parseNameList('eval', '--rows', 'core,rerank'),
+  },
+  {
+    flags: '--budget <list>',
+    description:
+      'also report recall at these token budgets, e.g. 500,1000,2000: the passages `search --max-tokens` returns ' +
+      'beside whole chunks in rank order, with the paired 95% interval of the difference',
+    parse: parseBudgetList,
   },
   {
     flags: '--ablate',

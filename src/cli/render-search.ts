@@ -29,6 +29,7 @@ export function renderSearchText(response: SearchResponse, options: SearchTextOp
   }
   if (response.lowConfidence)
     lines.push(`[low_confidence: top1 / mean ratio < ${response.settings.minConfidenceRatio}]`);
+  if (response.budget) lines.push(budgetLine(response.budget));
   if (response.results.length === 0) lines.push(noResultsLine(response));
   const top = response.results[0]?.score ?? 0;
   const blocks = response.results.map((hit, i) =>
@@ -71,7 +72,8 @@ function renderHit(
     block.push(`   pulled in by the graph hop (${from.kind}) from ${parent}`);
   }
   if (hit.explain) block.push(`   explain: ${JSON.stringify(hit.explain)}`);
-  const text = options.full ? fullText(hit) : snippetOf(hit);
+  // A passage of a token budget is shown whole: it is already the extract.
+  const text = options.full || hit.tokens !== undefined ? fullText(hit) : snippetOf(hit);
   for (const line of text) block.push(`   │ ${mark(line, paint)}`);
   return block.join('\n');
 }
@@ -158,6 +160,11 @@ function mark(line: TextLine, paint: ReturnType<typeof pc.createColors>): string
     at = span.end;
   }
   return out + line.text.slice(at);
+}
+
+/** `[passages within max_tokens 500: 480 tokens used (estimate)]`. */
+function budgetLine(budget: NonNullable<SearchResponse['budget']>): string {
+  return `[passages within max_tokens ${budget.maxTokens}: ${budget.tokensUsed} tokens used (${budget.counter})]`;
 }
 
 function noResultsLine(response: SearchResponse): string {

@@ -76,6 +76,9 @@ const MAX_QUERY_BYTES = 1024;
 export const SEARCH_LEGS = ['both', 'lexical', 'vector'] as const;
 export type SearchLegs = (typeof SEARCH_LEGS)[number];
 const MAX_FILTER_ENTRIES = 64;
+/** The bounds of a token budget (`max_tokens`). */
+const MIN_MAX_TOKENS = 16;
+const MAX_MAX_TOKENS = 100_000;
 const MAX_FILTER_ENTRY_BYTES = 1024;
 
 export const SEARCH_PARAMS = [
@@ -182,6 +185,17 @@ export const SEARCH_PARAMS = [
     description:
       'which retrieval legs run: both, fused by RRF; lexical alone (keywords, no query embedding); or vector ' +
       'alone (embeddings, no keyword search); the leg left out reports disabled with a reason',
+  },
+  {
+    name: 'maxTokens',
+    wire: 'max_tokens',
+    type: 'integer',
+    cli: { kind: 'option', flag: '--max-tokens', value: '<n>' },
+    min: MIN_MAX_TOKENS,
+    max: MAX_MAX_TOKENS,
+    description:
+      'answer with passages that fit this many tokens instead of whole chunks: extracts around the matches, ' +
+      'cut at sentence or line boundaries, best first, none twice; the response reports tokens_used',
   },
   {
     name: 'rerank',

@@ -21,7 +21,11 @@ export const SEARCH_TOOL = {
     '`boost` raises documents agents judged helped (record_feedback); `graph` pulls in documents linked ' +
     'to a top hit or judged helped in the same task, each with `expanded_from: {kind: link|co_helpful, ' +
     'path, heading?}` naming that hit. `fold` (section|document) keeps one hit per section or document, ' +
-    "refilling the list; a kept hit's `folded` counts the lower hits it stands for.",
+    "refilling the list; a kept hit's `folded` counts the lower hits it stands for. " +
+    '`max_tokens` answers with passages instead of whole chunks: extracts around the matches, cut at sentence ' +
+    'or line boundaries, best first (by hit rank, then within a hit), never the same text twice, taken until ' +
+    'the budget is spent; each result is one passage (its `content`, its own line_start–line_end, `tokens`), ' +
+    'and the response adds max_tokens, tokens_used (passage text only) and token_counter (estimate or a tokenizer).',
 };
 
 export const GET_DOCUMENT_TOOL = {

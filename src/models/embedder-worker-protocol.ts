@@ -12,7 +12,7 @@ export interface EmbedderWorkerData {
 
 export type EmbedRequest =
   | { type: 'open'; data: EmbedderWorkerData }
-  | { type: 'embed'; seq: number; kind: 'query' | 'documents' | 'measure'; texts: string[] }
+  | { type: 'embed'; seq: number; kind: 'query' | 'documents' | 'measure' | 'count'; texts: string[] }
   | { type: 'close' };
 
 export interface SerializedError {
@@ -27,6 +27,7 @@ export type WorkerReply =
   | { type: 'progress'; event: ModelProgressEvent }
   | { type: 'vectors'; seq: number; vectors: Float32Array[]; fit: InputFitTally }
   | { type: 'measured'; seq: number; overLimit: boolean[] }
+  | { type: 'counted'; seq: number; counts: number[] }
   | { type: 'failed'; seq: number; error: SerializedError };
 
 export function serializeError(error: unknown): SerializedError {

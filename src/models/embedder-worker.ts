@@ -52,6 +52,11 @@ async function embed(request: Extract<EmbedRequest, { type: 'embed' }>): Promise
       reply({ type: 'measured', seq: request.seq, overLimit });
       return;
     }
+    if (request.kind === 'count') {
+      const counts = (await embedder.countTokens?.(request.texts)) ?? [];
+      reply({ type: 'counted', seq: request.seq, counts });
+      return;
+    }
     const fit = { overLimit: 0, truncated: 0 };
     const vectors =
       request.kind === 'query'

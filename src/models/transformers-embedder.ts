@@ -78,6 +78,14 @@ export class TransformersEmbedder implements Embedder {
     );
   }
 
+  async countTokens(texts: string[]): Promise<number[]> {
+    if (texts.length === 0) return [];
+    const [empty, ...tokenized] = this.guard(texts.length + 1, () => this.loaded.encode(['', ...texts]));
+    // The special tokens an empty text still encodes to are the model's frame, not the text.
+    const frame = empty!.inputIds.length;
+    return tokenized.map((t) => Math.max(0, t.inputIds.length - frame));
+  }
+
   async embedQuery(text: string): Promise<Float32Array> {
     const { maxInputChars } = this.settings;
     const { queryPrefix } = this.settings.setup;

@@ -14,7 +14,7 @@ import type { OpenTransformersEmbedderOptions } from './transformers-embedder.js
 
 const CLOSE_TIMEOUT_MS = 5000;
 
-type Answer = Extract<WorkerReply, { type: 'vectors' | 'measured' }>;
+type Answer = Extract<WorkerReply, { type: 'vectors' | 'measured' | 'counted' }>;
 type AnswerOf<K extends Answer['type']> = Extract<Answer, { type: K }>;
 
 interface Pending {
@@ -126,6 +126,12 @@ class WorkerEmbedder implements Embedder {
     return reply.overLimit;
   }
 
+  async countTokens(texts: string[]): Promise<number[]> {
+    if (texts.length === 0) return [];
+    const reply = await this.request('count', texts, 'counted');
+    return reply.counts;
+  }
+
   async close(): Promise<void> {
     if (this.stopped) return;
     this.stop('it was closed');
@@ -133,7 +139,7 @@ class WorkerEmbedder implements Embedder {
   }
 
   private request<K extends Answer['type']>(
-    kind: 'query' | 'documents' | 'measure',
+    kind: 'query' | 'documents' | 'measure' | 'count',
     texts: string[],
     expects: K,
   ): Promise<AnswerOf<K>> {
@@ -151,7 +157,13 @@ class WorkerEmbedder implements Embedder {
   }
 
   private settle(reply: WorkerReply): void {
-    if (reply.type !== 'vectors' && reply.type !== 'measured' && reply.type !== 'failed') return;
+    if (
+      reply.type !== 'vectors' &&
+      reply.type !== 'measured' &&
+      reply.type !== 'counted' &&
+      reply.type !== 'failed'
+    )
+      return;
     const waiting = this.pending.get(reply.seq);
     if (!waiting) return;
     this.pending.delete(reply.seq);

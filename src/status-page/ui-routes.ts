@@ -76,7 +76,7 @@ export function createUiRoutes(options: UiRoutesOptions): HttpExtraRoutes {
 }
 
 /**
- * `q` is the query, `limit` the number of hits (the search's own bounds apply); on a server of several KBs `kb`
+ * `q` is the query, `limit` the number of hits and `max_tokens` a token budget (the search's own bounds apply); on a server of several KBs `kb`
  * (repeated, or names separated by commas; none = every KB) chooses the KBs, every hit names its `kb` and
  * `skipped` lists served KBs that could not be searched. A usage error (an unknown KB included) is a 400.
  */
@@ -87,8 +87,13 @@ async function answerSearch(
 ): Promise<void> {
   const params = new URLSearchParams(queryOf(req.url ?? ''));
   const request: Record<string, unknown> = { query: params.get('q') ?? '' };
-  const limit = params.get('limit');
-  if (limit !== null) request.limit = /^-?\d+$/.test(limit) ? Number(limit) : limit;
+  for (const [name, key] of [
+    ['limit', 'limit'],
+    ['max_tokens', 'maxTokens'],
+  ] as const) {
+    const value = params.get(name);
+    if (value !== null) request[key] = /^-?\d+$/.test(value) ? Number(value) : value;
+  }
   try {
     sendData(res, 200, await searchJson(options, kbSelectorOf(params), request));
   } catch (error) {

@@ -139,6 +139,33 @@ describe('MCP tools (in-memory transport, counting embedder)', () => {
     expect(untimed.structuredContent).not.toHaveProperty('timings_ms');
   });
 
+  it('search with max_tokens answers passages within the budget and reports tokens_used', async () => {
+    const { tools } = await connected.client.listTools();
+    const search = tools.find((t) => t.name === 'search')!;
+    expect(search.inputSchema.properties).toHaveProperty('max_tokens');
+    expect(search.description).toMatch(/tokens_used/);
+    const result = await call('search', { query: 'backupalpha', limit: 5, max_tokens: 60 });
+    expect(result.isError).toBeFalsy();
+    const json = result.structuredContent as {
+      results: { path: string; content: string; tokens: number; line_start: number | null }[];
+      max_tokens: number;
+      tokens_used: number;
+      token_counter: string;
+    };
+    expect(json.max_tokens).toBe(60);
+    expect(json.token_counter).toBe('estimate');
+    expect(json.results.length).toBeGreaterThan(0);
+    expect(json.tokens_used).toBe(json.results.reduce((sum, r) => sum + r.tokens, 0));
+    expect(json.tokens_used).toBeLessThanOrEqual(60);
+    const texts = json.results.map((r) => r.content);
+    expect(new Set(texts).size).toBe(texts.length);
+    const direct = searchResponseToJson(await kb.search({ query: 'backupalpha', limit: 5, maxTokens: 60 }));
+    expect(result.structuredContent).toEqual(withDocumentUris(direct));
+    const tiny = await call('search', { query: 'x', max_tokens: 5 });
+    expect(tiny.isError).toBe(true);
+    expect(textOf(tiny)).toMatch(/max_tokens must be a whole number from 16 to 100000/);
+  });
+
   it('refuses bad arguments with an isError result that says how to fix the call', async () => {
     const zeroLimit = await call('search', { query: 'x', limit: 0 });
     expect(zeroLimit.isError).toBe(true);

@@ -109,6 +109,12 @@ describe('the status page over HTTP', () => {
     expect(json.results.length).toBeLessThanOrEqual(3);
     const encoded = await rawGet(server.port, `/api/search?q=${encodeURIComponent('Note about password')}`);
     expect(JSON.parse(encoded.body).results[0].path).toBe('guides/password-reset.md');
+    const budgeted = JSON.parse((await rawGet(server.port, '/api/search?q=zebrafish&max_tokens=40')).body);
+    expect(budgeted).toEqual(
+      searchResponseToJson(await server.kb.search({ query: 'zebrafish', maxTokens: 40 })),
+    );
+    expect(budgeted.max_tokens).toBe(40);
+    expect(budgeted.tokens_used).toBeLessThanOrEqual(40);
   });
 
   it('GET /api/search refuses what the search refuses, as a 400 with the code, message and hint', async () => {
@@ -118,6 +124,7 @@ describe('the status page over HTTP', () => {
       ['/api/search?q=', 'INVALID_ARGUMENT'],
       ['/api/search?q=x&limit=0', 'INVALID_ARGUMENT'],
       ['/api/search?q=x&limit=ten', 'INVALID_ARGUMENT'],
+      ['/api/search?q=x&max_tokens=5', 'INVALID_ARGUMENT'],
       ['/api/search?q=-draft', 'QUERY_INVALID'],
     ] as const) {
       const reply = await rawGet(server.port, target);

@@ -62,6 +62,7 @@ export function keptOpen(model: Embedder, onQuery: (text: string) => void = () =
     dimension: model.dimension,
     embedDocuments: (texts, fit) => model.embedDocuments(texts, fit),
     passagesOverLimit: (texts) => model.passagesOverLimit!(texts),
+    countTokens: (texts) => model.countTokens!(texts),
     embedQuery: (text) => {
       onQuery(text);
       return model.embedQuery(text);

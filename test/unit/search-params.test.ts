@@ -36,6 +36,7 @@ describe('the search parameter table', () => {
       'min_quality',
       'include_low_quality',
       'legs',
+      'max_tokens',
       'rerank',
       'mmr',
       'mmr_lambda',

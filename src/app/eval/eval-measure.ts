@@ -2,6 +2,7 @@
 // leg failure counted (a failed leg means the numbers measure less than they claim).
 
 import { GrooveError } from '../../errors.js';
+import type { QueryBudgetRecall } from '../../measure/budget-recall.js';
 import { countLegFailures, type LegFailure } from '../../measure/eval-degradation.js';
 import { computeQueryMetrics } from '../../measure/eval-metrics.js';
 import { computeExtraQueryMetrics } from '../../measure/eval-metrics-extra.js';
@@ -10,11 +11,14 @@ import type { LearnedSignals } from '../../rank/learned-signals.js';
 import type { LegReport } from '../../types.js';
 import type { GoldenQuery } from '../golden/index.js';
 import type { SearchOptions, SearchResponse } from '../search/index.js';
+import { type EvalBudgets, measureBudgets } from './eval-budget.js';
 import type { EffectivePipeline } from './eval-rows.js';
 
 export interface RowMeasurement {
   perQuery: QueryResult[];
   legFailures: LegFailure[];
+  /** With `budgets`: each query's recall at every token budget, in query order. */
+  budget?: { expected: GoldenQuery['expected']; budget: QueryBudgetRecall }[];
 }
 
 export interface MeasureRowOptions {
@@ -23,6 +27,8 @@ export interface MeasureRowOptions {
   kValues: number[];
   /** What the row's learned stages learn from for one query (all judgments, or all but the query's own). */
   learnedFor: (query: GoldenQuery) => LearnedSignals;
+  /** `--budget`: also answer each query within these token budgets (the decision row only). */
+  budgets?: EvalBudgets;
 }
 
 /** The KB a hit of a cross-KB search came from (its `kb`), else nothing. */
@@ -40,6 +46,7 @@ export async function measureRow(
   const learns = pipeline.boost !== null || pipeline.graph !== null;
   const legs = new Map<keyof LegReport, LegFailure>();
   const perQuery: QueryResult[] = [];
+  const budget: NonNullable<RowMeasurement['budget']> = [];
   for (const q of queries) {
     const request = {
       query: q.query,
@@ -72,6 +79,11 @@ export async function measureRow(
     countLegFailures(legs, response.legs);
     // A quote entry is judged on the text the hit returned; only such queries keep it (never saved).
     const keepText = q.expected.some((entry) => entry.quote !== undefined);
+    if (options.budgets)
+      budget.push({
+        expected: q.expected,
+        budget: await measureBudgets(response, q.expected, options.budgets),
+      });
     const topK = response.results.map((hit, i) => ({
       rank: i + 1,
       path: hit.path,
@@ -91,5 +103,5 @@ export async function measureRow(
       },
     });
   }
-  return { perQuery, legFailures: [...legs.values()] };
+  return { perQuery, legFailures: [...legs.values()], ...(options.budgets ? { budget } : {}) };
 }

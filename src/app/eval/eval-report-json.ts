@@ -8,6 +8,7 @@ import type { PairedRunComparison } from '../../measure/eval-paired.js';
 import type { GoldenFreshness } from '../../measure/golden-freshness.js';
 import type { LegProbeResult } from '../../measure/leg-verdict.js';
 import type { AblationRow } from './eval-ablation.js';
+import { budgetRecallToJson } from './eval-budget.js';
 import type { LearningUse } from './eval-learning.js';
 import { type EvalReport, type EvalRowReport, rowsOf } from './eval-report.js';
 import { evalRunToJson } from './eval-run-json.js';
@@ -39,6 +40,7 @@ export function evalReportToJson(report: EvalReport): Json {
         }))
       : null,
     ablation: report.ablation ? report.ablation.map(ablationRowToJson) : null,
+    ...(report.budget ? { budget_recall: budgetRecallToJson(report.budget) } : {}),
   };
 }
 

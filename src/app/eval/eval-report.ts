@@ -1,5 +1,6 @@
 // What `groove eval` is asked and what it answers: the options, the ports, and the report — one row report per
 // measured pipeline (the decision row first), plus what the whole run shares (probe, golden set, history).
+import type { BudgetRecallRow } from '../../measure/budget-recall.js';
 import type { EvalComparison } from '../../measure/eval-compare.js';
 import type { LegFailure } from '../../measure/eval-degradation.js';
 import type { PairedRunComparison } from '../../measure/eval-paired.js';
@@ -64,6 +65,8 @@ export interface EvaluateOptions {
   parentRetriever?: boolean;
   /** `--fold`: fold hits of one section or document, over `[search] fold`. */
   fold?: FoldMode;
+  /** `--budget`: also measure recall at these token budgets, passages against whole chunks. */
+  budgets?: number[];
 }
 
 export interface EvaluatorPorts {
@@ -96,6 +99,8 @@ export interface EvalRowReport extends EvalComparison {
 export interface EvalReport extends EvalRowReport {
   /** The reference rows of `--rows` after the decision row; empty for a plain run. */
   otherRows: EvalRowReport[];
+  /** `--budget`: recall at each token budget, budgeted passages against whole chunks; absent without it. */
+  budget?: BudgetRecallRow[];
   /** `--ablate` on the decision row: every stage, switched off in turn or not applicable; else null. */
   ablation: AblationRow[] | null;
   /** What the leg probe saw before measuring (shared by every row). */

@@ -23,6 +23,7 @@ import {
 import { judgmentWindowOf, type ReadSnapshot } from '../search/index.js';
 import { resolveCompareTarget } from './compare-target.js';
 import { type AblationPlanEntry, type AblationStage, planAblation, toAblationRows } from './eval-ablation.js';
+import { budgetRowsOf, evalBudgetsOf } from './eval-budget.js';
 import { judgedCoverage } from './eval-coverage.js';
 import { type EvalHistory, legacyHistoryPathOf, loadEvalHistory } from './eval-history.js';
 import { createEvalLearning, type LearningUse, pairLearnedRows, plainRunNotes } from './eval-learning.js';
@@ -154,13 +155,15 @@ async function measureInSnapshot(
     goldenSource,
   });
   const measurements: RowMeasurement[] = [];
-  for (const row of measuredRows) {
+  const budgets = evalBudgetsOf(options.budgets, snapshot.embedder);
+  for (const [i, row] of measuredRows.entries()) {
     measurements.push(
       await measureRow((request, searchOptions) => snapshot.search(request, searchOptions), golden.queries, {
         pipeline: row.pipeline,
         fetchDepth: depth.fetchDepth,
         kValues: depth.kValues,
         learnedFor: (query) => learning.signalsFor(row.pipeline, query),
+        ...(budgets && i === 0 ? { budgets } : {}),
       }),
     );
   }
@@ -264,6 +267,7 @@ function buildReport(
     ...decisionReport!,
     otherRows,
     ablation: options.ablate ? ablationOf(measured, runContext, rows.length, runs[0]!) : null,
+    ...budgetRowsOf(options.budgets, measured.measurements[0]!),
     probe: measured.probe,
     freshness,
     ...(measured.staleQuotes.length > 0 ? { staleQuotes: measured.staleQuotes } : {}),

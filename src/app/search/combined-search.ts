@@ -5,11 +5,12 @@
 // One part is the one-KB search itself, its hits labelled with their KB.
 import type { LearnedSignals } from '../../rank/learned-signals.js';
 import type { VectorHit, VectorSearchOptions } from '../../store/vector-index.js';
+import { runBudgetedSearch } from './budgeted-search.js';
 import type { VectorLegSource, VectorSnapshot } from './candidate-legs.js';
 import { combineReads, PartIds } from './combined-reader.js';
 import type { SessionView } from './search-session.js';
 import type { ExpandedFrom, HitExplanation, SearchHit, SearchResponse } from './search-types.js';
-import { runSearch, type SearchContext, type SearchOptions } from './searcher.js';
+import type { SearchContext, SearchOptions } from './searcher.js';
 
 /** One knowledge base of a combined search: its label and its open search session's view. */
 export interface SearchPart {
@@ -194,6 +195,9 @@ export async function searchParts(
   const ids = new PartIds(parts.length);
   const views = parts.map((part) => part.view);
   const context = parts.length === 1 ? contextOf(views[0]!) : combinedContext(ids, views);
-  const response = await runSearch(context, request, options);
+  // A hit's text is looked up in its own KB's file, by its own path.
+  const firstLine = (hit: SearchHit) =>
+    views[ids.partOf(hit.chunkId)]!.textFirstLine({ ...hit, path: ids.unqualify(hit.path).path });
+  const response = await runBudgetedSearch(context, request, options, firstLine);
   return { ...response, results: response.results.map((hit) => labelHit(ids, parts, hit)) };
 }

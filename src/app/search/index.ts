@@ -28,3 +28,5 @@ export {
 } from './search-types.js';
 export type { CandidateLeg, SearchOptions } from './searcher.js';
 export type { SnapshotMemory } from './snapshot-budget.js';
+export { applyTokenBudget } from './token-budget.js';
+export { type TokenCounter, tokenCounterFor } from './token-counter.js';

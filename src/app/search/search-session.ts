@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { formatOfPath } from '../../document/document-formats.js';
+import { findTextLine } from '../../fs/content-line.js';
 import type { JudgedServe } from '../../rank/counted-judgments.js';
 import type { LearnedSignals } from '../../rank/learned-signals.js';
 import { type BrowseReader, createBrowseReader } from '../../store/browse-queries.js';
@@ -21,11 +22,12 @@ import {
   rerankerInsteadOf,
 } from '../embedding/index.js';
 import { IndexDatabase } from '../indexing/index.js';
+import { runBudgetedSearch } from './budgeted-search.js';
 import { learnedSignalsOf } from './index-learned-signals.js';
 import { judgmentWindowOf } from './resolve-search-params.js';
 import type { SearchCache, WordRanking } from './search-cache.js';
-import type { SearchResponse } from './search-types.js';
-import { runSearch, type SearchOptions } from './searcher.js';
+import type { SearchHit, SearchResponse } from './search-types.js';
+import type { SearchOptions } from './searcher.js';
 import { SnapshotBudget, type SnapshotMemory } from './snapshot-budget.js';
 import { preloadVectors, type VectorSnapshotRead, VectorSnapshots } from './vector-snapshots.js';
 import { WordSnapshots } from './word-snapshots.js';
@@ -104,6 +106,8 @@ export interface SessionView {
   reranker: Reranker | null;
   /** The lines of its file a chunk of this index spans, where they can be known. */
   linesOf(record: ChunkRecord): LineSpan | null;
+  /** The line of its file where a hit's text begins (a budget's passages count their lines from it), or null. */
+  textFirstLine(hit: SearchHit): number | null;
 }
 
 export class SearchSession {
@@ -196,7 +200,7 @@ export class SearchSession {
   }
 
   search(request: unknown, options: SearchOptions = {}): Promise<SearchResponse> {
-    return runSearch(
+    return runBudgetedSearch(
       {
         reader: this.reader,
         cache: this.cache,
@@ -211,7 +215,15 @@ export class SearchSession {
       },
       request,
       options,
+      (hit) => this.textFirstLine(hit),
     );
+  }
+
+  /** The line of its file where a hit's text begins (a passage's lines count from it); see findTextLine. */
+  private textFirstLine(hit: SearchHit): number | null {
+    if (!this.config.kbPath || hit.lineStart === null) return null;
+    const file = path.join(this.config.kbPath, ...hit.path.split('/'));
+    return findTextLine(file, hit.content, hit.lineStart);
   }
 
   /**
@@ -265,6 +277,7 @@ export class SearchSession {
       embedder: this.embedder,
       reranker: this.reranker,
       linesOf: (record) => this.linesOf(record),
+      textFirstLine: (hit) => this.textFirstLine(hit),
     };
   }
 

@@ -78,6 +78,16 @@ export interface SearchHit {
    */
   folded?: number;
   explain?: HitExplanation;
+  /** With a token budget: the hit is one passage of its chunk, and this is what its text costs. */
+  tokens?: number;
+}
+
+/** What a response with `max_tokens` spent, and how it counted. */
+export interface TokenBudgetReport {
+  maxTokens: number;
+  tokensUsed: number;
+  /** `estimate` (the per-script rule), or the id of the tokenizer's model. */
+  counter: string;
 }
 
 export interface SearchResponse {
@@ -90,6 +100,8 @@ export interface SearchResponse {
   lexicalOnly: boolean;
   /** Only with no results and no document filter: chunks holding the query's keywords that the quality filter hid. */
   hiddenByQuality?: { count: number; minQuality: number };
+  /** Present when the request gave `max_tokens`: the results are passages within it. */
+  budget?: TokenBudgetReport;
   /** The settings in effect that a person's text output names (not part of the wire form). */
   settings: SearchResponseSettings;
   /** With `timings`: the milliseconds each stage that ran took, and the whole search (`timings_ms`). */
@@ -128,11 +140,19 @@ export function searchResponseToJson(response: SearchResponse): Record<string, u
       ...(hit.expandedFrom ? { expanded_from: expandedFromToJson(hit.expandedFrom) } : {}),
       ...(hit.folded ? { folded: hit.folded } : {}),
       ...(hit.explain ? { explain: explanationToJson(hit.explain) } : {}),
+      ...(hit.tokens === undefined ? {} : { tokens: hit.tokens }),
     })),
     low_confidence: response.lowConfidence,
     filter_applied: response.filterApplied && toWireKeys(response.filterApplied),
     legs: response.legs,
     ...(response.timingsMs ? { timings_ms: response.timingsMs } : {}),
+    ...(response.budget
+      ? {
+          max_tokens: response.budget.maxTokens,
+          tokens_used: response.budget.tokensUsed,
+          token_counter: response.budget.counter,
+        }
+      : {}),
     ...(response.hiddenByQuality
       ? {
           hidden_by_quality: {
