@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openKnowledgeBase } from '../../src/app/knowledge-base.js';
+import { budgetHitLimit } from '../../src/app/search/budgeted-search.js';
 import { searchResponseToJson } from '../../src/app/search/search-types.js';
 import { searchKnowledgeBases } from '../../src/app/search-knowledge-bases.js';
 import { estimateTokens } from '../../src/rank/token-estimate.js';
@@ -81,6 +82,27 @@ describe('search with max_tokens', () => {
       // Whole chunks are longer than the passages cut from them.
       const wholeTokens = whole.results.reduce((sum, hit) => sum + estimateTokens(hit.content), 0);
       expect(used).toBeLessThan(wholeTokens);
+    });
+  });
+
+  it('without a limit, a large budget ranks more hits to cut passages from; a given limit is kept', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++)
+      files[`note-${i}.md`] = `# Note ${i}\n\nThe turbine number ${i} is named here.\n`;
+    const temp = createKb(files);
+    await withFacade(temp, async (facade) => {
+      const paths = (response: { results: { path: string }[] }) =>
+        new Set(response.results.map((h) => h.path));
+      // The configured limit (10) stays for a small budget; 1,000 tokens rank 20 hits, so more notes answer.
+      expect(budgetHitLimit(200, undefined, 10)).toBe(10);
+      expect(budgetHitLimit(1000, undefined, 10)).toBe(20);
+      expect(budgetHitLimit(100_000, undefined, 10)).toBe(50);
+      expect(budgetHitLimit(1000, 3, 10)).toBe(3);
+      expect(paths(await facade.search({ query: 'turbine', maxTokens: 200 })).size).toBeLessThanOrEqual(10);
+      const wide = await facade.search({ query: 'turbine', maxTokens: 1000 });
+      expect(paths(wide).size).toBe(20);
+      expect(wide.budget!.tokensUsed).toBeLessThanOrEqual(1000);
+      expect(paths(await facade.search({ query: 'turbine', maxTokens: 1000, limit: 3 })).size).toBe(3);
     });
   });
 

@@ -19,6 +19,11 @@ export class CheckedSearch {
     const request = validateSearchRequest(input);
     return new CheckedSearch(request, compileSearchable(request.query));
   }
+
+  /** The same request and compiled query with another `limit`. */
+  withLimit(limit: number): CheckedSearch {
+    return new CheckedSearch({ ...this.request, limit }, this.query);
+  }
 }
 
 /** `input` as a checked request: checked now unless it already is one. */
