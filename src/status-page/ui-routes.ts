@@ -76,7 +76,8 @@ export function createUiRoutes(options: UiRoutesOptions): HttpExtraRoutes {
 }
 
 /**
- * `q` is the query, `limit` the number of hits and `max_tokens` a token budget (the search's own bounds apply); on a server of several KBs `kb`
+ * `q` is the query, `limit` the number of hits, `max_tokens` a token budget, `legs` both|lexical|vector and
+ * `timings` true|false (the search's own checks apply to each); on a server of several KBs `kb`
  * (repeated, or names separated by commas; none = every KB) chooses the KBs, every hit names its `kb` and
  * `skipped` lists served KBs that could not be searched. A usage error (an unknown KB included) is a 400.
  */
@@ -94,6 +95,10 @@ async function answerSearch(
     const value = params.get(name);
     if (value !== null) request[key] = /^-?\d+$/.test(value) ? Number(value) : value;
   }
+  const legs = params.get('legs');
+  if (legs !== null) request.legs = legs;
+  const timings = params.get('timings');
+  if (timings !== null) request.timings = timings === 'true' ? true : timings === 'false' ? false : timings;
   try {
     sendData(res, 200, await searchJson(options, kbSelectorOf(params), request));
   } catch (error) {

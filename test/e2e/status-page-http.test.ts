@@ -115,6 +115,16 @@ describe('the status page over HTTP', () => {
     );
     expect(budgeted.max_tokens).toBe(40);
     expect(budgeted.tokens_used).toBeLessThanOrEqual(40);
+    const lexical = JSON.parse((await rawGet(server.port, '/api/search?q=zebrafish&legs=lexical')).body);
+    expect(lexical.legs.vector.status).toBe('disabled');
+    expect(lexical.results.map((hit: { path: string }) => hit.path)).toEqual(
+      (await server.kb.search({ query: 'zebrafish', legs: 'lexical' })).results.map((hit) => hit.path),
+    );
+    const timed = JSON.parse((await rawGet(server.port, '/api/search?q=zebrafish&timings=true')).body);
+    expect(timed.timings_ms.total).toBeGreaterThanOrEqual(0);
+    expect(
+      JSON.parse((await rawGet(server.port, '/api/search?q=zebrafish&timings=false')).body),
+    ).not.toHaveProperty('timings_ms');
   });
 
   it('GET /api/search refuses what the search refuses, as a 400 with the code, message and hint', async () => {
@@ -125,6 +135,8 @@ describe('the status page over HTTP', () => {
       ['/api/search?q=x&limit=0', 'INVALID_ARGUMENT'],
       ['/api/search?q=x&limit=ten', 'INVALID_ARGUMENT'],
       ['/api/search?q=x&max_tokens=5', 'INVALID_ARGUMENT'],
+      ['/api/search?q=x&legs=words', 'INVALID_ARGUMENT'],
+      ['/api/search?q=x&timings=yes', 'INVALID_ARGUMENT'],
       ['/api/search?q=-draft', 'QUERY_INVALID'],
     ] as const) {
       const reply = await rawGet(server.port, target);
