@@ -43,6 +43,7 @@ function hit(overrides: Partial<Hit>): Hit {
 function response(results: Hit[], settings: Partial<SearchResponse['settings']> = {}): SearchResponse {
   return {
     results,
+    confidence: 0.8,
     lowConfidence: false,
     filterApplied: null,
     legs: {
@@ -51,7 +52,7 @@ function response(results: Hit[], settings: Partial<SearchResponse['settings']> 
       reranker: { status: 'disabled', candidates: 0 },
     },
     lexicalOnly: false,
-    settings: { minConfidenceRatio: 1.5, fold: 'section', ...settings },
+    settings: { minConfidence: 0.3, minConfidenceIsDefault: true, fold: 'section', ...settings },
   };
 }
 
@@ -95,6 +96,7 @@ describe('search text for people', () => {
     );
     const [first, second] = text.trimEnd().split('\n\n');
     expect(first!.split('\n')).toEqual([
+      '[confidence 0.80]',
       '1. Nightly backup  ops/backup.md:12',
       '   § Nightly backup > Restoring',
       '   relevance 100% of the top hit (score 0.0164: fused rank score, higher is better)',

@@ -150,7 +150,7 @@ describe('generated schemas', () => {
       boost: true,
       graph: false,
       fold: 'section',
-      min_confidence_ratio: 0,
+      min_confidence: 0,
       explain: true,
     };
     expect(Object.keys(wire)).toEqual(PARAMS.map((p) => p.wire));
@@ -177,7 +177,7 @@ describe('generated schemas', () => {
       boost: true,
       graph: false,
       fold: 'section',
-      minConfidenceRatio: 0,
+      minConfidence: 0,
       explain: true,
     });
   });

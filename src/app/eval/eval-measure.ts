@@ -14,6 +14,8 @@ import type { EffectivePipeline } from './eval-rows.js';
 
 export interface RowMeasurement {
   perQuery: QueryResult[];
+  /** The min_confidence the row's searches ran with (what low_confidence compared against). */
+  minConfidence: number | null;
   legFailures: LegFailure[];
 }
 
@@ -40,6 +42,7 @@ export async function measureRow(
   const learns = pipeline.boost !== null || pipeline.graph !== null;
   const legs = new Map<keyof LegReport, LegFailure>();
   const perQuery: QueryResult[] = [];
+  let minConfidence: number | null = null;
   for (const q of queries) {
     const request = {
       query: q.query,
@@ -70,6 +73,7 @@ export async function measureRow(
       );
     }
     countLegFailures(legs, response.legs);
+    minConfidence = response.settings.minConfidence;
     const topK = response.results.map((hit, i) => ({
       rank: i + 1,
       path: hit.path,
@@ -86,7 +90,8 @@ export async function measureRow(
         ...computeQueryMetrics(q.expected, topK, options.kValues),
         extra: computeExtraQueryMetrics(q.expected, topK, options.kValues),
       },
+      confidence: { value: response.confidence, abstained: response.lowConfidence },
     });
   }
-  return { perQuery, legFailures: [...legs.values()] };
+  return { perQuery, minConfidence, legFailures: [...legs.values()] };
 }

@@ -81,6 +81,12 @@ export interface SearchHit {
 
 export interface SearchResponse {
   results: SearchHit[];
+  /**
+   * The IDF-weighted share of the query's word terms that the top hit holds, in [0, 1]; 0 with no hit
+   * (rank/answer-confidence.ts, docs/search.md#confidence).
+   */
+  confidence: number;
+  /** `confidence` below the threshold in effect (`min_confidence`). */
   lowConfidence: boolean;
   /** The document filters the request gave, or null when it gave none. */
   filterApplied: DocumentFilters | null;
@@ -93,9 +99,11 @@ export interface SearchResponse {
   settings: SearchResponseSettings;
 }
 
-/** What the search ranked with, as the CLI's text names it: the low_confidence ratio and the fold mode. */
+/** What the search ranked with, as the CLI's text names it: the low_confidence threshold and the fold mode. */
 export interface SearchResponseSettings {
-  minConfidenceRatio: number;
+  minConfidence: number;
+  /** Whether `minConfidence` is the built-in default (not fitted to this KB nor set by the request). */
+  minConfidenceIsDefault: boolean;
   fold: FoldMode;
 }
 
@@ -126,6 +134,7 @@ export function searchResponseToJson(response: SearchResponse): Record<string, u
       ...(hit.folded ? { folded: hit.folded } : {}),
       ...(hit.explain ? { explain: explanationToJson(hit.explain) } : {}),
     })),
+    confidence: roundConfidence(response.confidence),
     low_confidence: response.lowConfidence,
     filter_applied: response.filterApplied && toWireKeys(response.filterApplied),
     legs: response.legs,
@@ -187,4 +196,9 @@ function explanationToJson(explain: HitExplanation): Record<string, unknown> {
         }),
     ...(explain.rerankScore === undefined ? {} : { rerank_score: explain.rerankScore }),
   };
+}
+
+/** Confidence on the wire: three decimals are all it means. */
+function roundConfidence(confidence: number): number {
+  return Math.round(confidence * 1000) / 1000;
 }
