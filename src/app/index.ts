@@ -39,6 +39,7 @@ export {
 } from './embedding/index.js';
 export {
   type AblationRow,
+  type AbstentionMetrics,
   buildEvalTrend,
   type EvalOutcome,
   type EvalOutput,
@@ -56,6 +57,7 @@ export {
   type PairedMetric,
   type PairedRunComparison,
   type QuoteFinding,
+  type RateWithInterval,
   rowsOf,
 } from './eval/index.js';
 export type {

@@ -48,7 +48,10 @@ export function wilsonInterval(count: number, of: number): RateWithInterval {
   const z2 = Z95 * Z95;
   const centre = (p + z2 / (2 * of)) / (1 + z2 / of);
   const half = (Z95 * Math.sqrt((p * (1 - p)) / of + z2 / (4 * of * of))) / (1 + z2 / of);
-  return { count, of, value: p, low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+  // At 0 and at `of` the bound on that side is exactly 0 or 1; rounding must not move it.
+  const low = count === 0 ? 0 : Math.max(0, centre - half);
+  const high = count === of ? 1 : Math.min(1, centre + half);
+  return { count, of, value: p, low, high };
 }
 
 /**
