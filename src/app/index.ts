@@ -114,14 +114,16 @@ export {
   serveStatusToJson,
   startLiveSync,
 } from './serve/index.js';
-export type {
-  FusionCondition,
-  QueryDiagnostics,
-  ScoredFusion,
-  TuneCriterion,
-  TuneEvent,
-  TuneOutcome,
-  TuneReport,
+export {
+  type FusionCondition,
+  formatThresholdSnippet,
+  type QueryDiagnostics,
+  type ScoredFusion,
+  type ThresholdFit,
+  type TuneCriterion,
+  type TuneEvent,
+  type TuneOutcome,
+  type TuneReport,
 } from './tune/index.js';
 export {
   type FileViolations,
