@@ -74,6 +74,23 @@ describe('search text for people', () => {
     );
   });
 
+  it('states the confidence, and below the threshold what it means and where the threshold came from', () => {
+    const low = { ...response([hit({})]), confidence: 0.123, lowConfidence: true };
+    expect(renderSearchText(low, {})).toContain(
+      "[low_confidence: confidence 0.12 < min_confidence 0.3 (the built-in default): the top hit holds few of the query's distinctive words; the knowledge base may not answer this]",
+    );
+    const fitted = {
+      ...response([hit({})], { minConfidence: 0.45, minConfidenceIsDefault: false }),
+      confidence: 0.4,
+      lowConfidence: true,
+    };
+    expect(renderSearchText(fitted, {})).toContain('< min_confidence 0.45 (set for this KB)');
+    // No results: nothing to be confident about, and the no-results line says so instead.
+    expect(renderSearchText({ ...response([]), confidence: 0, lowConfidence: true }, {})).not.toContain(
+      'confidence',
+    );
+  });
+
   it('says how many lower hits a hit folded in, and by what', () => {
     const folded = (fold?: 'section' | 'document') =>
       renderSearchText(
