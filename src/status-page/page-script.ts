@@ -352,7 +352,7 @@ export const PAGE_SCRIPT = String.raw`'use strict';
         count > 0 && typeof answer.confidence === 'number'
           ? '; confidence ' +
             answer.confidence.toFixed(2) +
-            (answer.low_confidence ? ' (low: the top hit holds few of the query\'s distinctive words)' : '')
+            (answer.low_confidence ? ' (low: the top hit holds few of the distinctive words of the query)' : '')
           : '';
       const found = count + (count === 1 ? ' result' : ' results');
       const skipped = (answer.skipped || []).map((entry) => entry.kb + ': ' + entry.problem);

@@ -163,7 +163,10 @@ export async function runSearch(
   // Folding sees the final scores; MMR then picks from one hit per section (or document).
   if (useFold) ranked = applyFold(ranked, records, params.fold, useMmr ? ranked.length : limit);
   if (params.mmr) ranked = applyMmr(context, ranked, records, { ...params.mmr, limit });
-  const confidence = measureAnswerConfidence(reader, words.terms, ranked[0]?.id ?? null);
+  const confidence = measureAnswerConfidence(reader, words.terms, ranked[0]?.id ?? null, {
+    words: context.cache.words,
+    weights: { heading: f.bm25HeadingWeight, context: f.bm25ContextWeight, content: f.bm25ContentWeight },
+  });
   records = new Map([...records].filter(([id]) => ranked.some((r) => r.id === id)));
   const spanTerms = [...trigram.phrases, ...trigram.shortTerms, ...words.terms];
   const results = ranked.flatMap((entry) => {
