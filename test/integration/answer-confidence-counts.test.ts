@@ -50,6 +50,7 @@ describe('the confidence term counts', () => {
     const words: WordRanking = {
       rankTerms: () => null,
       prepareCorpusRanking: (query) => prepareSnapshotRanking(index, tokenizer, query),
+      heldCorpusRanking: (query) => prepareSnapshotRanking(index, tokenizer, query),
     };
     const reader = createSearchReader(db);
     const ids = db.prepare('SELECT id FROM chunks ORDER BY id').pluck().all() as number[];
@@ -58,7 +59,7 @@ describe('the confidence term counts', () => {
       // The snapshot answers these terms itself (single tokens), so the two paths really differ.
       const expression = terms.map(quoteFtsPhrase).join(' OR ');
       expect(
-        words.prepareCorpusRanking({ table: 'fts_words', expression, phrases: terms }, weights),
+        words.heldCorpusRanking({ table: 'fts_words', expression, phrases: terms }, weights),
       ).not.toBeNull();
       for (const id of ids) {
         const fromSnapshot = measureAnswerConfidence(reader, terms, id, { words, weights });

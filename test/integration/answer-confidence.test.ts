@@ -51,4 +51,26 @@ describe('answer confidence on a real index', () => {
     expect(wire.confidence).toBeCloseTo(strict.confidence, 3);
     expect(wire.low_confidence).toBe(true);
   });
+
+  it('is the same in a long-lived session (word snapshot held) as in a one-shot search', async () => {
+    const temp = createKb(NOTES);
+    const queries = [
+      'how do I restore the nightly pg_dump backup',
+      'gearbox wing',
+      'mentor badge laptop week',
+    ];
+    const oneShot: number[] = [];
+    for (const query of queries) oneShot.push((await search(temp, { query })).confidence);
+    const facade = openKnowledgeBase(temp.config({ overrides: { model: 'none' } }));
+    try {
+      // The snapshot is built from the second search of a version on; the later ones read it.
+      for (let round = 0; round < 3; round++) {
+        const session: number[] = [];
+        for (const query of queries) session.push((await facade.search({ query })).confidence);
+        expect(session).toEqual(oneShot);
+      }
+    } finally {
+      await facade.close();
+    }
+  });
 });

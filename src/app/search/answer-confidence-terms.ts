@@ -36,14 +36,17 @@ export function measureAnswerConfidence(
   }
 }
 
-/** The counts from the session's word snapshot, without touching the table; null where it cannot answer. */
+/**
+ * The counts from the word snapshot the session already holds, without touching the table; null where it holds
+ * none (a one-shot search never loads one for this) or it cannot answer.
+ */
 function countFromSnapshot(
   terms: readonly string[],
   snapshot: { words: WordRanking | null; weights: Bm25Weights },
 ): TermCounts | null {
   if (!snapshot.words || terms.length === 0) return null;
   const expression = terms.map(quoteFtsPhrase).join(' OR ');
-  const prepared = snapshot.words.prepareCorpusRanking(
+  const prepared = snapshot.words.heldCorpusRanking(
     { table: 'fts_words', expression, phrases: terms },
     snapshot.weights,
   );
