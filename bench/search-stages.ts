@@ -63,6 +63,7 @@ export function measureStages(
       rankTerms: (terms: readonly string[], rankOptions: WordRankOptions) =>
         words?.rankTerms(tokenizer, terms, rankOptions) ?? null,
       prepareCorpusRanking: () => null,
+      heldCorpusRanking: () => null,
     };
     const minQuality = DEFAULTS.qualityFilter.threshold;
     const stage: Record<'filter' | 'lexical' | 'fts5' | 'vector' | 'exact' | 'records' | 'total', number[]> =

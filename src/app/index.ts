@@ -39,6 +39,7 @@ export {
 } from './embedding/index.js';
 export {
   type AblationRow,
+  type AbstentionMetrics,
   buildEvalTrend,
   type EvalOutcome,
   type EvalOutput,
@@ -56,6 +57,7 @@ export {
   type PairedMetric,
   type PairedRunComparison,
   type QuoteFinding,
+  type RateWithInterval,
   rowsOf,
 } from './eval/index.js';
 export type {
@@ -116,14 +118,16 @@ export {
   serveStatusToJson,
   startLiveSync,
 } from './serve/index.js';
-export type {
-  FusionCondition,
-  QueryDiagnostics,
-  ScoredFusion,
-  TuneCriterion,
-  TuneEvent,
-  TuneOutcome,
-  TuneReport,
+export {
+  type FusionCondition,
+  formatThresholdSnippet,
+  type QueryDiagnostics,
+  type ScoredFusion,
+  type ThresholdFit,
+  type TuneCriterion,
+  type TuneEvent,
+  type TuneOutcome,
+  type TuneReport,
 } from './tune/index.js';
 export {
   type FileViolations,

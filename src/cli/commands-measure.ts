@@ -58,11 +58,12 @@ export const EVAL_COMMAND: CommandSpec = {
 export const TUNE_COMMAND: CommandSpec = {
   name: 'tune',
   description:
-    'measure whether rrf_k and the bm25 column weights can move retrieval on this KB (plain RRF stage, no reranker)',
+    'measure whether rrf_k and the bm25 column weights can move retrieval on this KB (plain RRF stage, no reranker), and fit min_confidence on a golden set with negative queries',
   options: TUNE_OPTIONS,
   help:
     '\nExamples:\n  groove tune --kb-path ./notes\n  groove tune --kb-path ./notes --format json > tune.json\n  groove tune --kb-path ./notes --golden ci-golden.yml --limit 20\n  groove tune --kb-path ./notes --report tune-report.html\n\n' +
-    'tune applies nothing: it prints a paste-ready [search.fusion] snippet or says to keep the defaults.\n' +
+    'tune applies nothing: it prints a paste-ready [search.fusion] snippet or says to keep the defaults,\n' +
+    'and, with at least 10 negative (expected: []) and 10 answerable queries, a [search] min_confidence line.\n' +
     'Exit codes: 0 either verdict, 1 error, 2 bad usage or no measurable golden query (effective N = 0),\n' +
     '3 a retrieval leg is down (the probe sent before sweeping failed; --allow-degraded sweeps anyway).',
   load: () => import('./cmd-tune.js'),

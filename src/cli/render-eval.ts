@@ -1,8 +1,10 @@
 // Pure renderers for `groove eval`: the text report (stdout), and the diagnostics for
 // stderr — notes, failed legs, golden-queries-quoted findings, the regression gate — in ASCII only.
+
 import pc from 'picocolors';
 import type { EvalReport, EvalRowReport, GoldenFreshness, QuoteFinding } from '../app/index.js';
 import { displayPath, rowsOf } from '../app/index.js';
+import { renderAbstention } from './render-abstention.js';
 import {
   renderDetectableEffect,
   renderIntegrityHeader,
@@ -78,6 +80,7 @@ function renderRowText(
   lines.push(...renderDetectableEffect(report, shown));
   if (options.decisionRow) lines.push(...renderVersusDecision(report, options.decisionRow, shown));
   lines.push(...renderLearnedRow(report, { decisionRow: options.decisionRow ?? report.run.row, shown }));
+  lines.push(...renderAbstention(report.run.abstention));
 
   const { k, rows } = report.flagged;
   if (rows.length > 0) {
@@ -105,7 +108,7 @@ const MISSED_IDS_SHOWN = 20;
 function renderMissesAtSmallerK(report: EvalRowReport): string[] {
   const { kValues } = report.run.fingerprint;
   const maxK = Math.max(...kValues);
-  const queries = report.run.perQuery;
+  const queries = report.run.perQuery.filter((q) => q.expected.length > 0);
   const lines: string[] = [];
   for (const k of kValues.filter((value) => value < maxK)) {
     const missed = queries.filter((q) => (q.metrics.recallAtK[k] ?? 0) === 0).map((q) => q.id);

@@ -27,8 +27,8 @@ export function renderSearchText(response: SearchResponse, options: SearchTextOp
     // A leg the request's `legs` left out (or could not run) is named too, with why.
     if (legBroke(health) || health.reason !== undefined) lines.push(`[${leg} leg ${describeLeg(health)}]`);
   }
-  if (response.lowConfidence)
-    lines.push(`[low_confidence: top1 / mean ratio < ${response.settings.minConfidenceRatio}]`);
+  const confidence = confidenceLine(response);
+  if (confidence) lines.push(confidence);
   if (response.budget) lines.push(budgetLine(response.budget));
   if (response.results.length === 0) lines.push(noResultsLine(response));
   const top = response.results[0]?.score ?? 0;
@@ -43,6 +43,19 @@ function timingsLine(response: SearchResponse): string {
   if (!response.timingsMs) return '';
   const stages = Object.entries(response.timingsMs).map(([stage, ms]) => `${stage} ${ms}`);
   return `\n[timings_ms: ${stages.join(', ')}]`;
+}
+
+/**
+ * The confidence, and with low_confidence what it means: the top hit holds few of the query's distinctive words.
+ * The threshold is named with whether it is the built-in default or a value set for this KB (`groove tune`).
+ */
+function confidenceLine(response: SearchResponse): string | null {
+  if (response.results.length === 0) return null;
+  const value = response.confidence.toFixed(2);
+  if (!response.lowConfidence) return `[confidence ${value}]`;
+  const { minConfidence, minConfidenceIsDefault } = response.settings;
+  const source = minConfidenceIsDefault ? 'the built-in default' : 'set for this KB';
+  return `[low_confidence: confidence ${value} < min_confidence ${minConfidence} (${source}): the top hit holds few of the query's distinctive words; the knowledge base may not answer this]`;
 }
 
 function renderHit(

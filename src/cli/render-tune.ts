@@ -10,6 +10,7 @@ import type {
   TuneReport,
 } from '../app/index.js';
 import { displayPath } from '../app/index.js';
+import { renderThresholdFit } from './render-tune-threshold.js';
 
 /** Colours for callers that already decided to colour (a terminal, no --no-color). */
 const COLORS = pc.createColors(true);
@@ -85,6 +86,7 @@ export function renderTuneText(report: TuneReport, options: RenderTuneOptions): 
     lines.push(paint('yellow', '  keep the built-in defaults'));
     for (const reason of verdict.reasons) lines.push(`    - ${reason}`);
   }
+  lines.push(...renderThresholdFit(report.threshold));
   return `${lines.join('\n')}\n`;
 }
 

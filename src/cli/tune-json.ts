@@ -1,6 +1,7 @@
 // `groove tune --format json`: the keys docs/tune.md lists, snake_case; an infinite SE is null. The HTML report
 // (--report) embeds this same object, so its numbers and the JSON's are one.
 import type { FusionCondition, ScoredFusion, TuneReport } from '../app/index.js';
+import { thresholdFitToJson } from './render-tune-threshold.js';
 
 function conditionJson(c: FusionCondition) {
   return {
@@ -87,5 +88,6 @@ export function tuneReportToJson(report: TuneReport): Record<string, unknown> {
             criteria: report.criteria,
           }
         : { decision: 'keep_default', reasons: verdict.reasons, criteria: report.criteria },
+    threshold: thresholdFitToJson(report.threshold),
   };
 }

@@ -64,12 +64,20 @@ export function readConfigFile(file: string): ConfigFile {
   return parsed.data;
 }
 
+/** Keys groove once read, with what replaced them: refused with that, never ignored. */
+const RETIRED_KEYS: Record<string, string> = {
+  'search.min_confidence_ratio':
+    'was replaced by [search] min_confidence, a threshold on the confidence in [0, 1] (docs/search.md#confidence); the top / mean score ratio has no equivalent: remove the key, and set min_confidence or fit it with `groove tune`',
+};
+
 function describeSchemaError(file: string, error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return `config "${file}" is invalid`;
   const where = issue.path.join('.');
   if (issue.code === 'unrecognized_keys') {
     const key = [...issue.path, issue.keys[0]].join('.');
+    const retired = RETIRED_KEYS[key];
+    if (retired) return `config "${file}": key "${key}" ${retired}`;
     return `config "${file}": unknown key "${key}" (remove it or check its spelling; see docs/configuration.md)`;
   }
   return `config "${file}": key "${where}" ${issue.message}`;

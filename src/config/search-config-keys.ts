@@ -7,9 +7,10 @@ import { expandPath } from './expand-path.js';
 export const SEARCH_KEYS = [
   key('search.limit', { type: 'integer', min: 1, max: 1000, default: 5 }, searchParameter('limit')),
   key(
-    'search.min_confidence_ratio',
-    { type: 'number', min: 0, default: 1.5 },
-    `0 disables \`low_confidence\`: ${searchParameter('min_confidence_ratio')}`,
+    'search.min_confidence',
+    { type: 'number', min: 0, max: 1, default: 0.3 },
+    `\`low_confidence\` is set below it; 0 disables it; \`groove tune\` fits it on a golden set with negative queries ` +
+      `([docs/search.md](search.md#confidence)): ${searchParameter('min_confidence')}`,
   ),
   key(
     'search.memory_budget_mb',

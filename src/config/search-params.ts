@@ -286,12 +286,14 @@ export const SEARCH_PARAMS = [
       'section when `groove eval` measures it not lowering recall@10 or nDCG@10 on any shared dataset, else none',
   },
   {
-    name: 'minConfidenceRatio',
-    wire: 'min_confidence_ratio',
+    name: 'minConfidence',
+    wire: 'min_confidence',
     type: 'number',
-    cli: { kind: 'option', flag: '--min-confidence-ratio', value: '<r>' },
-    ...fromConfig('search.minConfidenceRatio'),
-    description: 'low_confidence is set when the top score / mean score is below this; 0 disables it',
+    cli: { kind: 'option', flag: '--min-confidence', value: '<c>' },
+    ...fromConfig('search.minConfidence'),
+    description:
+      'low_confidence is set when confidence (the IDF-weighted share of the query terms the top hit holds) is ' +
+      'below this; 0 disables it',
   },
   {
     name: 'explain',

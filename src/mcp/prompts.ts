@@ -7,7 +7,8 @@ import * as z from 'zod';
 
 export const CITATION_RULES =
   'Rules: cite every claim with the `path` of the result it comes from (and its heading when there is one). ' +
-  'When a search returns `low_confidence: true`, or a leg in `legs` is failed or partial, say that the answer ' +
+  "When a search returns `low_confidence: true` (its top hit holds few of the question's distinctive words), " +
+  'say the knowledge base may not answer it; when a leg in `legs` is failed or partial, say that the answer ' +
   'may be incomplete. When the knowledge base has nothing on a point, say so plainly instead of answering ' +
   'from general knowledge.';
 

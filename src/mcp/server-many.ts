@@ -59,8 +59,8 @@ function instructions(names: readonly string[]): string {
   return (
     `groove searches ${names.length} local knowledge bases of Markdown/text notes (${names.join(', ')}). ` +
     'Start with `search` (hybrid keyword + semantic; every KB unless you pass `kb`); cite results by their ' +
-    '`kb` and `path`; when `low_confidence` is true or results look off, say the knowledge bases may not cover ' +
-    'the question. `list_kbs` shows what each KB holds. Use `get_document` to read a whole file found by search ' +
+    "`kb` and `path`; `confidence` (0–1) is the share of the query's distinctive words the top hit holds: " +
+    'when `low_confidence` is true, say the knowledge bases may not answer the question. `list_kbs` shows what each KB holds. Use `get_document` to read a whole file found by search ' +
     '(pass the hit’s `kb`), `list_topics` to see what the KBs cover, and `get_connection_graph` to find ' +
     'related notes. Documents are also resources (kb://doc/<kb>/…).'
   );

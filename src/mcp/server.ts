@@ -47,8 +47,9 @@ export interface GrooveServerOptions {
 function instructions(bestPractice: boolean): string {
   return (
     'groove searches a local knowledge base of Markdown/text notes. Start with `search` (hybrid keyword + ' +
-    'semantic); cite results by their `path`; when `low_confidence` is true or results look off, say the ' +
-    'knowledge base may not cover the question. Use `get_document` to read a whole file found by search, ' +
+    "semantic); cite results by their `path`; `confidence` (0–1) is the share of the query's distinctive " +
+    'words the top hit holds: when `low_confidence` is true, say the knowledge base may not answer the ' +
+    'question, and check the results before using them. Use `get_document` to read a whole file found by search, ' +
     '`list_topics` to see what the knowledge base covers, ' +
     (bestPractice
       ? '`get_connection_graph` to find related notes, and `get_best_practice` for the best-practice document ' +

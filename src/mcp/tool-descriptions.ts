@@ -6,7 +6,11 @@ export const SEARCH_TOOL = {
   description:
     'Hybrid search (word-level BM25 + vector similarity, fused by RRF) over the indexed notes. Returns ' +
     '{results:[{score,path,title,heading,line_start,line_end,topic,date,tags,content,match_spans}], ' +
-    'low_confidence, filter_applied, legs}. `content` is the matching chunk, at lines line_start–line_end ' +
+    'confidence, low_confidence, filter_applied, legs}. `confidence` (0–1): the IDF-weighted share of the ' +
+    "query's words that the top hit holds (a word the knowledge base never uses counts as missing; 0 with no " +
+    'results); `low_confidence` = confidence below min_confidence (default 0.3, or the value `groove tune` fitted ' +
+    'on this KB): the KB likely does not answer the question. It measures word overlap, not meaning: a ' +
+    'paraphrase can score low. `content` is the matching chunk, at lines line_start–line_end ' +
     'of its file (null when unknown); `match_spans` are UTF-8 byte offsets of the ' +
     'words in it that match the query terms. `legs` gives each leg {status: ok|empty|partial|failed|disabled, candidates, error?, reason?} ' +
     '("disabled" vector = no embedding model, or, with a `reason`, left out by `legs`; "partial"/"failed" = that leg broke, results are incomplete; ' +

@@ -135,6 +135,8 @@ export function selectFlaggedQueries(
   const before = new Map((compared?.perQuery ?? []).map((q) => [q.id, q.metrics.recallAtK[k] ?? 0]));
   const rows: FlaggedQuery[] = [];
   for (const query of run.perQuery) {
+    // A negative query (nothing expected) is measured by abstention, never as a ranking miss.
+    if (query.expected.length === 0) continue;
     const recall = query.metrics.recallAtK[k] ?? 0;
     const previousRecall = before.get(query.id) ?? null;
     const miss = query.expected.length === 0 || recall === 0;

@@ -1,5 +1,6 @@
 // The record one `groove eval` run produces and the history keeps: what was measured, on which index, and
 // the numbers. Pure data; JSON (snake_case) conversion lives in app/eval-run-json.ts.
+import type { AbstentionMetrics } from './abstention-metrics.js';
 import type { EvalFingerprint } from './eval-fingerprint.js';
 import type { AggregateMetrics, ExpectedEntry, QueryMetrics, RankedHit } from './eval-metrics.js';
 
@@ -16,6 +17,8 @@ export interface QueryResult {
   expected: ExpectedEntry[];
   topK: RankedHit[];
   metrics: QueryMetrics;
+  /** The search's confidence and whether it set low_confidence (abstained); absent in runs recorded before. */
+  confidence?: { value: number; abstained: boolean };
 }
 
 /** One document quoting two or more golden queries verbatim (the golden-queries-quoted check). */
@@ -44,6 +47,8 @@ export interface EvalRun {
   row?: string;
   /** Legs that were down (from the probe or during the run); absent or empty for a healthy run. */
   degradation?: LegDegradation[];
+  /** Abstention on the golden set's negative queries (abstention-metrics.ts); absent when it has none. */
+  abstention?: AbstentionMetrics;
 }
 
 /** Format a time the way runs are stamped. */

@@ -356,7 +356,13 @@ export const PAGE_SCRIPT = String.raw`'use strict';
       const answer = await getJson('/api/search?q=' + encodeURIComponent(query) + '&limit=10' + scope);
       results.replaceChildren(...answer.results.map(renderHit));
       const count = answer.results.length;
-      const confidence = answer.low_confidence ? '; low confidence: the knowledge base may not cover this' : '';
+      // low_confidence: the top hit holds few of the query's distinctive words (docs/search.md#confidence).
+      const confidence =
+        count > 0 && typeof answer.confidence === 'number'
+          ? '; confidence ' +
+            answer.confidence.toFixed(2) +
+            (answer.low_confidence ? ' (low: the top hit holds few of the distinctive words of the query)' : '')
+          : '';
       const found = count + (count === 1 ? ' result' : ' results');
       const skipped = (answer.skipped || []).map((entry) => entry.kb + ': ' + entry.problem);
       const notSearched = skipped.length > 0 ? '; not searched: ' + skipped.join('; ') : '';

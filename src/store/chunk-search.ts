@@ -4,7 +4,7 @@
 
 import type { Bm25Weights, ChunkRecord, DocumentFacts, LinkEdge } from '../types.js';
 import { type CorpusQuery, type PreparedCorpusRanking, prepareCorpusRanking } from './corpus-ranking.js';
-import { createFtsPostingsReader, type FtsPostingsReader } from './fts-postings.js';
+import { createFtsPostingsReader, type FtsPostingsReader, readFtsTotals } from './fts-postings.js';
 import { createLinkReader } from './link-edges.js';
 import type { SqliteDatabase } from './open-database.js';
 import { decodeTags } from './tags-column.js';
@@ -278,6 +278,8 @@ export interface SearchReader {
   prepareCorpusRanking(query: CorpusQuery): PreparedCorpusRanking;
   findExcludedChunkIds(expression: string): Set<number>;
   countFtsUnion(parts: readonly { table: FtsTable; expression: string }[]): number;
+  /** Rows of an FTS table (its own total, as bm25 counts them). */
+  countRows(table: FtsTable): number;
   /** Postings of the word-level table (tune's in-memory bm25); a fresh reader each call (TEMP helper tables). */
   openWordPostings(): FtsPostingsReader;
   readChunkRecords(ids: readonly number[]): ChunkRecord[];
@@ -303,6 +305,7 @@ export function createSearchReader(db: SqliteDatabase): SearchReader {
     prepareCorpusRanking: (query) => prepareCorpusRanking(db, query),
     findExcludedChunkIds: (expression) => findExcludedChunkIds(db, expression),
     countFtsUnion: (parts) => countFtsUnion(db, parts),
+    countRows: (table) => readFtsTotals(db, table).rowCount,
     openWordPostings: () => createFtsPostingsReader(db, 'fts_words'),
     readChunkRecords: (ids) => readChunkRecords(db, ids),
     readDocumentChunks: (documentId, maxRows) => readDocumentChunks(db, documentId, maxRows),

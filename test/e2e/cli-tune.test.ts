@@ -164,6 +164,7 @@ describe('groove tune', () => {
       'secondary_metrics',
       'per_query_impact',
       'verdict',
+      'threshold',
     ]);
     expect(json).toMatchObject({
       model: 'none',

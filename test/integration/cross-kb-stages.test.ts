@@ -142,7 +142,7 @@ describe('search across KBs: stages after fusion', () => {
     try {
       for (const request of [
         { query: 'widget hub', limit: 5, rerank: true },
-        { query: 'gearboxes maintenance', limit: 5, rerank: true, minConfidenceRatio: 1.5 },
+        { query: 'gearboxes maintenance', limit: 5, rerank: true, minConfidence: 0.3 },
       ]) {
         const expected = await searchKnowledgeBases([whole], request);
         const actual = await searchKnowledgeBases(halves, request);

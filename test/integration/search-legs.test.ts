@@ -107,7 +107,9 @@ describe('search legs: which retrieval legs run', () => {
   it('vector on a lexical-only index answers no results and says why, without an error', async () => {
     const response = await searchWith(createKb(threeNoteFiles()), null, { legs: 'vector' });
     expect(response.results).toEqual([]);
-    expect(response.lowConfidence).toBe(false);
+    // Nothing answered, so nothing vouches for an answer.
+    expect(response.confidence).toBe(0);
+    expect(response.lowConfidence).toBe(true);
     expect(response.lexicalOnly).toBe(true);
     expect(response.legs.lexical).toEqual({
       status: 'disabled',

@@ -111,3 +111,40 @@ describe('runTune through the facade', () => {
     await expect(kb.tune({ golden, limit: 20_000 })).rejects.toThrow(/above 10000/);
   });
 });
+
+describe('runTune: the min_confidence threshold', () => {
+  it('refuses without searching when the golden set has no negative queries', async () => {
+    const before = embedder.embeddedTexts;
+    const outcome = await kb.tune({ golden });
+    expect(embedder.embeddedTexts - before).toBe(TERMS.length);
+    if (outcome.kind !== 'report') throw new Error('expected a report');
+    expect(outcome.report.threshold).toMatchObject({
+      kind: 'refused',
+      negatives: 0,
+      answerable: TERMS.length,
+    });
+  });
+
+  it('fits it on answerable and negative queries, sweeping fusion on the answerable ones only', async () => {
+    const withNegatives = path.join(temp.root, 'golden-negatives.yml');
+    const answerable = Array.from({ length: 12 }, (_, i) => {
+      const term = TERMS[i % TERMS.length]!;
+      return `  - id: a${i}\n    query: "${term} topic ${i % 3 === 0 ? 'about' : 'notes'}"\n    expected:\n      - path: target-${i % TERMS.length}.md\n`;
+    });
+    const negatives = Array.from(
+      { length: 12 },
+      (_, i) => `  - id: n${i}\n    query: "zorblat quintessence ${i} vexillology"\n    expected: []\n`,
+    );
+    fs.writeFileSync(withNegatives, `queries:\n${[...answerable, ...negatives].join('')}`);
+    const outcome = await kb.tune({ golden: withNegatives });
+    if (outcome.kind !== 'report') throw new Error('expected a report');
+    expect(outcome.report.queryCount).toBe(12);
+    const fit = outcome.report.threshold;
+    expect(fit.kind).toBe('fitted');
+    if (fit.kind !== 'fitted') return;
+    // Negatives share no word with the notes (confidence 0); every answerable query's top hit holds its rare term.
+    expect(fit.heldOut.recall.value).toBe(1);
+    expect(fit.heldOut.falseAbstain.value).toBe(0);
+    expect(fit.atDefault.auc).toBe(1);
+  });
+});

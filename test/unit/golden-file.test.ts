@@ -119,10 +119,16 @@ defaults:
     );
   });
 
-  it('refuses an empty expected list, a missing field, a wrong type and an empty query list', () => {
-    expect(errorOf('queries:\n  - query: "reset password"\n    expected: []\n').message).toMatch(
-      /queries\[0\]\.expected: is empty/,
+  it('reads `expected: []` as a negative query: one the knowledge base should not answer', () => {
+    const queries = parse(
+      'queries:\n  - id: off-topic\n    query: "supersonic wing flutter"\n    expected: []\n' +
+        '  - query: "reset password"\n    expected:\n      - path: "auth.md"\n',
     );
+    expect(queries[0]).toMatchObject({ id: 'off-topic', query: 'supersonic wing flutter', expected: [] });
+    expect(queries[1]!.expected).toEqual([{ path: 'auth.md', heading: null }]);
+  });
+
+  it('refuses a missing field, a wrong type and an empty query list', () => {
     expect(errorOf('queries:\n  - query: "reset password"\n').message).toContain('missing field `expected`');
     expect(errorOf('queries:\n  - expected: [{path: a.md}]\n').message).toContain('missing field `query`');
     expect(errorOf('queries:\n  - query: "x y z"\n    expected: [{heading: H}]\n').message).toContain(

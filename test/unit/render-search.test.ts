@@ -43,6 +43,7 @@ function hit(overrides: Partial<Hit>): Hit {
 function response(results: Hit[], settings: Partial<SearchResponse['settings']> = {}): SearchResponse {
   return {
     results,
+    confidence: 0.8,
     lowConfidence: false,
     filterApplied: null,
     legs: {
@@ -51,7 +52,7 @@ function response(results: Hit[], settings: Partial<SearchResponse['settings']> 
       reranker: { status: 'disabled', candidates: 0 },
     },
     lexicalOnly: false,
-    settings: { minConfidenceRatio: 1.5, fold: 'section', ...settings },
+    settings: { minConfidence: 0.3, minConfidenceIsDefault: true, fold: 'section', ...settings },
   };
 }
 
@@ -70,6 +71,23 @@ describe('search text for people', () => {
     };
     expect(renderSearchText(asked, {})).toContain(
       '[vector leg disabled: not run: the request asked for legs: lexical]\n',
+    );
+  });
+
+  it('states the confidence, and below the threshold what it means and where the threshold came from', () => {
+    const low = { ...response([hit({})]), confidence: 0.123, lowConfidence: true };
+    expect(renderSearchText(low, {})).toContain(
+      "[low_confidence: confidence 0.12 < min_confidence 0.3 (the built-in default): the top hit holds few of the query's distinctive words; the knowledge base may not answer this]",
+    );
+    const fitted = {
+      ...response([hit({})], { minConfidence: 0.45, minConfidenceIsDefault: false }),
+      confidence: 0.4,
+      lowConfidence: true,
+    };
+    expect(renderSearchText(fitted, {})).toContain('< min_confidence 0.45 (set for this KB)');
+    // No results: nothing to be confident about, and the no-results line says so instead.
+    expect(renderSearchText({ ...response([]), confidence: 0, lowConfidence: true }, {})).not.toContain(
+      'confidence',
     );
   });
 
@@ -95,6 +113,7 @@ describe('search text for people', () => {
     );
     const [first, second] = text.trimEnd().split('\n\n');
     expect(first!.split('\n')).toEqual([
+      '[confidence 0.80]',
       '1. Nightly backup  ops/backup.md:12',
       '   § Nightly backup > Restoring',
       '   relevance 100% of the top hit (score 0.0164: fused rank score, higher is better)',

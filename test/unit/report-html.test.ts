@@ -193,6 +193,7 @@ function makeTuneReport(): TuneReport {
   const ids = Array.from({ length: queryCount }, (_, i) => (i === 0 ? HOSTILE_ID : `q${i}`));
   const effective = ids.map((_, i) => i);
   return {
+    threshold: { kind: 'refused', reason: 'no negative queries', answerable: queryCount, negatives: 0 },
     kbPath: '/kb',
     goldenPath: '/kb/golden.yml',
     model: 'none',

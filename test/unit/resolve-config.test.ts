@@ -253,6 +253,20 @@ describe('resolveConfig validation', () => {
     expect(error.message).toContain(file);
   });
 
+  it('refuses the retired [search] min_confidence_ratio, naming what replaced it', () => {
+    write('groove.toml', '[search]\nmin_confidence_ratio = 1.5\n');
+    const error = thrownBy(() => resolve());
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain('"search.min_confidence_ratio" was replaced by [search] min_confidence');
+  });
+
+  it('reads [search] min_confidence in [0, 1]', () => {
+    write('groove.toml', '[search]\nmin_confidence = 0.45\n');
+    expect(resolve().search.minConfidence).toBe(0.45);
+    write('groove.toml', '[search]\nmin_confidence = 1.5\n');
+    expect(thrownBy(() => resolve()).message).toContain('search.min_confidence');
+  });
+
   it('names the key and file for a value out of range', () => {
     const file = write('groove.toml', '[chunking]\nmax_heading_level = 9\n');
     const error = thrownBy(() => resolve());

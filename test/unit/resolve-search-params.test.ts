@@ -34,7 +34,7 @@ describe('resolveSearchParams', () => {
       boost: null,
       graph: null,
       fold: DEFAULTS.search.fold,
-      minConfidenceRatio: DEFAULTS.search.minConfidenceRatio,
+      minConfidence: DEFAULTS.search.minConfidence,
       fusion: DEFAULTS.search.fusion,
       explain: false,
     });
@@ -64,7 +64,7 @@ describe('resolveSearchParams', () => {
 
   it('takes groove.toml over DEFAULTS, and the request over both', () => {
     const config = configWith(
-      'rerank_by_default = false\n[search]\nlimit = 12\nmin_confidence_ratio = 2.0\n' +
+      'rerank_by_default = false\n[search]\nlimit = 12\nmin_confidence = 0.25\n' +
         '[search.mmr]\nenabled = true\nlambda = 0.4\n[quality_filter]\nthreshold = 0.6\n',
     );
     expect(resolveSearchParams({}, config)).toMatchObject({
@@ -72,15 +72,15 @@ describe('resolveSearchParams', () => {
       minQuality: 0.6,
       rerank: false,
       mmr: { lambda: 0.4, sameDocPenalty: DEFAULTS.search.mmr.sameDocPenalty },
-      minConfidenceRatio: 2,
+      minConfidence: 0.25,
     });
     const request = { limit: 3, minQuality: 0.1, rerank: true, mmrLambda: 0.9, mmrSameDocPenalty: 0.2 };
-    expect(resolveSearchParams({ ...request, minConfidenceRatio: 0 }, config)).toMatchObject({
+    expect(resolveSearchParams({ ...request, minConfidence: 0 }, config)).toMatchObject({
       limit: 3,
       minQuality: 0.1,
       rerank: true,
       mmr: { lambda: 0.9, sameDocPenalty: 0.2 },
-      minConfidenceRatio: 0,
+      minConfidence: 0,
     });
     expect(resolveSearchParams({ mmr: false, mmrLambda: 0.9 }, config).mmr).toBeNull();
   });

@@ -66,7 +66,7 @@ describe('groove search flags', () => {
         '--mmr-same-doc-penalty',
         '0.1',
         '--no-parent-retriever',
-        '--min-confidence-ratio',
+        '--min-confidence',
         '0',
         '--explain',
       ]),
@@ -87,7 +87,7 @@ describe('groove search flags', () => {
       mmrLambda: 0.4,
       mmrSameDocPenalty: 0.1,
       parentRetriever: false,
-      minConfidenceRatio: 0,
+      minConfidence: 0,
       explain: true,
     });
     expect(await requestOf(['x', '--rerank', '--no-mmr', '--parent-retriever'])).toEqual({

@@ -45,7 +45,7 @@ describe('the search parameter table', () => {
       'boost',
       'graph',
       'fold',
-      'min_confidence_ratio',
+      'min_confidence',
       'explain',
       'timings',
     ]);
@@ -70,9 +70,9 @@ describe('the search parameter table', () => {
       boost: { value: DEFAULTS.search.boost.enabled, configPath: 'search.boost.enabled' },
       graph: { value: DEFAULTS.search.graph.enabled, configPath: 'search.graph.enabled' },
       fold: { value: DEFAULTS.search.fold, configPath: 'search.fold' },
-      minConfidenceRatio: {
-        value: DEFAULTS.search.minConfidenceRatio,
-        configPath: 'search.minConfidenceRatio',
+      minConfidence: {
+        value: DEFAULTS.search.minConfidence,
+        configPath: 'search.minConfidence',
       },
     });
   });
@@ -88,7 +88,7 @@ describe('the search parameter table', () => {
       'minQuality',
       'mmrLambda',
       'mmrSameDocPenalty',
-      'minConfidenceRatio',
+      'minConfidence',
     ]);
     for (const p of numbers) {
       const at = (value: number) =>
@@ -114,7 +114,7 @@ describe('the search parameter table', () => {
 describe('the shared wording', () => {
   it('states ranges for each type', () => {
     expect(rangeText(byName('limit'))).toBe('1-1000');
-    expect(rangeText(byName('minConfidenceRatio'))).toBe('0 or more');
+    expect(rangeText(byName('minConfidence'))).toBe('0-1');
     expect(rangeText(byName('query'))).toBe('at most 1024 bytes');
     expect(rangeText(byName('category'))).toBe('');
     expect(rangeText(byName('pathGlobs'))).toBe('1-64 globs of at most 1024 bytes each');

@@ -151,7 +151,7 @@ describe('generated schemas', () => {
       boost: true,
       graph: false,
       fold: 'section',
-      min_confidence_ratio: 0,
+      min_confidence: 0,
       explain: true,
       timings: true,
     };
@@ -180,7 +180,7 @@ describe('generated schemas', () => {
       boost: true,
       graph: false,
       fold: 'section',
-      minConfidenceRatio: 0,
+      minConfidence: 0,
       explain: true,
       timings: true,
     });

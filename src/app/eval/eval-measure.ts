@@ -16,6 +16,8 @@ import type { EffectivePipeline } from './eval-rows.js';
 
 export interface RowMeasurement {
   perQuery: QueryResult[];
+  /** The min_confidence the row's searches ran with (what low_confidence compared against). */
+  minConfidence: number | null;
   legFailures: LegFailure[];
   /** With `budgets`: each query's recall at every token budget, in query order. */
   budget?: { expected: GoldenQuery['expected']; budget: QueryBudgetRecall }[];
@@ -47,6 +49,7 @@ export async function measureRow(
   const legs = new Map<keyof LegReport, LegFailure>();
   const perQuery: QueryResult[] = [];
   const budget: NonNullable<RowMeasurement['budget']> = [];
+  let minConfidence: number | null = null;
   for (const q of queries) {
     const request = {
       query: q.query,
@@ -84,6 +87,7 @@ export async function measureRow(
         expected: q.expected,
         budget: await measureBudgets(response, q.expected, options.budgets),
       });
+    minConfidence = response.settings.minConfidence;
     const topK = response.results.map((hit, i) => ({
       rank: i + 1,
       path: hit.path,
@@ -101,7 +105,8 @@ export async function measureRow(
         ...computeQueryMetrics(q.expected, topK, options.kValues),
         extra: computeExtraQueryMetrics(q.expected, topK, options.kValues),
       },
+      confidence: { value: response.confidence, abstained: response.lowConfidence },
     });
   }
-  return { perQuery, legFailures: [...legs.values()], ...(options.budgets ? { budget } : {}) };
+  return { perQuery, minConfidence, legFailures: [...legs.values()], ...(options.budgets ? { budget } : {}) };
 }

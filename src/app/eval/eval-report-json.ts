@@ -73,6 +73,7 @@ function rowToJson(report: EvalRowReport): Json {
     aggregate: run.aggregate,
     per_query: run.per_query,
     findings: run.findings,
+    ...(run.abstention ? { abstention: run.abstention } : {}),
     previous: report.previous ? evalRunToJson(report.previous) : null,
     diff: report.diff ? diffToJson(report.diff) : null,
     row: report.run.row ?? null,

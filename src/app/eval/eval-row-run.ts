@@ -1,5 +1,6 @@
 // One measured row of eval (a decision, reference or ablation row) as a run: its fingerprint, its aggregate
 // with the extra metrics and judged@k, its findings, and the refusal of a row whose legs failed on some queries.
+import { abstentionCases, computeAbstention } from '../../measure/abstention-metrics.js';
 import { collectDegradation } from '../../measure/eval-degradation.js';
 import type { EvalFingerprint } from '../../measure/eval-fingerprint.js';
 import {
@@ -82,6 +83,7 @@ export function buildRun(row: EvalRowSpec, i: number, context: RunContext): Eval
     findings: measured.findings[i]!,
     ...(row.name === null ? {} : { row: row.name }),
     ...(degradation.length > 0 ? { degradation } : {}),
+    ...abstentionOf(measurement),
   };
   return run;
 }
@@ -98,4 +100,10 @@ function withExtraAggregate(
     kValues,
   );
   return { ...aggregate, ...(extra ? { extra } : {}), ...(judgedAtK ? { judgedAtK } : {}) };
+}
+
+/** The row's abstention on the golden set's negative queries, when it has any. */
+function abstentionOf(measurement: RowMeasurement): Pick<EvalRun, 'abstention'> {
+  const abstention = computeAbstention(abstentionCases(measurement.perQuery), measurement.minConfidence ?? 0);
+  return abstention ? { abstention } : {};
 }

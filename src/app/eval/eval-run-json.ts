@@ -1,8 +1,10 @@
 // The wire form of eval runs: snake_case, as the history file and `--format json` spell it (read back by
 // eval-run-reader.ts).
+
 import type { EvalFingerprint } from '../../measure/eval-fingerprint.js';
 import type { AggregateMetrics, QueryMetrics } from '../../measure/eval-metrics.js';
 import type { EvalRun, QuoteFinding } from '../../measure/eval-run.js';
+import { abstentionToJson, queryConfidenceToJson } from './abstention-json.js';
 
 type Json = Record<string, unknown>;
 
@@ -140,12 +142,14 @@ export function evalRunToJson(run: EvalRun, options: { forHistory?: boolean } = 
         ...kbField(h.kb),
       })),
       metrics: queryMetricsToJson(q.metrics),
+      ...queryConfidenceToJson(q),
     })),
     ...(findings.length > 0 || !options.forHistory ? { findings } : {}),
     ...(run.row === undefined ? {} : { row: run.row }),
     ...(run.degradation && run.degradation.length > 0
       ? { degradation: run.degradation.map((d) => ({ leg: d.leg, reason: d.reason })) }
       : {}),
+    ...(run.abstention ? { abstention: abstentionToJson(run.abstention) } : {}),
   };
 }
 

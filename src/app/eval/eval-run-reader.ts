@@ -1,9 +1,11 @@
 // The lenient reader of stored eval runs (the history file, a `--compare` JSON file): every field has a default,
 // so a run written by an older version never costs its baseline. The wire form it reads is eval-run-json.ts's.
+
 import * as z from 'zod';
 import type { EvalFingerprint } from '../../measure/eval-fingerprint.js';
 import type { AggregateMetrics, MetricsByK, QueryMetrics } from '../../measure/eval-metrics.js';
 import type { EvalRun } from '../../measure/eval-run.js';
+import { abstentionFromJson, queryConfidenceFromJson } from './abstention-json.js';
 
 // The reader's schema is built on first use: constructing it costs milliseconds that a command reading no eval run
 // (a one-shot search) should not pay.
@@ -137,6 +139,7 @@ function buildRunSchema() {
               r_precision: optionalMetric,
             })
             .prefault({}),
+          confidence: z.unknown().optional(),
         }),
       )
       .default([]),
@@ -154,6 +157,7 @@ function buildRunSchema() {
     // `--format json` writes `row: null` for a plain run; the history leaves it out.
     row: z.string().nullable().optional(),
     degradation: z.array(z.object({ leg: z.string(), reason: z.string() })).optional(),
+    abstention: z.unknown().optional(),
   });
 }
 
@@ -232,6 +236,7 @@ export function evalRunFromJson(value: unknown): EvalRun | null {
         ndcgAtK: q.metrics.ndcg_at_k,
         ...extraQueryFromJson(q.metrics),
       },
+      ...queryConfidenceFromJson(q.confidence),
     })),
     findings: r.findings.map((x) => ({
       check: x.check,
@@ -240,6 +245,7 @@ export function evalRunFromJson(value: unknown): EvalRun | null {
     })),
     ...(r.row === undefined || r.row === null ? {} : { row: r.row }),
     ...(r.degradation && r.degradation.length > 0 ? { degradation: r.degradation } : {}),
+    ...abstentionFromJson(r.abstention),
   };
 }
 

@@ -1,4 +1,5 @@
 // The eval feature's public surface: other features and the facade import only this file.
+export type { AbstentionMetrics, RateWithInterval } from '../../measure/abstention-metrics.js';
 export { ABLATION_STAGES, type AblationRow, type AblationStage } from './eval-ablation.js';
 export type { HistoryWriteResult } from './eval-history.js';
 export {

@@ -191,6 +191,7 @@ function combineReaders(parts: readonly PartReads[]): SearchReader {
         ),
       ),
     countFtsUnion: (parts) => readers.reduce((sum, reader) => sum + reader.countFtsUnion(parts), 0),
+    countRows: (table) => readers.reduce((sum, reader) => sum + reader.countRows(table), 0),
     openWordPostings: () => {
       throw new Error('a combined reader has no postings of its own');
     },

@@ -27,7 +27,7 @@ export type SearchKnobs = Partial<
     | 'boost'
     | 'graph'
     | 'fold'
-    | 'minConfidenceRatio'
+    | 'minConfidence'
     | 'explain'
   >
 >;
@@ -55,7 +55,8 @@ export interface EffectiveSearchParams {
   graph: GraphParams | null;
   /** What a later hit of a section or document already ranked is folded into (rank/fold-hits.ts). */
   fold: FoldMode;
-  minConfidenceRatio: number;
+  /** `low_confidence` is set when `confidence` is below it (rank/answer-confidence.ts). */
+  minConfidence: number;
   /** RRF and the bm25 column weights: configuration only, no request overrides them. */
   fusion: FusionParams;
   explain: boolean;
@@ -90,7 +91,7 @@ export function resolveSearchParams(request: SearchKnobs, config: ResolvedConfig
     boost: (request.boost ?? search.boost.enabled) ? boostParamsOf(config) : null,
     graph: (request.graph ?? search.graph.enabled) ? graphParamsOf(config) : null,
     fold: request.fold ?? search.fold,
-    minConfidenceRatio: request.minConfidenceRatio ?? search.minConfidenceRatio,
+    minConfidence: request.minConfidence ?? search.minConfidence,
     fusion: { ...search.fusion },
     explain: request.explain ?? false,
   };

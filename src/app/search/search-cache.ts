@@ -17,6 +17,11 @@ export interface WordRanking {
    * reader's prepareCorpusRanking must.
    */
   prepareCorpusRanking(query: CorpusQuery, weights: Bm25Weights): PreparedCorpusRanking | null;
+  /**
+   * prepareCorpusRanking from the snapshot already held for the current text, never loading, refreshing or
+   * counting a search toward loading one (a per-search read beside the ranking, such as the confidence's).
+   */
+  heldCorpusRanking(query: CorpusQuery, weights: Bm25Weights): PreparedCorpusRanking | null;
 }
 
 /** What a search reads from memory instead of the index, when it can. */

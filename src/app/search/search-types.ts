@@ -92,6 +92,12 @@ export interface TokenBudgetReport {
 
 export interface SearchResponse {
   results: SearchHit[];
+  /**
+   * The IDF-weighted share of the query's word terms that the top hit holds, in [0, 1]; 0 with no hit
+   * (rank/answer-confidence.ts, docs/search.md#confidence).
+   */
+  confidence: number;
+  /** `confidence` below the threshold in effect (`min_confidence`). */
   lowConfidence: boolean;
   /** The document filters the request gave, or null when it gave none. */
   filterApplied: DocumentFilters | null;
@@ -108,9 +114,11 @@ export interface SearchResponse {
   timingsMs?: StageTimings;
 }
 
-/** What the search ranked with, as the CLI's text names it: the low_confidence ratio and the fold mode. */
+/** What the search ranked with, as the CLI's text names it: the low_confidence threshold and the fold mode. */
 export interface SearchResponseSettings {
-  minConfidenceRatio: number;
+  minConfidence: number;
+  /** Whether `minConfidence` is the built-in default (not fitted to this KB nor set by the request). */
+  minConfidenceIsDefault: boolean;
   fold: FoldMode;
 }
 
@@ -142,6 +150,7 @@ export function searchResponseToJson(response: SearchResponse): Record<string, u
       ...(hit.explain ? { explain: explanationToJson(hit.explain) } : {}),
       ...(hit.tokens === undefined ? {} : { tokens: hit.tokens }),
     })),
+    confidence: roundConfidence(response.confidence),
     low_confidence: response.lowConfidence,
     filter_applied: response.filterApplied && toWireKeys(response.filterApplied),
     legs: response.legs,
@@ -211,4 +220,9 @@ function explanationToJson(explain: HitExplanation): Record<string, unknown> {
         }),
     ...(explain.rerankScore === undefined ? {} : { rerank_score: explain.rerankScore }),
   };
+}
+
+/** Confidence on the wire: three decimals are all it means. */
+function roundConfidence(confidence: number): number {
+  return Math.round(confidence * 1000) / 1000;
 }

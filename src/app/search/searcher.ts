@@ -1,16 +1,18 @@
 // The one search pipeline shared by the CLI, the MCP server and eval.
+import { DEFAULTS } from '../../config/defaults.js';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { chunkModelText } from '../../document/chunk-model-input.js';
 import { answeredLeg, disabledLeg, failedLeg } from '../../measure/leg-health.js';
+import { isLowConfidence } from '../../rank/answer-confidence.js';
 import { presentFilters } from '../../rank/document-filter.js';
 import { type FoldMode, foldKey, foldRanked } from '../../rank/fold-hits.js';
 import { fuseRrf } from '../../rank/fuse-rrf.js';
 import type { LearnedSignals } from '../../rank/learned-signals.js';
-import { isLowConfidence } from '../../rank/low-confidence.js';
 import { computeMatchSpans } from '../../rank/match-spans.js';
 import { selectMmr } from '../../rank/mmr.js';
 import type { SearchReader } from '../../store/chunk-search.js';
 import type { ChunkRecord, Embedder, LegHealth, Reranker } from '../../types.js';
+import { measureAnswerConfidence } from './answer-confidence-terms.js';
 import {
   type LexicalLegResult,
   runLexicalLeg,
@@ -72,7 +74,7 @@ export type { CandidateLeg } from './leg-selection.js';
  * Stages: validate and compile the request (word-level, trigram, exclusions, short CJK terms; once, see
  * checked-search.ts) → resolve filters to documents → lexical leg (word-level bm25 ranks; trigram and substring
  * hits only fill what words left) and vector leg (exact KNN, exclusions removed) → RRF → optional boost →
- * optional graph hop → optional rerank → optional fold → optional MMR → low_confidence → optional parent
+ * optional graph hop → optional rerank → optional fold → optional MMR → confidence and low_confidence → optional parent
  * retriever → match_spans → response with leg health, the settings it was ranked with and, when the request asks
  * (`timings`), the time each stage took. The request's `legs`, or eval's stage ablation (`skipLeg`), may skip one
  * candidate leg; fusion then ranks by the other leg alone.
@@ -172,10 +174,10 @@ export async function runSearch(
   if (useFold) ranked = clock.time('fold', () => applyFold(ranked, records, params.fold, foldLimit));
   const mmr = params.mmr;
   if (mmr) ranked = clock.time('mmr', () => applyMmr(context, ranked, records, { ...mmr, limit }));
-  const lowConfidence = isLowConfidence(
-    ranked.map((r) => r.score),
-    params.minConfidenceRatio,
-  );
+  const confidence = measureAnswerConfidence(reader, words.terms, ranked[0]?.id ?? null, {
+    words: context.cache.words,
+    weights: { heading: f.bm25HeadingWeight, context: f.bm25ContextWeight, content: f.bm25ContentWeight },
+  });
   records = new Map([...records].filter(([id]) => ranked.some((r) => r.id === id)));
   const spanTerms = [...trigram.phrases, ...trigram.shortTerms, ...words.terms];
   const results = ranked.flatMap((entry) => {
@@ -190,7 +192,8 @@ export async function runSearch(
   });
   return {
     results,
-    lowConfidence,
+    confidence,
+    lowConfidence: isLowConfidence(confidence, params.minConfidence),
     filterApplied: presentFilters(request),
     legs: {
       lexical: lexical.health,
@@ -200,7 +203,11 @@ export async function runSearch(
     },
     lexicalOnly: context.embedder === null,
     ...(hidden > 0 ? { hiddenByQuality: { count: hidden, minQuality } } : {}),
-    settings: { minConfidenceRatio: params.minConfidenceRatio, fold: params.fold },
+    settings: {
+      minConfidence: params.minConfidence,
+      minConfidenceIsDefault: params.minConfidence === DEFAULTS.search.minConfidence,
+      fold: params.fold,
+    },
     ...(request.timings ? { timingsMs: clock.timings() } : {}),
   };
 }

@@ -50,6 +50,16 @@ export class WordSnapshots implements WordRanking {
     return index && prepareSnapshotRanking(index, this.tokenizer!, query);
   }
 
+  heldCorpusRanking(query: CorpusQuery, weights: Bm25Weights): PreparedCorpusRanking | null {
+    const own = this.weights;
+    if (weights.heading !== own.heading || weights.context !== own.context || weights.content !== own.content)
+      return null;
+    const cached = this.cache;
+    if (!cached?.index || cached.text !== this.textKey()) return null;
+    this.tokenizer ??= WordTokenizer.forWordTable(this.connection.db);
+    return prepareSnapshotRanking(cached.index, this.tokenizer, query);
+  }
+
   /** The word snapshot (and its tokenizer) when it ranks with `weights`; see current. */
   private rankingWith(weights: Bm25Weights): WordIndex | null {
     // Other weights (tune's sweep) rank through FTS5; they must not build a snapshot they cannot use.

@@ -1,4 +1,5 @@
 // The tune feature's public surface: other features and the facade import only this file.
+export { formatThresholdSnippet, type ThresholdFit } from '../../measure/tune-threshold.js';
 export {
   type FusionCondition,
   type QueryDiagnostics,

@@ -12,6 +12,7 @@ import {
 import { createMetricTable } from '../../measure/tune-metric-table.js';
 import { runNestedLoo } from '../../measure/tune-select.js';
 import { summariseTune, type TuneStatistics } from '../../measure/tune-summary.js';
+import type { ThresholdFit } from '../../measure/tune-threshold.js';
 import { loadGoldenFile, type ReadCheckedFile, resolveGoldenPath } from '../golden/index.js';
 import {
   compileLegQuery,
@@ -20,6 +21,7 @@ import {
   type ReadSnapshot,
 } from '../search/index.js';
 import { type PreparedQuery, prepareQuery, type QueryDiagnostics, sweepQuery } from './tune-measure.js';
+import { measureThresholdFit } from './tune-threshold-measure.js';
 
 export type { FusionCondition } from '../../measure/tune-grid.js';
 export type { SignTest } from '../../measure/tune-select.js';
@@ -78,6 +80,8 @@ export interface TuneReport extends TuneStatistics {
   diagnostics: QueryDiagnostics[];
   /** Queries where a leg failed (the numbers then measure less than the pipeline). */
   legFailures: { id: string; reason: string }[];
+  /** min_confidence fitted on the golden set's negative and answerable queries, or why it was not. */
+  threshold: ThresholdFit;
 }
 
 export type TuneOutcome =
@@ -102,7 +106,9 @@ export async function runTune(
   );
   const depth = normalizeTuneDepth({ kValues: options.kValues ?? config.eval.kValues, limit: options.limit });
   // The golden loader refuses exclusion-only queries, so every query compiles to something searchable.
+  // Negative queries (nothing expected) fit the threshold only; fusion is swept on the answerable ones.
   const queries = golden.queries.flatMap((q) => {
+    if (q.expected.length === 0) return [];
     const compiled = compileLegQuery(q.query);
     return compiled.kind === 'query' ? [{ golden: q, compiled }] : [];
   });
@@ -192,6 +198,10 @@ export async function runTune(
       diagnostics,
       ...summariseTune(loo, table, { ids: prepared.map((p) => p.golden.id), effective }),
       legFailures: prepared.flatMap((p) => (p.legFailure ? [{ id: p.golden.id, reason: p.legFailure }] : [])),
+      threshold: await measureThresholdFit(snapshot, golden.queries, {
+        limit: depth.limit,
+        currentThreshold: config.search.minConfidence,
+      }),
     };
     return { kind: 'report', report };
   });
