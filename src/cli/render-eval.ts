@@ -182,9 +182,13 @@ function renderDelta(delta: number, threshold: number, color: boolean): string {
 export function renderEvalDiagnostics(report: EvalReport): string {
   const lines = report.notes.map((note) => `groove eval: note: ${note}`);
   const total = report.run.perQuery.length;
+  const degradation = report.run.degradation ?? [];
   for (const failure of report.legFailures) {
+    // A reason the degradation warning just printed (renderIntegrityDiagnostics) is not repeated.
+    const said = degradation.some((d) => d.leg === failure.leg && d.reason.includes(failure.firstReason));
+    const reason = said ? 'the reason above' : failure.firstReason;
     lines.push(
-      `groove eval: warning: the ${failure.leg} leg failed on ${failure.queries} of ${total} queries (${failure.firstReason}); those results come from the remaining legs`,
+      `groove eval: warning: the ${failure.leg} leg failed on ${failure.queries} of ${total} queries (${reason}); those results come from the remaining legs`,
     );
   }
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { AblationRow } from '../../src/app/eval/eval-ablation.js';
 import type { EvalReport, EvalRun } from '../../src/app/eval/eval-report.js';
 import { renderAblationText } from '../../src/cli/render-ablation.js';
-import { renderEvalText, renderGate, renderQuoteFindings } from '../../src/cli/render-eval.js';
+import {
+  renderEvalDiagnostics,
+  renderEvalText,
+  renderGate,
+  renderQuoteFindings,
+} from '../../src/cli/render-eval.js';
+import { renderIntegrityDiagnostics } from '../../src/cli/render-integrity.js';
 import { judgeAblation } from '../../src/measure/ablation-verdict.js';
 import { compareWithPrevious } from '../../src/measure/eval-compare.js';
 import { aggregateMetrics, computeQueryMetrics, type ExpectedEntry } from '../../src/measure/eval-metrics.js';
@@ -90,6 +96,22 @@ function withExtras(run: EvalRun): EvalRun {
   );
   return { ...run, perQuery, aggregate: { ...run.aggregate, ...(extra ? { extra } : {}) } };
 }
+
+describe('eval diagnostics', () => {
+  it("names a failed leg's reason once: after the degradation warning, the leg warning refers to it", () => {
+    const run = seedRun('2026-04-24T05:32:01+00:00', firstRunHits);
+    const failure = { leg: 'vector' as const, queries: 2, firstReason: 'the model is not available' };
+    const degraded = {
+      ...run,
+      degradation: [{ leg: 'vector' as const, reason: 'failed: the model is not available' }],
+    };
+    const both = `${renderIntegrityDiagnostics({ ...report(degraded, null), legFailures: [failure] })}${renderEvalDiagnostics({ ...report(degraded, null), legFailures: [failure] })}`;
+    expect(both.split('the model is not available')).toHaveLength(2);
+    expect(both).toContain('failed on 2 of 2 queries (the reason above)');
+    const alone = renderEvalDiagnostics({ ...report(run, null), legFailures: [failure] });
+    expect(alone).toContain('failed on 2 of 2 queries (the model is not available)');
+  });
+});
 
 describe('eval text report', () => {
   it('shows judged@k with its meaning only when it was measured', () => {
