@@ -8,13 +8,16 @@ import { taskIdInput } from './task-usage.js';
 const unit = (name: string) =>
   z.number().min(0, `${name} must be between 0 and 1`).max(1, `${name} must be between 0 and 1`);
 
+/** The arguments the `search` tool takes beyond the search parameter table: the server's, not the search's. */
+export const SEARCH_SERVER_ARGUMENTS = ['task_id'] as const;
+
 /**
  * The `search` tool's input: generated from the search parameter table (snake_case, strict, described), plus
  * the `task_id` the served documents are counted under.
  */
 export const searchInput = (searchWireSchema() as unknown as z.ZodObject<z.ZodRawShape>).extend({
   task_id: taskIdInput,
-}) as unknown as z.ZodType<SearchInput>;
+} satisfies Record<(typeof SEARCH_SERVER_ARGUMENTS)[number], unknown>) as unknown as z.ZodType<SearchInput>;
 
 export type SearchInput = SearchWireRequest & { task_id?: string };
 

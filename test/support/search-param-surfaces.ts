@@ -3,6 +3,7 @@
 // Test-only.
 import { configKey, rangeText } from '../../src/config/search-param-text.js';
 import { SEARCH_PARAMS, type SearchParam } from '../../src/config/search-params.js';
+import { SEARCH_SERVER_ARGUMENTS } from '../../src/mcp/tool-schemas.js';
 
 /** What a surface says about one parameter. */
 export interface ParamFacts {
@@ -85,9 +86,12 @@ interface JsonProperty {
   description?: string;
 }
 
-/** Each property of the MCP tool's input schema, by its (wire) name. */
+/** Each property of the MCP tool's input schema, by its (wire) name; the server's own arguments left out. */
 export function mcpSurface(schema: { properties?: Record<string, unknown> }): Surface {
-  const entries = Object.entries(schema.properties ?? {}) as [string, JsonProperty][];
+  const server: readonly string[] = SEARCH_SERVER_ARGUMENTS;
+  const entries = (Object.entries(schema.properties ?? {}) as [string, JsonProperty][]).filter(
+    ([wire]) => !server.includes(wire),
+  );
   return new Map(entries.map(([wire, property]) => [wire, splitHelpText(property.description ?? '')]));
 }
 
