@@ -106,6 +106,28 @@ describe('search with max_tokens', () => {
     });
   });
 
+  it("names a passage's own lines when its chunk's text leaves a heading line out", async () => {
+    const note = [
+      '<small>Released December 20, 2022</small>',
+      '',
+      '## Improved',
+      '',
+      '- Canvas: turbine embeds are now shown at 16:9.',
+      '- Canvas: added a toggle to the export modal.',
+      '',
+    ].join('\n');
+    const temp = createKb({ 'release.md': note });
+    await withFacade(temp, async (facade) => {
+      const whole = await facade.search({ query: 'turbine' });
+      // The chunk spans the heading line, but its text leaves it out: not the file's text verbatim.
+      expect(whole.results[0]!.content).not.toContain('## Improved');
+      const budgeted = await facade.search({ query: 'turbine', maxTokens: 40 });
+      const passage = budgeted.results[0]!;
+      expect(passage.content).toBe('- Canvas: turbine embeds are now shown at 16:9.');
+      expect([passage.lineStart, passage.lineEnd]).toEqual([5, 5]);
+    });
+  });
+
   it('cuts Japanese at 。 and keeps a larger budget within itself too', async () => {
     const temp = createKb({ 'tsuyu.md': japanese });
     await withFacade(temp, async (facade) => {

@@ -196,8 +196,8 @@ export async function searchParts(
   const views = parts.map((part) => part.view);
   const context = parts.length === 1 ? contextOf(views[0]!) : combinedContext(ids, views);
   // A hit's text is looked up in its own KB's file, by its own path.
-  const firstLine = (hit: SearchHit) =>
-    views[ids.partOf(hit.chunkId)]!.textFirstLine({ ...hit, path: ids.unqualify(hit.path).path });
+  const firstLine = (hit: SearchHit, text: string) =>
+    views[ids.partOf(hit.chunkId)]!.textFirstLine({ ...hit, path: ids.unqualify(hit.path).path }, text);
   const response = await runBudgetedSearch(context, request, options, firstLine);
   return { ...response, results: response.results.map((hit) => labelHit(ids, parts, hit)) };
 }

@@ -107,7 +107,7 @@ export interface SessionView {
   /** The lines of its file a chunk of this index spans, where they can be known. */
   linesOf(record: ChunkRecord): LineSpan | null;
   /** The line of its file where a hit's text begins (a budget's passages count their lines from it), or null. */
-  textFirstLine(hit: SearchHit): number | null;
+  textFirstLine(hit: SearchHit, text: string): number | null;
 }
 
 export class SearchSession {
@@ -215,15 +215,15 @@ export class SearchSession {
       },
       request,
       options,
-      (hit) => this.textFirstLine(hit),
+      (hit, text) => this.textFirstLine(hit, text),
     );
   }
 
-  /** The line of its file where a hit's text begins (a passage's lines count from it); see findTextLine. */
-  private textFirstLine(hit: SearchHit): number | null {
+  /** The line of a hit's file where `text` (its text, or a passage of it) begins from the hit's first line. */
+  private textFirstLine(hit: SearchHit, text: string): number | null {
     if (!this.config.kbPath || hit.lineStart === null) return null;
     const file = path.join(this.config.kbPath, ...hit.path.split('/'));
-    return findTextLine(file, hit.content, hit.lineStart);
+    return findTextLine(file, text, hit.lineStart);
   }
 
   /**
@@ -277,7 +277,7 @@ export class SearchSession {
       embedder: this.embedder,
       reranker: this.reranker,
       linesOf: (record) => this.linesOf(record),
-      textFirstLine: (hit) => this.textFirstLine(hit),
+      textFirstLine: (hit, text) => this.textFirstLine(hit, text),
     };
   }
 

@@ -24,13 +24,16 @@ export function applyTokenBudget(
   );
   return {
     ...response,
-    results: passages.map((passage) => passageHit(hits[passage.hit]!, passage)),
+    results: passages.map((passage) => passageHit(hits[passage.hit]!, passage, firstLine)),
     budget: { maxTokens, tokensUsed, counter: counter.name },
   };
 }
 
-/** Where a hit's text begins in its file: the 1-based line, or null when it cannot be told. */
-export type TextFirstLine = (hit: SearchHit) => number | null;
+/**
+ * Where `text` (a hit's own text, or a passage of it) begins in the hit's file, searched from the hit's first line:
+ * the 1-based line, or null when it cannot be told.
+ */
+export type TextFirstLine = (hit: SearchHit, text: string) => number | null;
 
 /**
  * A hit as a passage source. Lines are known only for a hit that names its own lines and whose text is its own
@@ -39,18 +42,39 @@ export type TextFirstLine = (hit: SearchHit) => number | null;
 export function passageSourceOf(hit: SearchHit, firstLine?: TextFirstLine): PassageHit {
   const widened = hit.expandedFrom?.kind === 'whole_document' || hit.expandedFrom?.kind === 'adjacent';
   const known = !widened && hit.lineStart !== null && firstLine !== undefined;
-  return { content: hit.content, matchSpans: hit.matchSpans, firstLine: known ? firstLine(hit) : null };
+  return {
+    content: hit.content,
+    matchSpans: hit.matchSpans,
+    firstLine: known ? firstLine(hit, hit.content) : null,
+  };
+}
+
+/**
+ * A passage's own lines: counted from where its hit's text begins when that was found; else, when the hit's
+ * text is not the file's verbatim (the chunker leaves heading lines out of a chunk's text), where the passage
+ * itself stands within its hit's lines.
+ */
+function passageLines(
+  hit: SearchHit,
+  passage: BudgetPassage,
+  firstLine?: TextFirstLine,
+): { lineStart: number | null; lineEnd: number | null } {
+  if (passage.lineStart !== null || firstLine === undefined) return passage;
+  const widened = hit.expandedFrom?.kind === 'whole_document' || hit.expandedFrom?.kind === 'adjacent';
+  if (widened || hit.lineStart === null) return passage;
+  const start = firstLine(hit, passage.text);
+  if (start === null || (hit.lineEnd !== null && start > hit.lineEnd)) return passage;
+  return { lineStart: start, lineEnd: start + (passage.text.match(/\n/g)?.length ?? 0) };
 }
 
 /** The hit carrying one of its passages: the passage's text, lines, tokens and the match spans inside it. */
-function passageHit(hit: SearchHit, passage: BudgetPassage): SearchHit {
+function passageHit(hit: SearchHit, passage: BudgetPassage, firstLine?: TextFirstLine): SearchHit {
   const from = countUtf8Bytes(hit.content, 0, passage.start);
   const to = from + countUtf8Bytes(passage.text);
   return {
     ...hit,
     content: passage.text,
-    lineStart: passage.lineStart,
-    lineEnd: passage.lineEnd,
+    ...passageLines(hit, passage, firstLine),
     matchSpans: hit.matchSpans
       .filter((span) => span.start >= from && span.end <= to)
       .map((span) => ({ start: span.start - from, end: span.end - from })),
