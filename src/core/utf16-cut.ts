@@ -3,8 +3,11 @@
 /** Cut `text` to at most `maxChars` UTF-16 units, never leaving half of a surrogate pair at the end. */
 export function truncateToChars(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  let end = maxChars;
+  return text.slice(0, pairSafeEnd(text, maxChars));
+}
+
+/** `end`, or one unit less when the unit before it is the first half of a surrogate pair. */
+export function pairSafeEnd(text: string, end: number): number {
   const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return text.slice(0, end);
+  return last >= 0xd800 && last <= 0xdbff ? end - 1 : end;
 }

@@ -12,6 +12,7 @@
 // fits at all, the first passage is cut to the budget. The passages come back by hit rank, then by their rank
 // within the hit.
 import { normalizeForQuote } from '../core/quote-text.js';
+import { measureCodePointAt } from '../core/utf8-bytes.js';
 import { type Segment, splitSegments } from './passage-segments.js';
 import { prefixWithinTokens } from './token-estimate.js';
 
@@ -114,10 +115,9 @@ function toUnitRanges(text: string, spans: readonly { start: number; end: number
   let unit = 0;
   for (const target of wanted) {
     while (bytes < target && unit < text.length) {
-      const code = text.charCodeAt(unit);
-      const pair = code >= 0xd800 && code <= 0xdbff && unit + 1 < text.length;
-      bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : pair ? 4 : 3;
-      unit += pair ? 2 : 1;
+      const point = measureCodePointAt(text, unit);
+      bytes += point.bytes;
+      unit += point.units;
     }
     unitAt.set(target, unit);
   }

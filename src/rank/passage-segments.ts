@@ -2,6 +2,7 @@
 // break, after `.`, `!` or `?` followed by whitespace (the whitespace stays with it), or after `。`, `！`, `？`
 // and any closing brackets or quotes that follow them. A segment longer than a cap is cut again at its last
 // space or comma (`、`, `，` too) before the cap, so no single sentence outgrows a small budget.
+import { pairSafeEnd } from '../core/utf16-cut.js';
 
 /** A segment as UTF-16 offsets into the text: [start, end). */
 export interface Segment {
@@ -56,8 +57,7 @@ function pushCapped(segments: Segment[], text: string, start: number, end: numbe
         break;
       }
     }
-    const code = text.charCodeAt(cut - 1);
-    if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
+    cut = pairSafeEnd(text, cut);
     segments.push({ start: from, end: cut });
     from = cut;
   }

@@ -1,6 +1,7 @@
 // The token count a budget is spent in when no tokenizer is loaded: a per-script estimate. Scripts written
 // without spaces (Han, kana, Hangul, Thai…) cost about one token per character in subword vocabularies; other
 // text costs about one token per four characters (whitespace included). Both parts are summed, then rounded up.
+import { pairSafeEnd } from '../core/utf16-cut.js';
 
 /** Characters counted as one token each: scripts without spaces between words and their full-width punctuation. */
 const ONE_TOKEN_CHAR =
@@ -33,6 +34,5 @@ export function prefixWithinTokens(text: string, maxTokens: number, count: (text
     if (count(text.slice(0, mid)) <= maxTokens) low = mid;
     else high = mid - 1;
   }
-  const last = text.charCodeAt(low - 1);
-  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? low - 1 : low);
+  return text.slice(0, pairSafeEnd(text, low));
 }

@@ -75,6 +75,18 @@ export function createUiRoutes(options: UiRoutesOptions): HttpExtraRoutes {
   };
 }
 
+/** A query-string value as the search request takes it; anything else is passed on for the search to refuse. */
+const wholeNumber = (value: string): unknown => (/^-?\d+$/.test(value) ? Number(value) : value);
+const flag = (value: string): unknown => (value === 'true' ? true : value === 'false' ? false : value);
+
+/** The query-string parameters `/api/search` takes besides `q` and `kb`: name, request key, reading. */
+const SEARCH_QUERY_PARAMS = [
+  ['limit', 'limit', wholeNumber],
+  ['max_tokens', 'maxTokens', wholeNumber],
+  ['legs', 'legs', (value: string): unknown => value],
+  ['timings', 'timings', flag],
+] as const;
+
 /**
  * `q` is the query, `limit` the number of hits, `max_tokens` a token budget, `legs` both|lexical|vector and
  * `timings` true|false (the search's own checks apply to each); on a server of several KBs `kb`
@@ -88,17 +100,10 @@ async function answerSearch(
 ): Promise<void> {
   const params = new URLSearchParams(queryOf(req.url ?? ''));
   const request: Record<string, unknown> = { query: params.get('q') ?? '' };
-  for (const [name, key] of [
-    ['limit', 'limit'],
-    ['max_tokens', 'maxTokens'],
-  ] as const) {
+  for (const [name, key, read] of SEARCH_QUERY_PARAMS) {
     const value = params.get(name);
-    if (value !== null) request[key] = /^-?\d+$/.test(value) ? Number(value) : value;
+    if (value !== null) request[key] = read(value);
   }
-  const legs = params.get('legs');
-  if (legs !== null) request.legs = legs;
-  const timings = params.get('timings');
-  if (timings !== null) request.timings = timings === 'true' ? true : timings === 'false' ? false : timings;
   try {
     sendData(res, 200, await searchJson(options, kbSelectorOf(params), request));
   } catch (error) {

@@ -22,7 +22,7 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS served_documents (
 );
 CREATE INDEX IF NOT EXISTS served_documents_age ON served_documents(first_served_at)`;
 
-/** One served (task, document) pair as the counts read it. */
+/** One served (task, document) pair, as the usage file lists it. */
 export interface ServedPair {
   taskId: string;
   path: string;
@@ -63,6 +63,34 @@ export class UsageLog {
       )
       .run(at.toISOString(), taskId, path);
     return marked.changes > 0;
+  }
+
+  /**
+   * Distinct tasks, served pairs, fetched pairs, and how many of the `judged` (task, document) pairs were served;
+   * `judged` null when the judgments cannot be read (then so is the count).
+   */
+  counts(judged: readonly { taskId: string; path: string }[] | null): {
+    tasks: number;
+    served: number;
+    fetched: number;
+    judged: number | null;
+  } {
+    const totals = this.db
+      .prepare(
+        'SELECT count(DISTINCT task_id) AS tasks, count(*) AS served, count(fetched_at) AS fetched FROM served_documents',
+      )
+      .get() as { tasks: number; served: number; fetched: number };
+    if (judged === null) return { ...totals, judged: null };
+    const served = this.db.prepare('SELECT 1 FROM served_documents WHERE task_id = ? AND path = ?').pluck();
+    const seen = new Set<string>();
+    let count = 0;
+    for (const { taskId, path } of judged) {
+      const key = `${taskId}\u0000${path}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (served.get(taskId, path) !== undefined) count++;
+    }
+    return { ...totals, judged: count };
   }
 
   /** Every pair kept, oldest first. */

@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countUsage, judgedKey } from '../../src/app/usage/usage-counts.js';
 import { MAX_SERVED_PAIRS, USAGE_RETENTION_DAYS, UsageLog } from '../../src/store/usage-log.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -46,12 +45,13 @@ describe('usage log', () => {
       { taskId: 'T1', path: 'c.md', fetched: false },
       { taskId: 'T2', path: 'a.md', fetched: false },
     ]);
-    const judged = new Set([
-      judgedKey({ taskId: 'T1', path: 'c.md' }),
-      judgedKey({ taskId: 'T9', path: 'a.md' }),
-    ]);
-    expect(countUsage(pairs, judged)).toEqual({ tasks: 2, served: 4, fetched: 1, judged: 1 });
-    expect(countUsage(pairs, null).judged).toBeNull();
+    const judged = [
+      { taskId: 'T1', path: 'c.md' },
+      { taskId: 'T1', path: 'c.md' },
+      { taskId: 'T9', path: 'a.md' },
+    ];
+    expect(log.counts(judged)).toEqual({ tasks: 2, served: 4, fetched: 1, judged: 1 });
+    expect(log.counts(null).judged).toBeNull();
     log.close();
   });
 

@@ -3,6 +3,7 @@
 // similarities of one model are comparable as they are, so a model's snapshots are searched as one; knowledge
 // bases embedded by different models each get that model's vector leg, fused by rank (`legs.vectorByModel`).
 // One part is the one-KB search itself, its hits labelled with their KB.
+
 import type { LearnedSignals } from '../../rank/learned-signals.js';
 import type { VectorHit, VectorSearchOptions } from '../../store/vector-index.js';
 import { runBudgetedSearch } from './budgeted-search.js';
@@ -196,8 +197,9 @@ export async function searchParts(
   const views = parts.map((part) => part.view);
   const context = parts.length === 1 ? contextOf(views[0]!) : combinedContext(ids, views);
   // A hit's text is looked up in its own KB's file, by its own path.
+  const find = views[0]!.newTextLineFinder();
   const firstLine = (hit: SearchHit, text: string) =>
-    views[ids.partOf(hit.chunkId)]!.textFirstLine({ ...hit, path: ids.unqualify(hit.path).path }, text);
+    views[ids.partOf(hit.chunkId)]!.textFirstLine({ ...hit, path: ids.unqualify(hit.path).path }, text, find);
   const response = await runBudgetedSearch(context, request, options, firstLine);
   return { ...response, results: response.results.map((hit) => labelHit(ids, parts, hit)) };
 }

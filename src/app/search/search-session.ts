@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { formatOfPath } from '../../document/document-formats.js';
-import { findTextLine } from '../../fs/content-line.js';
+import { createTextLineFinder, type TextLineFinder } from '../../fs/content-line.js';
 import type { JudgedServe } from '../../rank/counted-judgments.js';
 import type { LearnedSignals } from '../../rank/learned-signals.js';
 import { type BrowseReader, createBrowseReader } from '../../store/browse-queries.js';
@@ -107,7 +107,9 @@ export interface SessionView {
   /** The lines of its file a chunk of this index spans, where they can be known. */
   linesOf(record: ChunkRecord): LineSpan | null;
   /** The line of its file where a hit's text begins (a budget's passages count their lines from it), or null. */
-  textFirstLine(hit: SearchHit, text: string): number | null;
+  textFirstLine(hit: SearchHit, text: string, find: TextLineFinder): number | null;
+  /** A finder that reads each file once: one per search's passages. */
+  newTextLineFinder(): TextLineFinder;
 }
 
 export class SearchSession {
@@ -200,6 +202,7 @@ export class SearchSession {
   }
 
   search(request: unknown, options: SearchOptions = {}): Promise<SearchResponse> {
+    const find = createTextLineFinder();
     return runBudgetedSearch(
       {
         reader: this.reader,
@@ -215,15 +218,14 @@ export class SearchSession {
       },
       request,
       options,
-      (hit, text) => this.textFirstLine(hit, text),
+      (hit, text) => this.textFirstLine(hit, text, find),
     );
   }
 
   /** The line of a hit's file where `text` (its text, or a passage of it) begins from the hit's first line. */
-  private textFirstLine(hit: SearchHit, text: string): number | null {
+  private textFirstLine(hit: SearchHit, text: string, find: TextLineFinder): number | null {
     if (!this.config.kbPath || hit.lineStart === null) return null;
-    const file = path.join(this.config.kbPath, ...hit.path.split('/'));
-    return findTextLine(file, text, hit.lineStart);
+    return find(path.join(this.config.kbPath, ...hit.path.split('/')), text, hit.lineStart);
   }
 
   /**
@@ -277,7 +279,8 @@ export class SearchSession {
       embedder: this.embedder,
       reranker: this.reranker,
       linesOf: (record) => this.linesOf(record),
-      textFirstLine: (hit, text) => this.textFirstLine(hit, text),
+      textFirstLine: (hit, text, find) => this.textFirstLine(hit, text, find),
+      newTextLineFinder: createTextLineFinder,
     };
   }
 

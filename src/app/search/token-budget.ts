@@ -40,13 +40,17 @@ export type TextFirstLine = (hit: SearchHit, text: string) => number | null;
  * chunk's (not widened by the parent retriever), when `firstLine` finds where that text begins.
  */
 export function passageSourceOf(hit: SearchHit, firstLine?: TextFirstLine): PassageHit {
-  const widened = hit.expandedFrom?.kind === 'whole_document' || hit.expandedFrom?.kind === 'adjacent';
-  const known = !widened && hit.lineStart !== null && firstLine !== undefined;
   return {
     content: hit.content,
     matchSpans: hit.matchSpans,
-    firstLine: known ? firstLine(hit, hit.content) : null,
+    firstLine: firstLine && hasOwnLines(hit) ? firstLine(hit, hit.content) : null,
   };
+}
+
+/** A hit that names its own lines and whose text is its own chunk's (not widened by the parent retriever). */
+function hasOwnLines(hit: SearchHit): boolean {
+  const widened = hit.expandedFrom?.kind === 'whole_document' || hit.expandedFrom?.kind === 'adjacent';
+  return !widened && hit.lineStart !== null;
 }
 
 /**
@@ -59,9 +63,7 @@ function passageLines(
   passage: BudgetPassage,
   firstLine?: TextFirstLine,
 ): { lineStart: number | null; lineEnd: number | null } {
-  if (passage.lineStart !== null || firstLine === undefined) return passage;
-  const widened = hit.expandedFrom?.kind === 'whole_document' || hit.expandedFrom?.kind === 'adjacent';
-  if (widened || hit.lineStart === null) return passage;
+  if (passage.lineStart !== null || firstLine === undefined || !hasOwnLines(hit)) return passage;
   const start = firstLine(hit, passage.text);
   if (start === null || (hit.lineEnd !== null && start > hit.lineEnd)) return passage;
   return { lineStart: start, lineEnd: start + (passage.text.match(/\n/g)?.length ?? 0) };

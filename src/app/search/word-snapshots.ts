@@ -51,9 +51,7 @@ export class WordSnapshots implements WordRanking {
   }
 
   heldCorpusRanking(query: CorpusQuery, weights: Bm25Weights): PreparedCorpusRanking | null {
-    const own = this.weights;
-    if (weights.heading !== own.heading || weights.context !== own.context || weights.content !== own.content)
-      return null;
+    if (!this.ranksWith(weights)) return null;
     const cached = this.cache;
     if (!cached?.index || cached.text !== this.textKey()) return null;
     this.tokenizer ??= WordTokenizer.forWordTable(this.connection.db);
@@ -63,12 +61,18 @@ export class WordSnapshots implements WordRanking {
   /** The word snapshot (and its tokenizer) when it ranks with `weights`; see current. */
   private rankingWith(weights: Bm25Weights): WordIndex | null {
     // Other weights (tune's sweep) rank through FTS5; they must not build a snapshot they cannot use.
-    const own = this.weights;
-    if (weights.heading !== own.heading || weights.context !== own.context || weights.content !== own.content)
-      return null;
+    if (!this.ranksWith(weights)) return null;
     const index = this.current(false);
     if (index) this.tokenizer ??= WordTokenizer.forWordTable(this.connection.db);
     return index;
+  }
+
+  /** Whether `weights` are the session's own, the ones its word snapshot ranks with. */
+  private ranksWith(weights: Bm25Weights): boolean {
+    const own = this.weights;
+    return (
+      weights.heading === own.heading && weights.context === own.context && weights.content === own.content
+    );
   }
 
   /**

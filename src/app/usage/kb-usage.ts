@@ -5,8 +5,8 @@ import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { readJudgedPairs } from '../../store/feedback-store.js';
 import { openForInspection } from '../../store/open-database.js';
 import { USAGE_FILE_NAME, UsageLog } from '../../store/usage-log.js';
+import type { UsageCounts } from '../indexing/index.js';
 import { kbOwnFolder, kbOwnFolderPath } from '../indexing/index.js';
-import { countUsage, judgedKey, NO_USAGE, type UsageCounts } from './usage-counts.js';
 
 export interface KbUsageOwner {
   kbPath: string;
@@ -18,6 +18,9 @@ export interface KbUsageOwner {
   /** Where a failure to record is said (serve: its log); silent when absent. */
   onNotice?: (line: string) => void;
 }
+
+/** Nothing served under a task id yet. */
+export const NO_USAGE: UsageCounts = { tasks: 0, served: 0, fetched: 0, judged: 0 };
 
 export class KbUsage {
   private log: UsageLog | null = null;
@@ -45,7 +48,7 @@ export class KbUsage {
     let log: UsageLog | null = this.log;
     try {
       log ??= UsageLog.open(this.filePath(false), { create: false });
-      return log === null ? NO_USAGE : countUsage(log.servedPairs(), this.judgedKeys());
+      return log === null ? NO_USAGE : log.counts(this.judgedPairs());
     } catch {
       return null;
     } finally {
@@ -81,12 +84,13 @@ export class KbUsage {
     return path.join(folder, USAGE_FILE_NAME);
   }
 
-  private judgedKeys(): Set<string> | null {
+  /** Each (task, document) judged with record_feedback; null when the judgments cannot be read here. */
+  private judgedPairs(): { taskId: string; path: string }[] | null {
     if (!this.owner.judgmentsReadable) return null;
     const db = openForInspection(this.owner.dbPath);
-    if (db === null) return new Set();
+    if (db === null) return [];
     try {
-      return new Set(readJudgedPairs(db).map(judgedKey));
+      return readJudgedPairs(db);
     } catch {
       return null;
     } finally {
